@@ -1,0 +1,159 @@
+"""Hand histories: a round's log as replay JSON, and replaying such JSON to its result.
+
+A replay names the rules, the cards in the order they left the shoe, the boxes and the
+decisions in the order the round asks for them::
+
+    {"rules": "ru-online", "shoe": "TS 9D 7H 5C", "boxes": [{"player": "ann", "bet": 1000}],
+     "decisions": ["stand"]}
+
+>>> out = replay({"rules": "ru-online", "shoe": "TS 9D 7H 5C 8H",
+...               "boxes": [{"player": "ann", "bet": 1000}], "decisions": ["stand"]})
+>>> out["dealer"], out["net"]
+({'cards': ['9D', '5C', '8H'], 'total': 22, 'blackjack': False}, {'ann': 1000})
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from twentyone.cards import format_cards, hand_total
+from twentyone.errors import ReplayError, TwentyOneError
+from twentyone.hands import BoxBet
+from twentyone.round import Round
+from twentyone.rules import Rules
+from twentyone.rulesets import PRESETS, load_rules
+from twentyone.shoe import StackedShoe
+
+
+def rules_from_spec(spec: Any) -> Rules:
+    """A replay's ``rules``: a preset name, TOML path, shorthand, or an inline table of fields."""
+    if isinstance(spec, Mapping):
+        try:
+            return Rules(**spec)
+        except TypeError as exc:
+            raise ReplayError(f"rules: {exc}") from exc
+    if not isinstance(spec, str):
+        raise ReplayError(f"rules={spec!r}: expected a preset name, a TOML path, shorthand or a table")
+    return load_rules(spec)
+
+
+def rules_spec(rules: Rules) -> str | dict[str, Any]:
+    """How a replay names these rules: the preset or shorthand name when it loads back to the
+    same rules, otherwise every field inline."""
+    try:
+        if (rules.name in PRESETS or " " in rules.name) and load_rules(rules.name) == rules:
+            return rules.name
+    except TwentyOneError:
+        pass
+    return rules.to_dict()
+
+
+def round_to_replay(rnd: Round) -> dict[str, Any]:
+    """The replay JSON of a round (finished or not): it replays to the same state."""
+    boxes = []
+    for b in rnd.boxes:
+        entry: dict[str, Any] = {"player": b.player, "bet": b.bet}
+        if b.jackpot:
+            entry["jackpot"] = b.jackpot
+        boxes.append(entry)
+    return {
+        "rules": rules_spec(rnd.rules),
+        "shoe": format_cards(rnd.cards_dealt),
+        "boxes": boxes,
+        "decisions": rnd.decisions,
+    }
+
+
+def round_result(rnd: Round) -> dict[str, Any]:
+    """The outcome of a round as JSON-ready data (the dealer's cards as shown so far)."""
+    dealer = rnd.dealer_visible
+    out_boxes = []
+    for b in rnd.boxes:
+        hands = []
+        for h in b.hands:
+            hd: dict[str, Any] = {
+                "cards": [str(c) for c in h.cards],
+                "bet": h.bet,
+                "total": h.total.total,
+                "result": h.result,
+            }
+            if h.bonus:
+                hd["bonus"] = h.bonus
+            hands.append(hd)
+        box: dict[str, Any] = {"player": b.player, "bet": b.bet, "hands": hands, "insurance": b.insurance}
+        if b.jackpot:
+            box["jackpot"] = b.jackpot
+        box["net"] = b.net
+        out_boxes.append(box)
+    return {
+        "dealer": {
+            "cards": [str(c) for c in dealer],
+            "total": hand_total(dealer).total,
+            "blackjack": bool(rnd.dealer_blackjack) and rnd.is_over,
+        },
+        "boxes": out_boxes,
+        "net": rnd.net(),
+    }
+
+
+def _boxes(data: Any) -> list[BoxBet]:
+    if not isinstance(data, list) or not data:
+        raise ReplayError("boxes: expected a non-empty list of {\"player\", \"bet\"[, \"jackpot\"]}")
+    out = []
+    for i, b in enumerate(data):
+        if not isinstance(b, Mapping) or not isinstance(b.get("player"), str):
+            raise ReplayError(f"boxes[{i}]={b!r}: expected {{\"player\": name, \"bet\": amount}}")
+        bet, jackpot = b.get("bet"), b.get("jackpot", 0)
+        if not isinstance(bet, int) or not isinstance(jackpot, int):
+            raise ReplayError(f"boxes[{i}]: bet {bet!r} and jackpot {jackpot!r} must be whole numbers")
+        out.append(BoxBet(b["player"], bet, jackpot))
+    return out
+
+
+def replay(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay a round from its JSON and return its result (see :func:`round_result`).
+
+    Raises :class:`ReplayError` with the index of the decision at fault for an illegal,
+    missing or left-over decision or a shoe that runs out.
+    """
+    if not isinstance(data, Mapping):
+        raise ReplayError("a replay is a JSON object with rules, shoe, boxes and decisions")
+    for key in ("rules", "shoe", "boxes", "decisions"):
+        if key not in data:
+            raise ReplayError(f"missing {key!r}: a replay has rules, shoe, boxes and decisions")
+    decisions = data["decisions"]
+    if not isinstance(decisions, list) or not all(isinstance(d, str) for d in decisions):
+        raise ReplayError("decisions: expected a list of strings such as \"hit\", \"double:50\"")
+    rules = rules_from_spec(data["rules"])
+    bankrolls = data.get("bankrolls")
+    index = 0
+    try:
+        rnd = Round(rules, StackedShoe(data["shoe"]), _boxes(data["boxes"]), bankrolls)
+        for index, decision in enumerate(decisions):
+            if rnd.is_over:
+                raise ReplayError(
+                    f"left-over decision {decision!r}: the round ended after {index} decisions",
+                    index,
+                )
+            rnd.apply(decision)
+        index = len(decisions)
+        if rnd.question is not None:
+            raise ReplayError(
+                f"missing decision: the round still asks {rnd.question.describe()}", index
+            )
+    except ReplayError:
+        raise
+    except TwentyOneError as exc:
+        raise ReplayError(str(exc), index) from exc
+    return round_result(rnd)
+
+
+def replay_text(text: str) -> dict[str, Any]:
+    """Replay from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReplayError(f"not valid JSON: {exc}") from exc
+    return replay(data)

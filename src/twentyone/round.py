@@ -1,0 +1,578 @@
+"""One round of blackjack: the state machine that plays a :class:`~twentyone.rules.Rules`.
+
+A round is made with its bets, takes the stakes and deals; then it asks its questions in the
+order of the round (:attr:`Round.question`): insurance or even money box by box, a surrender
+phase box by box where the rules decide surrender before play (ro.11), then each hand's
+actions. Every action comes in three: ``verify_x`` raises :class:`IllegalActionError` with the
+reason, ``can_x`` answers, ``x`` acts and returns the :class:`~twentyone.records.Action`
+appended to :attr:`Round.log`. When no question is left the dealer draws only what settlement
+still needs, and every hand is settled.
+
+>>> from twentyone.rulesets import load_rules
+>>> from twentyone.shoe import StackedShoe
+>>> rnd = Round(load_rules("ru-online"), StackedShoe("TS 9D 7H 8C"), [BoxBet("ann", 1000)])
+>>> rnd.question.actions
+('hit', 'stand', 'double')
+>>> rnd.stand().decision
+'stand'
+>>> rnd.is_over, rnd.boxes[0].hands[0].result, rnd.net()
+(True, 'push', {'ann': 0})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+from twentyone.cards import Card, hand_total
+from twentyone.errors import BetError, IllegalActionError
+from twentyone.hands import Box, BoxBet, Hand
+from twentyone.records import Action, Deal, Payment, PaymentKind, Question, Record, Result, Reveal
+from twentyone.rules import Rules
+from twentyone.shoe import CardSource
+from twentyone.settlement import settle_round
+
+
+def verify_bets(
+    rules: Rules, bets: Sequence[BoxBet], bankrolls: Mapping[str, int] | None = None
+) -> None:
+    """Raise :class:`BetError` unless every bet fits the table and the players can cover it.
+
+    >>> from twentyone.rules import Rules
+    >>> verify_bets(Rules(decks=6), [BoxBet("ann", 50)])
+    Traceback (most recent call last):
+    ...
+    twentyone.errors.BetError: box 1: bet 50 is outside the table limits 100 to 500000
+    """
+    if not bets:
+        raise BetError("no bets: a round needs at least one box with a bet")
+    if len(bets) > rules.table_boxes:
+        raise BetError(f"{len(bets)} boxes: the table has {rules.table_boxes}")
+    per_player: dict[str, int] = {}
+    for i, b in enumerate(bets):
+        if not isinstance(b.bet, int) or isinstance(b.bet, bool):
+            raise BetError(f"box {i + 1}: bet {b.bet!r} must be a whole number of minor units")
+        if not rules.table_min <= b.bet <= rules.table_max:
+            raise BetError(
+                f"box {i + 1}: bet {b.bet} is outside the table limits "
+                f"{rules.table_min} to {rules.table_max}"
+            )
+        if b.jackpot and not rules.offers_jackpot:
+            raise BetError(f"box {i + 1}: jackpot bet {b.jackpot}, but this table has no jackpot")
+        if b.jackpot < 0 or b.jackpot > rules.table_max:
+            raise BetError(f"box {i + 1}: jackpot bet {b.jackpot}: expected 0 to {rules.table_max}")
+        per_player[b.player] = per_player.get(b.player, 0) + 1
+        if per_player[b.player] > rules.boxes_per_player:
+            raise BetError(
+                f"player {b.player!r} bets on {per_player[b.player]} boxes: "
+                f"at most {rules.boxes_per_player} per player"
+            )
+    if bankrolls is not None:
+        for player in per_player:
+            need = sum(b.bet + b.jackpot for b in bets if b.player == player)
+            have = bankrolls.get(player, 0)
+            if need > have:
+                raise BetError(f"player {player!r} bets {need} but has {have}")
+
+
+class Round:
+    """One round at a table. ``bankrolls`` (per player, minor units) limits what a player may
+    stake; ``None`` means unlimited (replays of logs that never needed more)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        shoe: CardSource,
+        bets: Sequence[BoxBet],
+        bankrolls: Mapping[str, int] | None = None,
+    ) -> None:
+        verify_bets(rules, bets, bankrolls)
+        self.rules = rules
+        self.shoe = shoe
+        self.bankrolls = dict(bankrolls) if bankrolls is not None else None
+        self.log: list[Record] = []
+        self.boxes = [Box(index=i, player=b.player, bet=b.bet, jackpot=b.jackpot) for i, b in enumerate(bets)]
+        self.dealer: list[Card] = []
+        self.hole_revealed = False
+        self.dealer_blackjack: bool | None = None
+        self.question: Question | None = None
+        self.phase = "insurance"
+        shoe.begin_round()
+        for box in self.boxes:
+            self._pay(box, None, "stake", -box.bet)
+            if box.jackpot:
+                self._pay(box, None, "stake", -box.jackpot)
+            box.hands.append(Hand(cards=[], bet=box.bet))
+        self._deal_initial()
+        self._advance()
+
+    # ----------------------------------------------------------------- state
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "done"
+
+    @property
+    def upcard(self) -> Card:
+        return self.dealer[0]
+
+    @property
+    def dealer_visible(self) -> list[Card]:
+        """The dealer's cards a player may see: the hole card only once it is shown."""
+        if self.rules.hole_card and not self.hole_revealed:
+            return self.dealer[:1]
+        return list(self.dealer)
+
+    def available(self, player: str) -> int | None:
+        """What ``player`` can still stake this round (``None``: unlimited)."""
+        if self.bankrolls is None:
+            return None
+        mine = [b for b in self.boxes if b.player == player]
+        return self.bankrolls.get(player, 0) + sum(b.net for b in mine)
+
+    def net(self) -> dict[str, int]:
+        """Each player's net this round so far (hands, insurance, bonus, jackpot)."""
+        out: dict[str, int] = {}
+        for b in self.boxes:
+            out[b.player] = out.get(b.player, 0) + b.net
+        return out
+
+    @property
+    def decisions(self) -> list[str]:
+        return [r.decision for r in self.log if isinstance(r, Action)]
+
+    @property
+    def cards_dealt(self) -> list[Card]:
+        """Every card that left the shoe, in order (a stacked shoe of these replays the round)."""
+        return [r.card for r in self.log if isinstance(r, Deal)]
+
+    def _affords(self, player: str, amount: int) -> bool:
+        have = self.available(player)
+        return have is None or have >= amount
+
+    def _afford_max(self, player: str, cap: int) -> int:
+        have = self.available(player)
+        return cap if have is None else min(cap, have)
+
+    # ----------------------------------------------------------------- money and cards
+    def _pay(self, box: Box, hand: int | None, kind: PaymentKind, amount: int,
+             remainder: Fraction = Fraction(0)) -> None:
+        if amount < 0:
+            box.staked -= amount
+        else:
+            box.paid += amount
+        self.log.append(Payment(kind, box.index, hand, amount, remainder))
+
+    def _draw(self, box: Box | None, hand: int, face_down: bool = False) -> Card:
+        card = self.shoe.draw()
+        self.log.append(Deal(card, None if box is None else box.index, hand, face_down))
+        if box is None:
+            self.dealer.append(card)
+        else:
+            box.hands[hand].cards.append(card)
+            box.cards_received.append(card)
+        return card
+
+    def _deal_initial(self) -> None:
+        if self.rules.deal_order == "box-by-box":
+            for box in self.boxes:
+                self._draw(box, 0)
+                self._draw(box, 0)
+            self._draw(None, 0)
+        else:
+            for box in self.boxes:
+                self._draw(box, 0)
+            self._draw(None, 0)
+            for box in self.boxes:
+                self._draw(box, 0)
+        if self.rules.hole_card:
+            self._draw(None, 0, face_down=True)
+        up = self.upcard
+        kind = "A" if up.is_ace else "T" if up.is_ten else None
+        for box in self.boxes:
+            hand = box.hands[0]
+            hand.done = hand.is_blackjack
+            if hand.is_blackjack and up.is_ace and self.rules.even_money:
+                box.pending = "even-money"
+            elif kind in self.rules.insurance_upcards:
+                box.pending = "insurance"
+        if kind is None:
+            self.dealer_blackjack = False
+
+    # ----------------------------------------------------------------- the flow
+    def _advance(self) -> None:
+        while self.phase != "done":
+            if self.phase in ("insurance", "surrender"):
+                q = self._next_box_question()
+                if q is not None:
+                    self.question = q
+                    return
+                if self.phase == "insurance":
+                    self._close_insurance()
+                    if self.phase != "done":
+                        self.phase = "surrender"
+                else:
+                    self.phase = "play"
+            else:
+                q = self._next_play_question()
+                if q is not None:
+                    self.question = q
+                    return
+                settle_round(self)
+                self.phase = "done"
+        self.question = None
+
+    def _next_box_question(self) -> Question | None:
+        for box in self.boxes:
+            if box.pending is None:
+                continue
+            if box.pending == "even-money":
+                return Question("even-money", box.index, 0, ("even-money", "no-even-money"))
+            if box.pending == "surrender":
+                return Question("surrender", box.index, 0, ("surrender", "no-surrender"))
+            half = box.bet // 2
+            if self.rules.insurance_stake == "half":
+                if half >= 1 and self._affords(box.player, half):
+                    return Question("insurance", box.index, 0, ("insure", "no-insurance"))
+            else:
+                lo = min(self.rules.insurance_minimum, half)
+                hi = self._afford_max(box.player, half)
+                if lo >= 1 and hi >= lo:
+                    acts = ("insure", "insure:N") if hi == half else ("insure:N",)
+                    return Question("insurance", box.index, 0, (*acts, "no-insurance"), (lo, hi))
+            box.pending = None  # cannot cover even the smallest insurance: not asked
+        return None
+
+    def _close_insurance(self) -> None:
+        up = self.upcard
+        special = up.is_ace or up.is_ten
+        if self.rules.peek and special:
+            self.dealer_blackjack = hand_total(self.dealer[:2]).total == 21
+            if self.dealer_blackjack:
+                self.hole_revealed = True
+                self.log.append(Reveal(self.dealer[1]))
+                settle_round(self)
+                self.phase = "done"
+                return
+            for box in self.boxes:
+                if box.insurance and not box.insurance_settled:
+                    box.insurance_settled = True
+                    self._pay(box, None, "insurance", 0)
+        if self.rules.blackjack_paid_at_once and self.dealer_blackjack is False:
+            for box in self.boxes:
+                hand = box.hands[0]
+                if hand.is_blackjack and not hand.settled:
+                    self._settle_hand(box, 0, "blackjack")
+        if self.rules.surrender_before_play and self.rules.offers_surrender:
+            if up.is_ace and not self.rules.surrender_against_ace:
+                return
+            for box in self.boxes:
+                if not box.hands[0].done:
+                    box.pending = "surrender"
+
+    def _next_play_question(self) -> Question | None:
+        for box in self.boxes:
+            i = 0
+            while i < len(box.hands):
+                hand = box.hands[i]
+                if not hand.done and len(hand.cards) == 1:
+                    self._draw(box, i)
+                    self._after_card(box, i)
+                if not hand.done:
+                    q = self._play_question(box, i)
+                    if q is not None:
+                        return q
+                    hand.done = True
+                i += 1
+        return None
+
+    def _after_card(self, box: Box, i: int) -> None:
+        hand = box.hands[i]
+        rules = self.rules
+        cards = hand.cards
+        if rules.bonus_678_777 and len(cards) == 3:
+            ranks = sorted(c.rank for c in cards)
+            suited_678 = ranks == ["6", "7", "8"] and len({c.suit for c in cards}) == 1
+            if suited_678 or ranks == ["7", "7", "7"]:
+                exact = box.bet * rules.bonus_678_777
+                hand.bonus = int(exact)
+                self._pay(box, i, "bonus", hand.bonus, exact - hand.bonus)
+        if hand.is_bust:
+            hand.done = True
+            self._settle_hand(box, i, "bust")
+        elif hand.total.total == 21 or hand.doubled:
+            hand.done = True
+        elif hand.split_aces and not rules.hit_split_aces and len(cards) == 2:
+            hand.done = not self._split_allowed(box, hand)
+
+    # ----------------------------------------------------------------- legal actions
+    def _double_range(self, box: Box, hand: Hand) -> tuple[bool, tuple[int, int] | None]:
+        """Whether a full double is allowed, and the range of a double for less."""
+        rules = self.rules
+        if len(hand.cards) != 2 or hand.doubled or (hand.split and not rules.double_after_split):
+            return False, None
+        if hand.split_aces and not rules.hit_split_aces:
+            return False, None
+        total = hand.total
+        if rules.double_on != "any":
+            allowed = (9, 10, 11) if rules.double_on == "9-11" else (10, 11)
+            if total.soft or total.total not in allowed:
+                return False, None
+        full = self._affords(box.player, hand.bet)
+        span = None
+        if rules.double_for_less:
+            lo = min(rules.table_min, hand.bet)
+            hi = self._afford_max(box.player, hand.bet)
+            span = (lo, hi) if hi >= lo else None
+        return full, span
+
+    def _split_allowed(self, box: Box, hand: Hand) -> bool:
+        rules = self.rules
+        if len(hand.cards) != 2 or hand.doubled or len(box.hands) >= rules.max_hands:
+            return False
+        a, b = hand.cards
+        if (a.rank != b.rank) if rules.split_by == "rank" else (a.value != b.value):
+            return False
+        if hand.split_aces and not rules.resplit_aces:
+            return False
+        if rules.split_only_one_box and sum(x.player == box.player for x in self.boxes) > 1:
+            return False
+        return self._affords(box.player, box.bet)
+
+    def _surrender_allowed(self, box: Box, hand: Hand) -> bool:
+        rules = self.rules
+        return (
+            rules.offers_surrender
+            and not rules.surrender_before_play
+            and len(box.hands) == 1
+            and len(hand.cards) == 2
+            and not hand.acted
+            and (rules.surrender_against_ace or not self.upcard.is_ace)
+        )
+
+    def _play_question(self, box: Box, i: int) -> Question | None:
+        hand = box.hands[i]
+        rules = self.rules
+        acts: list[str] = []
+        span = None
+        if hand.split_aces and not rules.hit_split_aces:
+            if self._split_allowed(box, hand):
+                return Question("play", box.index, i, ("split", "stand"))
+            return None
+        total = hand.total.total
+        if total < 21:
+            acts.append("hit")
+        if total >= rules.min_stand_total:
+            acts.append("stand")
+        full, span = self._double_range(box, hand)
+        if full:
+            acts.append("double")
+        if span:
+            acts.append("double:N")
+        if self._split_allowed(box, hand):
+            acts.append("split")
+        if self._surrender_allowed(box, hand):
+            acts.append("surrender")
+        return Question("play", box.index, i, tuple(acts), span) if acts else None
+
+    # ----------------------------------------------------------------- verify / can / act
+    def verify(self, decision: str) -> tuple[str, int | None]:
+        """Check a decision in replay spelling against the current question.
+
+        Returns the action name and its amount; raises :class:`IllegalActionError` naming what
+        was asked and what is allowed.
+        """
+        q = self.question
+        if q is None:
+            raise IllegalActionError(f"{decision!r}: the round is over, no decision is asked")
+        name, _, amount_text = decision.strip().partition(":")
+        amount: int | None = None
+        if amount_text:
+            if not amount_text.isdigit():
+                raise IllegalActionError(
+                    f"{decision!r}: the amount must be a whole number of minor units; "
+                    f"asked {q.describe()}"
+                )
+            amount = int(amount_text)
+        key = f"{name}:N" if amount is not None else name
+        if key not in q.actions:
+            raise IllegalActionError(f"{decision!r} is not allowed: asked {q.describe()}")
+        if amount is not None and q.amount_range is not None:
+            lo, hi = q.amount_range
+            if not lo <= amount <= hi:
+                raise IllegalActionError(f"{decision!r}: amount {amount} outside {lo} to {hi}; asked {q.describe()}")
+        return name, amount
+
+    def can(self, decision: str) -> bool:
+        try:
+            self.verify(decision)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, decision: str) -> Action:
+        """Act on a decision in replay spelling (``hit``, ``double:50``, ``no-insurance``…)."""
+        name, amount = self.verify(decision)
+        q = self.question
+        assert q is not None
+        box = self.boxes[q.box]
+        hand = box.hands[q.hand]
+        drawn: list[Card] = []
+        staked = 0
+        if q.kind == "even-money":
+            box.pending = None
+            if name == "even-money":
+                self._settle_hand(box, 0, "even-money")
+        elif q.kind == "insurance":
+            box.pending = None
+            if name == "insure":
+                staked = amount if amount is not None else box.bet // 2
+                box.insurance = staked
+                self._pay(box, None, "stake", -staked)
+        elif q.kind == "surrender" or name == "surrender":
+            box.pending = None
+            if name == "surrender":
+                self._surrender(box, q.hand)
+        else:
+            hand.acted = True
+            if name == "hit":
+                drawn.append(self._draw(box, q.hand))
+                self._after_card(box, q.hand)
+            elif name == "stand":
+                hand.done = True
+            elif name == "double":
+                staked = amount if amount is not None else hand.bet
+                self._pay(box, q.hand, "stake", -staked)
+                hand.bet += staked
+                hand.doubled = True
+                drawn.append(self._draw(box, q.hand))
+                self._after_card(box, q.hand)
+            elif name == "split":
+                staked = box.bet
+                drawn.extend(self._split(box, q.hand))
+        record = Action(q.kind, q.box, q.hand, decision.strip(), staked, tuple(drawn))
+        self.log.append(record)
+        self._advance()
+        return record
+
+    def _surrender(self, box: Box, i: int) -> None:
+        hand = box.hands[i]
+        hand.surrendered = True
+        hand.done = True
+        if self.rules.surrender == "early" or self.dealer_blackjack is False:
+            self._settle_hand(box, i, "surrender")
+
+    def _split(self, box: Box, i: int) -> list[Card]:
+        hand = box.hands[i]
+        aces = hand.cards[0].is_ace
+        self._pay(box, i + 1, "stake", -box.bet)
+        second = Hand(cards=[hand.cards.pop()], bet=box.bet, split=True, split_aces=aces)
+        hand.split = True
+        hand.split_aces = aces
+        hand.acted = False
+        box.hands.insert(i + 1, second)
+        drawn = [self._draw(box, i)]
+        self._after_card(box, i)
+        if self.rules.split_second_card == "at-once":
+            drawn.append(self._draw(box, i + 1))
+            self._after_card(box, i + 1)
+        return drawn
+
+    def _settle_hand(self, box: Box, i: int, result: Result, returned: int | None = None,
+                     remainder: Fraction = Fraction(0)) -> None:
+        """Close a hand with its result; ``returned`` defaults from the result."""
+        hand = box.hands[i]
+        if returned is None:
+            exact = {
+                "blackjack": hand.bet * (1 + self.rules.blackjack_pays),
+                "even-money": Fraction(2 * hand.bet),
+                "win": Fraction(2 * hand.bet),
+                "push": Fraction(hand.bet),
+                "surrender": Fraction(hand.bet, 2),
+            }.get(result, Fraction(0))
+            returned = int(exact)
+            remainder = exact - returned
+        hand.result = result
+        hand.settled = True
+        hand.done = True
+        hand.returned = returned
+        hand.remainder = remainder
+        kind: PaymentKind = "even-money" if result == "even-money" else "return"
+        self._pay(box, i, kind, returned, remainder)
+
+    # the three-form actions --------------------------------------------------
+    def verify_hit(self) -> None:
+        self.verify("hit")
+
+    def can_hit(self) -> bool:
+        return self.can("hit")
+
+    def hit(self) -> Action:
+        return self.apply("hit")
+
+    def verify_stand(self) -> None:
+        self.verify("stand")
+
+    def can_stand(self) -> bool:
+        return self.can("stand")
+
+    def stand(self) -> Action:
+        return self.apply("stand")
+
+    def verify_double(self, amount: int | None = None) -> None:
+        self.verify(_spell("double", amount))
+
+    def can_double(self, amount: int | None = None) -> bool:
+        return self.can(_spell("double", amount))
+
+    def double(self, amount: int | None = None) -> Action:
+        """Double the bet (``amount`` for less, where the rules allow it) and take one card."""
+        return self.apply(_spell("double", amount))
+
+    def verify_split(self) -> None:
+        self.verify("split")
+
+    def can_split(self) -> bool:
+        return self.can("split")
+
+    def split(self) -> Action:
+        return self.apply("split")
+
+    def verify_surrender(self) -> None:
+        self.verify("surrender")
+
+    def can_surrender(self) -> bool:
+        return self.can("surrender")
+
+    def surrender(self) -> Action:
+        return self.apply("surrender")
+
+    def decline_surrender(self) -> Action:
+        return self.apply("no-surrender")
+
+    def verify_insure(self, amount: int | None = None) -> None:
+        self.verify(_spell("insure", amount))
+
+    def can_insure(self, amount: int | None = None) -> bool:
+        return self.can(_spell("insure", amount))
+
+    def insure(self, amount: int | None = None) -> Action:
+        return self.apply(_spell("insure", amount))
+
+    def decline_insurance(self) -> Action:
+        return self.apply("no-insurance")
+
+    def verify_even_money(self) -> None:
+        self.verify("even-money")
+
+    def can_even_money(self) -> bool:
+        return self.can("even-money")
+
+    def even_money(self) -> Action:
+        return self.apply("even-money")
+
+    def decline_even_money(self) -> Action:
+        return self.apply("no-even-money")
+
+
+def _spell(name: str, amount: int | None) -> str:
+    return name if amount is None else f"{name}:{amount}"

@@ -1,0 +1,258 @@
+"""The rules of a table: one frozen, validated object.
+
+Every setting in the table of ``RULES.md`` is a field. A :class:`Rules` checks itself when it
+is made and refuses invalid values and combinations with a message naming the field.
+
+>>> r = Rules(decks=6, surrender="late")
+>>> r.blackjack_pays, r.max_hands, r.peek
+(Fraction(3, 2), 4, True)
+>>> Rules(decks=6, max_hands=0)
+Traceback (most recent call last):
+...
+twentyone.errors.RulesError: max_hands=0: expected 1 (no split) or more hands from one box
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import Any, Literal
+
+from twentyone.errors import RulesError
+
+Shuffle = Literal["continuous", "cut-card"]
+Surrender = Literal["none", "late", "early"]
+DoubleOn = Literal["any", "9-11", "10-11"]
+SplitBy = Literal["rank", "value"]
+DealerBlackjackTakes = Literal["all", "original"]
+InsuranceStake = Literal["half", "up-to-half"]
+SplitSecondCard = Literal["in-turn", "at-once"]
+DealOrder = Literal["round-robin", "box-by-box"]
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "shuffle": ("continuous", "cut-card"),
+    "surrender": ("none", "late", "early"),
+    "double_on": ("any", "9-11", "10-11"),
+    "split_by": ("rank", "value"),
+    "dealer_blackjack_takes": ("all", "original"),
+    "insurance_stake": ("half", "up-to-half"),
+    "split_second_card": ("in-turn", "at-once"),
+    "deal_order": ("round-robin", "box-by-box"),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """Every setting of a blackjack table. Money fields are integer minor units (cents).
+
+    Fields, with the clause family that sets them in ``RULES.md``:
+
+    - ``decks``, ``shuffle`` (``continuous`` or ``cut-card``), ``penetration`` (where the cut
+      card sits, as a fraction of the shoe: ru.1 two thirds).
+    - ``dealer_hits_soft_17``: H17 when true (all five rulebooks stand: ro.6, pt.2).
+    - ``hole_card``: the dealer takes a face-down second card in the initial deal (pl, pt, ru);
+      false means the second card is drawn after the players (ro.14, hu.4).
+    - ``peek``: with a hole card, the dealer checks it for blackjack under an ace or a ten
+      (pl.3, pl.4, ru.5). ``dealer_blackjack_takes``: without a peek, whether a dealer blackjack
+      takes ``all`` bets (ro.14, ENHC) or only the ``original`` bets (OBO).
+    - ``blackjack_pays`` (3:2), ``blackjack_paid_at_once`` (paid when the dealer shows 2-9, or
+      right after a peek finds nothing: ro.12, pt.3, ru.7; else at the end: pl.10).
+    - ``insurance_upcards`` (``"A"`` and/or ``"T"``: ru.5 offers it on a ten too),
+      ``insurance_stake`` (``half`` exactly, or ``up-to-half`` freely: ro.9, pt.10),
+      ``insurance_minimum`` (ro.9: half the table minimum), ``even_money`` (ro.10, pt.4, hu.10).
+    - ``surrender`` (``none``, ``late``: lost in full to a dealer blackjack, ``early``: keeps
+      half whatever the dealer has), ``surrender_against_ace`` (ro.11, pt.11 refuse it),
+      ``surrender_before_play`` (ro.11: asked box by box before the first box plays).
+    - ``double_on`` (``any`` two cards, hard ``9-11``: pt.9, hard ``10-11``),
+      ``double_for_less`` (ro.15; never below the table minimum), ``double_after_split``.
+    - ``split_by`` (``rank``: ro.16, or ``value``), ``max_hands`` from one box (1 = no split),
+      ``split_only_one_box`` (pl.7), ``resplit_aces``, ``hit_split_aces`` (false: one card
+      each), ``split_second_card`` (``in-turn``: ru.9, or ``at-once``: pl.7).
+    - ``min_stand_total``: the lowest total a player may stand on voluntarily (pt.5: 12).
+    - ``bonus_678_777``: times the hand's original bet paid at once for suited 6-7-8 or 7-7-7
+      (pt.12: 3); zero for none.
+    - ``jackpot_paytable``: ``((aces, pays), ...)`` for the aces jackpot side bet (pt.13);
+      ``pays`` is to one; empty for a table without a jackpot.
+    - ``table_min``, ``table_max`` per box, ``boxes_per_player`` (pl.1: 3, ru.3: 5),
+      ``table_boxes`` (seats at the table), ``deal_order`` (``round-robin`` or ``box-by-box``:
+      hu.4 deals each box its two cards, then the dealer's).
+    """
+
+    name: str = "custom"
+    decks: int
+    shuffle: Shuffle = "cut-card"
+    penetration: Fraction = Fraction(3, 4)
+    dealer_hits_soft_17: bool = False
+    hole_card: bool = True
+    peek: bool = True
+    dealer_blackjack_takes: DealerBlackjackTakes = "all"
+    blackjack_pays: Fraction = Fraction(3, 2)
+    blackjack_paid_at_once: bool = True
+    insurance_upcards: tuple[str, ...] = ("A",)
+    insurance_stake: InsuranceStake = "half"
+    insurance_minimum: int = 1
+    even_money: bool = True
+    surrender: Surrender = "none"
+    surrender_against_ace: bool = True
+    surrender_before_play: bool = False
+    double_on: DoubleOn = "any"
+    double_for_less: bool = False
+    double_after_split: bool = True
+    split_by: SplitBy = "value"
+    max_hands: int = 4
+    split_only_one_box: bool = False
+    resplit_aces: bool = False
+    hit_split_aces: bool = False
+    split_second_card: SplitSecondCard = "in-turn"
+    min_stand_total: int = 0
+    bonus_678_777: Fraction = Fraction(0)
+    jackpot_paytable: tuple[tuple[int, Fraction], ...] = ()
+    table_min: int = 100
+    table_max: int = 500_000
+    boxes_per_player: int = 7
+    table_boxes: int = 7
+    deal_order: DealOrder = "round-robin"
+
+    def __post_init__(self) -> None:
+        self._coerce()
+        self._validate()
+
+    def _coerce(self) -> None:
+        def put(name: str, value: Any) -> None:
+            object.__setattr__(self, name, value)
+
+        for name in ("penetration", "blackjack_pays", "bonus_678_777"):
+            put(name, to_fraction(getattr(self, name), name))
+        put("insurance_upcards", tuple(self.insurance_upcards))
+        put(
+            "jackpot_paytable",
+            tuple(
+                sorted(
+                    (int(k), to_fraction(v, "jackpot_paytable"))
+                    for k, v in _pairs(self.jackpot_paytable)
+                )
+            ),
+        )
+
+    def _validate(self) -> None:
+        def bad(name: str, expected: str) -> RulesError:
+            return RulesError(f"{name}={getattr(self, name)!r}: expected {expected}")
+
+        for name, choices in _CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise bad(name, "one of " + ", ".join(repr(c) for c in choices))
+        for f in fields(self):
+            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
+                raise bad(f.name, "true or false")
+            if f.type == "int" and (
+                not isinstance(getattr(self, f.name), int) or isinstance(getattr(self, f.name), bool)
+            ):
+                raise bad(f.name, "a whole number")
+        if not 1 <= self.decks <= 8:
+            raise bad("decks", "1 to 8 decks")
+        if not 0 < self.penetration < 1:
+            raise bad("penetration", "a fraction of the shoe between 0 and 1")
+        if self.peek and not self.hole_card:
+            raise RulesError("peek=True needs hole_card=True: with no hole card there is nothing to peek at")
+        if self.peek and self.dealer_blackjack_takes != "all":
+            raise RulesError(
+                "dealer_blackjack_takes='original' needs peek=False: a peeking dealer ends the round "
+                "before any double or split"
+            )
+        if self.blackjack_pays <= 0:
+            raise bad("blackjack_pays", "a positive ratio such as 3:2")
+        if not set(self.insurance_upcards) <= {"A", "T"}:
+            raise bad("insurance_upcards", "a list of 'A' (ace) and/or 'T' (ten-value card)")
+        if self.insurance_minimum < 1:
+            raise bad("insurance_minimum", "at least 1 minor unit")
+        if self.max_hands < 1:
+            raise bad("max_hands", "1 (no split) or more hands from one box")
+        if self.resplit_aces and self.max_hands < 3:
+            raise RulesError(
+                f"resplit_aces=True needs max_hands of 3 or more, got max_hands={self.max_hands}"
+            )
+        if not 0 <= self.min_stand_total <= 21:
+            raise bad("min_stand_total", "0 (none) to 21")
+        if self.bonus_678_777 < 0:
+            raise bad("bonus_678_777", "0 (no bonus) or a positive multiple of the bet")
+        aces = [k for k, _ in self.jackpot_paytable]
+        if len(set(aces)) != len(aces) or any(not 2 <= k <= 8 for k in aces):
+            raise bad("jackpot_paytable", "distinct ace counts from 2 to 8")
+        if any(v <= 0 for _, v in self.jackpot_paytable):
+            raise bad("jackpot_paytable", "positive payouts")
+        if self.table_min < 1:
+            raise bad("table_min", "at least 1 minor unit")
+        if self.table_max < self.table_min:
+            raise RulesError(
+                f"table_max={self.table_max}: expected at least table_min={self.table_min}"
+            )
+        if not 1 <= self.table_boxes <= 12:
+            raise bad("table_boxes", "1 to 12 boxes at the table")
+        if not 1 <= self.boxes_per_player <= self.table_boxes:
+            raise bad("boxes_per_player", f"1 to table_boxes={self.table_boxes}")
+
+    @property
+    def offers_surrender(self) -> bool:
+        return self.surrender != "none"
+
+    @property
+    def offers_jackpot(self) -> bool:
+        return bool(self.jackpot_paytable)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some fields changed (validated again).
+
+        >>> Rules(decks=6).replace(decks=2).decks
+        2
+        """
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        unknown = set(changes) - set(values)
+        if unknown:
+            raise RulesError(f"unknown rules field(s) {sorted(unknown)}: expected {sorted(values)}")
+        values.update(changes)
+        return Rules(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values (fractions as ``'a:b'`` strings), the shape of a TOML rules file."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, Fraction):
+                v = fraction_text(v)
+            elif f.name == "jackpot_paytable":
+                v = {str(k): fraction_text(p) for k, p in v}
+            elif isinstance(v, tuple):
+                v = list(v)
+            out[f.name] = v
+        return out
+
+
+def _pairs(value: Any) -> list[tuple[Any, Any]]:
+    if isinstance(value, dict):
+        return list(value.items())
+    return [tuple(p) for p in value]
+
+
+def to_fraction(value: Any, name: str) -> Fraction:
+    """Read a ratio: a ``Fraction``, an int, or a string ``'3:2'``, ``'3/2'`` or ``'0.75'``.
+
+    >>> to_fraction("6:5", "blackjack_pays")
+    Fraction(6, 5)
+    """
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool):
+        raise RulesError(f"{name}={value!r}: expected a ratio such as '3:2'")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, str):
+        try:
+            return Fraction(value.replace(":", "/").strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise RulesError(f"{name}={value!r}: expected a ratio such as '3:2', '2/3' or '0.75'")
+
+
+def fraction_text(value: Fraction) -> str:
+    """``Fraction(3, 2)`` as ``'3:2'``; whole numbers as ``'3'``."""
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}:{value.denominator}"

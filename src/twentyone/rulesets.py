@@ -1,0 +1,127 @@
+"""Where rule sets come from: the shipped presets, TOML files, and the analysts' shorthand.
+
+Anywhere a rule set is taken, :func:`load_rules` accepts a preset name, a path to a TOML file
+or a shorthand string.
+
+>>> load_rules("ru-online").insurance_upcards
+('A', 'T')
+>>> r = load_rules("6D H17 D10 NDAS SPL1 LS BJ6:5")
+>>> (r.decks, r.dealer_hits_soft_17, r.double_on, r.double_after_split, r.max_hands,
+...  r.surrender, r.blackjack_pays)
+(6, True, '10-11', False, 2, 'late', Fraction(6, 5))
+>>> load_rules("6D XYZ")
+Traceback (most recent call last):
+...
+twentyone.errors.RulesError: unknown shorthand token 'XYZ' in '6D XYZ': expected <n>D, S17|H17, \
+DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, BJ<a>:<b>, CSM|PEN<p>, DFL
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from twentyone.errors import RulesError
+from twentyone.rules import Rules, to_fraction
+
+PRESETS = ("ro-casino", "pl-online", "pt-casino", "hu-casino", "ru-online")
+
+_TOKENS_HELP = (
+    "<n>D, S17|H17, DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, "
+    "BJ<a>:<b>, CSM|PEN<p>, DFL"
+)
+
+
+def preset_text(name: str) -> str:
+    """The TOML source of a shipped preset, comments and all."""
+    if name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}")
+    return resources.files("twentyone").joinpath(f"presets/{name}.toml").read_text("utf-8")
+
+
+def rules_from_toml(text: str, source: str = "<toml>") -> Rules:
+    """Build rules from TOML text; unknown keys and bad values are errors naming them."""
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{source}: not valid TOML: {exc}") from exc
+    try:
+        return Rules(**data)
+    except TypeError as exc:
+        known = sorted(Rules.__dataclass_fields__)
+        raise RulesError(f"{source}: {exc}; the fields are {', '.join(known)}") from exc
+
+
+def parse_shorthand(text: str) -> Rules:
+    """Rules from the analysts' shorthand, e.g. ``"6D S17 DAS SPL3 RSA LS"``.
+
+    Tokens left out take the common defaults (S17, DOA, DAS, SPL3, one card to split aces, NS,
+    a peeking hole-card dealer, BJ3:2, PEN0.75, insurance on an ace and even money).
+    """
+    values: dict[str, Any] = {"name": " ".join(text.split())}
+    for token in text.upper().split():
+        if m := re.fullmatch(r"(\d+)D", token):
+            values["decks"] = int(m[1])
+        elif token in ("S17", "H17"):
+            values["dealer_hits_soft_17"] = token == "H17"
+        elif token in ("DOA", "D9", "D10"):
+            values["double_on"] = {"DOA": "any", "D9": "9-11", "D10": "10-11"}[token]
+        elif token in ("DAS", "NDAS"):
+            values["double_after_split"] = token == "DAS"
+        elif m := re.fullmatch(r"SPL(\d+)", token):
+            values["max_hands"] = int(m[1]) + 1
+        elif token == "RSA":
+            values["resplit_aces"] = True
+        elif token == "HSA":
+            values["hit_split_aces"] = True
+        elif token in ("NS", "LS", "ES"):
+            values["surrender"] = {"NS": "none", "LS": "late", "ES": "early"}[token]
+        elif token in ("ENHC", "OBO"):
+            values.update(
+                hole_card=False,
+                peek=False,
+                dealer_blackjack_takes="all" if token == "ENHC" else "original",
+            )
+        elif m := re.fullmatch(r"BJ(\d+):(\d+)", token):
+            values["blackjack_pays"] = to_fraction(f"{m[1]}:{m[2]}", "blackjack_pays")
+        elif token == "CSM":
+            values["shuffle"] = "continuous"
+        elif m := re.fullmatch(r"PEN(0?\.\d+|\d+/\d+)", token):
+            values["shuffle"] = "cut-card"
+            values["penetration"] = to_fraction(m[1], "penetration")
+        elif token == "DFL":
+            values["double_for_less"] = True
+        else:
+            raise RulesError(f"unknown shorthand token {token!r} in {text!r}: expected {_TOKENS_HELP}")
+    if "decks" not in values:
+        raise RulesError(f"shorthand {text!r} has no deck count: expected a token like 6D")
+    return Rules(**values)
+
+
+def load_rules(spec: str | Path | Rules) -> Rules:
+    """A preset name, a TOML file path, or shorthand; a :class:`Rules` passes through."""
+    if isinstance(spec, Rules):
+        return spec
+    text = str(spec).strip()
+    if text in PRESETS:
+        return rules_from_toml(preset_text(text), text)
+    path = Path(text)
+    if text.endswith(".toml") or (path.suffix and path.exists()):
+        try:
+            content = path.read_text("utf-8")
+        except OSError as exc:
+            raise RulesError(f"cannot read rules file {text!r}: {exc.strerror}") from exc
+        return rules_from_toml(content, text)
+    if not text:
+        raise RulesError(
+            "empty rules: expected a preset name, a TOML file or shorthand such as '6D S17 DAS'"
+        )
+    if " " in text or re.fullmatch(r"\d+D", text.upper()):
+        return parse_shorthand(text)
+    raise RulesError(
+        f"rules {text!r}: expected a preset ({', '.join(PRESETS)}), a path to a .toml file, "
+        "or shorthand such as '6D S17 DAS SPL3 LS'"
+    )
