@@ -35,7 +35,9 @@ def rules_from_spec(spec: Any) -> Rules:
         except TypeError as exc:
             raise ReplayError(f"rules: {exc}") from exc
     if not isinstance(spec, str):
-        raise ReplayError(f"rules={spec!r}: expected a preset name, a TOML path, shorthand or a table")
+        raise ReplayError(
+            f"rules={spec!r}: expected a preset name, a TOML path, shorthand or a table"
+        )
     return load_rules(spec)
 
 
@@ -58,12 +60,16 @@ def round_to_replay(rnd: Round) -> dict[str, Any]:
         if b.jackpot:
             entry["jackpot"] = b.jackpot
         boxes.append(entry)
-    return {
+    out: dict[str, Any] = {
         "rules": rules_spec(rnd.rules),
         "shoe": format_cards(rnd.cards_dealt),
         "boxes": boxes,
         "decisions": rnd.decisions,
     }
+    if rnd.bankrolls is not None:
+        # what each player could stake decides which actions were offered
+        out["bankrolls"] = dict(rnd.bankrolls)
+    return out
 
 
 def round_result(rnd: Round) -> dict[str, Any]:
@@ -82,7 +88,12 @@ def round_result(rnd: Round) -> dict[str, Any]:
             if h.bonus:
                 hd["bonus"] = h.bonus
             hands.append(hd)
-        box: dict[str, Any] = {"player": b.player, "bet": b.bet, "hands": hands, "insurance": b.insurance}
+        box: dict[str, Any] = {
+            "player": b.player,
+            "bet": b.bet,
+            "hands": hands,
+            "insurance": b.insurance,
+        }
         if b.jackpot:
             box["jackpot"] = b.jackpot
         box["net"] = b.net
@@ -100,14 +111,16 @@ def round_result(rnd: Round) -> dict[str, Any]:
 
 def _boxes(data: Any) -> list[BoxBet]:
     if not isinstance(data, list) or not data:
-        raise ReplayError("boxes: expected a non-empty list of {\"player\", \"bet\"[, \"jackpot\"]}")
+        raise ReplayError('boxes: expected a non-empty list of {"player", "bet"[, "jackpot"]}')
     out = []
     for i, b in enumerate(data):
         if not isinstance(b, Mapping) or not isinstance(b.get("player"), str):
-            raise ReplayError(f"boxes[{i}]={b!r}: expected {{\"player\": name, \"bet\": amount}}")
+            raise ReplayError(f'boxes[{i}]={b!r}: expected {{"player": name, "bet": amount}}')
         bet, jackpot = b.get("bet"), b.get("jackpot", 0)
         if not isinstance(bet, int) or not isinstance(jackpot, int):
-            raise ReplayError(f"boxes[{i}]: bet {bet!r} and jackpot {jackpot!r} must be whole numbers")
+            raise ReplayError(
+                f"boxes[{i}]: bet {bet!r} and jackpot {jackpot!r} must be whole numbers"
+            )
         out.append(BoxBet(b["player"], bet, jackpot))
     return out
 
@@ -125,9 +138,14 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
             raise ReplayError(f"missing {key!r}: a replay has rules, shoe, boxes and decisions")
     decisions = data["decisions"]
     if not isinstance(decisions, list) or not all(isinstance(d, str) for d in decisions):
-        raise ReplayError("decisions: expected a list of strings such as \"hit\", \"double:50\"")
+        raise ReplayError('decisions: expected a list of strings such as "hit", "double:50"')
     rules = rules_from_spec(data["rules"])
     bankrolls = data.get("bankrolls")
+    if bankrolls is not None and (
+        not isinstance(bankrolls, Mapping)
+        or not all(isinstance(v, int) and v >= 0 for v in bankrolls.values())
+    ):
+        raise ReplayError(f"bankrolls={bankrolls!r}: expected {{player: whole amount >= 0}}")
     index = 0
     try:
         rnd = Round(rules, StackedShoe(data["shoe"]), _boxes(data["boxes"]), bankrolls)

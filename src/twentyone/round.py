@@ -29,8 +29,8 @@ from twentyone.errors import BetError, IllegalActionError
 from twentyone.hands import Box, BoxBet, Hand
 from twentyone.records import Action, Deal, Payment, PaymentKind, Question, Record, Result, Reveal
 from twentyone.rules import Rules
-from twentyone.shoe import CardSource
 from twentyone.settlement import settle_round
+from twentyone.shoe import CardSource
 
 
 def verify_bets(
@@ -91,7 +91,9 @@ class Round:
         self.shoe = shoe
         self.bankrolls = dict(bankrolls) if bankrolls is not None else None
         self.log: list[Record] = []
-        self.boxes = [Box(index=i, player=b.player, bet=b.bet, jackpot=b.jackpot) for i, b in enumerate(bets)]
+        self.boxes = [
+            Box(index=i, player=b.player, bet=b.bet, jackpot=b.jackpot) for i, b in enumerate(bets)
+        ]
         self.dealer: list[Card] = []
         self.hole_revealed = False
         self.dealer_blackjack: bool | None = None
@@ -154,8 +156,14 @@ class Round:
         return cap if have is None else min(cap, have)
 
     # ----------------------------------------------------------------- money and cards
-    def _pay(self, box: Box, hand: int | None, kind: PaymentKind, amount: int,
-             remainder: Fraction = Fraction(0)) -> None:
+    def _pay(
+        self,
+        box: Box,
+        hand: int | None,
+        kind: PaymentKind,
+        amount: int,
+        remainder: Fraction = Fraction(0),
+    ) -> None:
         if amount < 0:
             box.staked -= amount
         else:
@@ -399,7 +407,9 @@ class Round:
         if amount is not None and q.amount_range is not None:
             lo, hi = q.amount_range
             if not lo <= amount <= hi:
-                raise IllegalActionError(f"{decision!r}: amount {amount} outside {lo} to {hi}; asked {q.describe()}")
+                raise IllegalActionError(
+                    f"{decision!r}: amount {amount} outside {lo} to {hi}; asked {q.describe()}"
+                )
         return name, amount
 
     def can(self, decision: str) -> bool:
@@ -477,8 +487,14 @@ class Round:
             self._after_card(box, i + 1)
         return drawn
 
-    def _settle_hand(self, box: Box, i: int, result: Result, returned: int | None = None,
-                     remainder: Fraction = Fraction(0)) -> None:
+    def _settle_hand(
+        self,
+        box: Box,
+        i: int,
+        result: Result,
+        returned: int | None = None,
+        remainder: Fraction = Fraction(0),
+    ) -> None:
         """Close a hand with its result; ``returned`` defaults from the result."""
         hand = box.hands[i]
         if returned is None:

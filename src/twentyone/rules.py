@@ -145,7 +145,8 @@ class Rules:
             if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
                 raise bad(f.name, "true or false")
             if f.type == "int" and (
-                not isinstance(getattr(self, f.name), int) or isinstance(getattr(self, f.name), bool)
+                not isinstance(getattr(self, f.name), int)
+                or isinstance(getattr(self, f.name), bool)
             ):
                 raise bad(f.name, "a whole number")
         if not 1 <= self.decks <= 8:
@@ -153,11 +154,13 @@ class Rules:
         if not 0 < self.penetration < 1:
             raise bad("penetration", "a fraction of the shoe between 0 and 1")
         if self.peek and not self.hole_card:
-            raise RulesError("peek=True needs hole_card=True: with no hole card there is nothing to peek at")
+            raise RulesError(
+                "peek=True needs hole_card=True: with no hole card there is nothing to peek at"
+            )
         if self.peek and self.dealer_blackjack_takes != "all":
             raise RulesError(
-                "dealer_blackjack_takes='original' needs peek=False: a peeking dealer ends the round "
-                "before any double or split"
+                "dealer_blackjack_takes='original' needs peek=False: a peeking dealer ends "
+                "the round before any double or split"
             )
         if self.blackjack_pays <= 0:
             raise bad("blackjack_pays", "a positive ratio such as 3:2")
@@ -255,4 +258,6 @@ def to_fraction(value: Any, name: str) -> Fraction:
 
 def fraction_text(value: Fraction) -> str:
     """``Fraction(3, 2)`` as ``'3:2'``; whole numbers as ``'3'``."""
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}:{value.denominator}"
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}:{value.denominator}"
+    )

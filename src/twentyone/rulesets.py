@@ -95,7 +95,9 @@ def parse_shorthand(text: str) -> Rules:
         elif token == "DFL":
             values["double_for_less"] = True
         else:
-            raise RulesError(f"unknown shorthand token {token!r} in {text!r}: expected {_TOKENS_HELP}")
+            raise RulesError(
+                f"unknown shorthand token {token!r} in {text!r}: expected {_TOKENS_HELP}"
+            )
     if "decks" not in values:
         raise RulesError(f"shorthand {text!r} has no deck count: expected a token like 6D")
     return Rules(**values)

@@ -1,0 +1,225 @@
+"""Random rules x random shoes x random legal decisions.
+
+For every round hypothesis makes: money is conserved (each player's bankroll change is the net
+of the round's payments, and equals what the hands' results say it should be), no balance goes
+below zero, no illegal action is ever accepted (and a refused one changes nothing), every
+question is one the rules allow, and replaying the round's log gives the same result.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from fractions import Fraction
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from twentyone import (
+    PRESETS,
+    BoxBet,
+    IllegalActionError,
+    Payment,
+    Round,
+    Rules,
+    Shoe,
+    hand_total,
+    load_rules,
+    replay,
+    round_result,
+    round_to_replay,
+)
+from twentyone.hands import Box
+
+VOCABULARY = (
+    "hit",
+    "stand",
+    "double",
+    "split",
+    "surrender",
+    "no-surrender",
+    "insure",
+    "no-insurance",
+    "even-money",
+    "no-even-money",
+)
+
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> Rules:
+    """A preset, or a random but valid combination of every field that changes play."""
+    if draw(st.booleans()):
+        return load_rules(draw(st.sampled_from(PRESETS)))
+    hole = draw(st.booleans())
+    peek = hole and draw(st.booleans())
+    max_hands = draw(st.integers(1, 4))
+    return Rules(
+        decks=draw(st.integers(1, 8)),
+        dealer_hits_soft_17=draw(st.booleans()),
+        hole_card=hole,
+        peek=peek,
+        dealer_blackjack_takes="all" if peek else draw(st.sampled_from(["all", "original"])),
+        blackjack_pays=draw(st.sampled_from([Fraction(3, 2), Fraction(6, 5), Fraction(1)])),
+        blackjack_paid_at_once=draw(st.booleans()),
+        insurance_upcards=draw(st.sampled_from([(), ("A",), ("A", "T")])),
+        insurance_stake=draw(st.sampled_from(["half", "up-to-half"])),
+        even_money=draw(st.booleans()),
+        surrender=draw(st.sampled_from(["none", "late", "early"])),
+        surrender_against_ace=draw(st.booleans()),
+        surrender_before_play=draw(st.booleans()),
+        double_on=draw(st.sampled_from(["any", "9-11", "10-11"])),
+        double_for_less=draw(st.booleans()),
+        double_after_split=draw(st.booleans()),
+        split_by=draw(st.sampled_from(["rank", "value"])),
+        max_hands=max_hands,
+        split_only_one_box=draw(st.booleans()),
+        resplit_aces=max_hands >= 3 and draw(st.booleans()),
+        hit_split_aces=draw(st.booleans()),
+        split_second_card=draw(st.sampled_from(["in-turn", "at-once"])),
+        min_stand_total=draw(st.sampled_from([0, 12, 13])),
+        bonus_678_777=draw(st.sampled_from([Fraction(0), Fraction(3)])),
+        jackpot_paytable=draw(st.sampled_from([(), ((2, Fraction(25)), (3, Fraction(250)))])),
+        deal_order=draw(st.sampled_from(["round-robin", "box-by-box"])),
+        table_boxes=3,
+        boxes_per_player=3,
+    )
+
+
+def expected_return(rules: Rules, box: Box, hand_index: int) -> Fraction:
+    """What a settled hand should pay back, from its result alone."""
+    hand = box.hands[hand_index]
+    if hand.result in ("win", "even-money"):
+        return Fraction(2 * hand.bet)
+    if hand.result == "blackjack":
+        return hand.bet * (1 + rules.blackjack_pays)
+    if hand.result == "surrender":
+        return Fraction(hand.bet, 2)
+    if hand.result == "push":
+        return Fraction(hand.bet)
+    if hand.result == "lose" and rules.dealer_blackjack_takes == "original":
+        return Fraction(hand.returned)  # OBO refunds are checked by their own tests
+    return Fraction(0)
+
+
+def check_results(rnd: Round) -> None:
+    """Each hand's result follows from its cards and the dealer's, judged independently."""
+    dealer = hand_total(rnd.dealer)
+    dealer_bj = len(rnd.dealer) >= 2 and hand_total(rnd.dealer[:2]).total == 21
+    assert bool(rnd.dealer_blackjack) == dealer_bj or len(rnd.dealer) < 2
+    live = False
+    for box in rnd.boxes:
+        for hand in box.hands:
+            total = hand.total.total
+            natural = len(hand.cards) == 2 and total == 21 and len(box.hands) == 1
+            if hand.result in ("bust", "surrender", "even-money"):
+                assert (hand.result == "bust") == (total > 21)
+                continue
+            if natural:
+                assert hand.result == ("push" if dealer_bj else "blackjack")
+                continue
+            if hand.surrendered:
+                assert hand.result == "lose" and dealer_bj
+                continue
+            live = True
+            if dealer_bj:
+                assert hand.result in ("lose", "push")  # push: an OBO refund
+                continue
+            want = "win" if dealer.total > 21 or total > dealer.total else "lose"
+            assert hand.result == ("push" if total == dealer.total else want)
+    if live and not dealer_bj:
+        assert dealer.total >= 17
+        before = hand_total(rnd.dealer[:-1])
+        assert before.total < 17 or (before.total == 17 and before.soft)
+
+
+def check_question(rnd: Round) -> None:
+    q = rnd.question
+    assert q is not None
+    box = rnd.boxes[q.box]
+    hand = box.hands[q.hand]
+    if q.kind != "play":
+        assert len(box.hands) == 1 and len(hand.cards) == 2
+        return
+    assert (not hand.is_blackjack and hand.total.total < 21) or q.actions == ("split", "stand")
+    if "split" in q.actions:
+        a, b = hand.cards
+        assert len(hand.cards) == 2 and a.value == b.value
+        assert len(box.hands) < rnd.rules.max_hands
+    if "double" in q.actions or "double:N" in q.actions:
+        assert len(hand.cards) == 2 and not hand.doubled
+    if "stand" not in q.actions:
+        assert hand.total.total < rnd.rules.min_stand_total
+
+
+@settings(
+    max_examples=int(os.environ.get("TWENTYONE_EXAMPLES", "1000")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    rules=rule_sets(),
+    seed=st.integers(0, 2**32),
+    n_boxes=st.integers(1, 3),
+    two_players=st.booleans(),
+    tight=st.booleans(),
+    choices=st.randoms(use_true_random=False),
+)
+def test_random_rounds_conserve_money_refuse_illegal_moves_and_replay(
+    rules: Rules, seed: int, n_boxes: int, two_players: bool, tight: bool, choices: random.Random
+) -> None:
+    players = ["ann", "bob"] if two_players else ["ann"]
+    bets = []
+    for i in range(n_boxes):
+        jackpot = 100 if rules.offers_jackpot and choices.random() < 0.5 else 0
+        bets.append(BoxBet(players[i % len(players)], choices.choice([100, 250, 1000]), jackpot))
+    players = sorted({b.player for b in bets})
+    # a tight bankroll covers the bets and little more, so doubles and splits are often refused
+    bankrolls = {
+        p: sum(b.bet + b.jackpot for b in bets if b.player == p) + (150 if tight else 10**7)
+        for p in players
+    }
+    rnd = Round(rules, Shoe(decks=rules.decks, seed=seed), bets, bankrolls)
+    while not rnd.is_over:
+        check_question(rnd)
+        q = rnd.question
+        assert q is not None
+        # an illegal decision is refused and changes nothing
+        wrong = [d for d in VOCABULARY if d not in q.actions]
+        if wrong:
+            before = (len(rnd.log), rnd.question, rnd.net())
+            bad = choices.choice(wrong)
+            assert not rnd.can(bad)
+            try:
+                rnd.apply(bad)
+            except IllegalActionError:
+                pass
+            else:
+                raise AssertionError(f"illegal {bad!r} accepted at {q}")
+            assert (len(rnd.log), rnd.question, rnd.net()) == before
+        action = choices.choice(q.actions)
+        if action.endswith(":N"):
+            assert q.amount_range is not None
+            lo, hi = q.amount_range
+            action = f"{action[:-2]}:{choices.randint(lo, hi)}"
+        rnd.apply(action)
+        for p in players:
+            have = rnd.available(p)
+            assert have is not None and have >= 0
+
+    # money: payments per box add up to its net; each player's change is the sum of their boxes
+    for box in rnd.boxes:
+        assert sum(p.amount for p in rnd.log if isinstance(p, Payment) and p.box == box.index) == (
+            box.net
+        )
+        for i, hand in enumerate(box.hands):
+            assert hand.settled and hand.result is not None
+            exact = expected_return(rules, box, i)
+            assert hand.returned == int(exact) and hand.remainder == exact - int(exact)
+    check_results(rnd)
+    house = -sum(rnd.net().values())
+    assert sum(rnd.net().values()) + house == 0
+    for p in players:
+        assert bankrolls[p] + rnd.net()[p] == rnd.available(p)
+
+    # the log replays to the same result
+    assert replay(round_to_replay(rnd)) == round_result(rnd)
