@@ -14,12 +14,17 @@ from twentyone.errors import ReplayError, TwentyOneError
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
+    import re
+
     from twentyone.rulecard import rule_card
-    from twentyone.rulesets import PRESETS, load_rules
+    from twentyone.rulesets import PRESETS, load_rules, preset_text
 
     if args.list or not args.name:
         for name in PRESETS:
-            print(f"{name:10}  {load_rules(name).decks} decks")
+            # The preset's first comment line: "# ro-casino: the Romanian casino table (seed)."
+            first = preset_text(name).splitlines()[0].lstrip("# ").strip()
+            about = re.sub(r"\s*\([^)]*\)\.?$", "", first.removeprefix(f"{name}:").strip())
+            print(f"{name:10}  {about}")
         return 0
     print(rule_card(load_rules(args.name)))
     return 0
