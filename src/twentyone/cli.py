@@ -42,12 +42,24 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(json.dumps({"error": f"cannot read {args.file!r}: {exc.strerror}", "decision": None}))
         return 2
-    try:
-        result = replay_text(text)
-    except ReplayError as exc:
-        print(json.dumps({"error": str(exc), "decision": exc.decision}))
-        return 2
-    print(json.dumps(result, indent=2 if args.pretty else None))
+    # one replay object, or JSON lines (one round per line, as `twentyone play --log` writes)
+    lines = [line for line in text.splitlines() if line.strip()]
+    rounds = [text]
+    if len(lines) > 1:
+        try:
+            json.loads(text)
+        except json.JSONDecodeError:
+            rounds = lines
+    for number, round_text in enumerate(rounds, 1):
+        try:
+            result = replay_text(round_text)
+        except ReplayError as exc:
+            error: dict[str, object] = {"error": str(exc), "decision": exc.decision}
+            if len(rounds) > 1:
+                error["round"] = number
+            print(json.dumps(error))
+            return 2
+        print(json.dumps(result, indent=2 if args.pretty else None))
     return 0
 
 

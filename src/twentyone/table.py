@@ -1,0 +1,219 @@
+"""A player's session at a table: rules, shoe, bankroll, last bets and statistics, no I/O.
+
+The terminal game (:mod:`twentyone.terminal`) and any other front end drive a :class:`Table`:
+:meth:`Table.deal` takes the bets (one per box; ``0`` leaves a box empty) and returns the
+:class:`~twentyone.round.Round` to play; :meth:`Table.settle` books a finished round into the
+bankroll and the statistics. Money is integer minor units throughout; :func:`format_money` and
+:func:`parse_money` convert to and from what a person reads and types.
+
+>>> from twentyone.rulesets import load_rules
+>>> from twentyone.shoe import StackedShoe
+>>> table = Table(load_rules("ru-online"), bankroll=10_000, shoe=StackedShoe("TS 9D 7H 8C"))
+>>> rnd = table.deal([1000])
+>>> _ = rnd.stand()
+>>> table.settle(rnd), table.bankroll, table.stats.pushed
+(0, 10000, 1)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from twentyone.errors import BetError, TwentyOneError
+from twentyone.hands import BoxBet
+from twentyone.replay import round_to_replay
+from twentyone.round import Round
+from twentyone.rules import Rules
+from twentyone.shoe import CardSource, Shoe
+
+_MONEY = re.compile(r"(\d+)(?:\.(\d*))?|\.(\d+)")
+
+
+def format_money(units: int, *, sign: bool = False) -> str:
+    """Minor units as money with two decimals; ``sign`` adds ``+`` to positive amounts.
+
+    >>> format_money(1050), format_money(-5)
+    ('10.50', '-0.05')
+    >>> format_money(2500, sign=True), format_money(0, sign=True)
+    ('+25.00', '0.00')
+    """
+    text = f"{abs(units) // 100}.{abs(units) % 100:02d}"
+    if units < 0:
+        return "-" + text
+    return ("+" + text) if sign and units > 0 else text
+
+
+def parse_money(text: str) -> int:
+    """Money as typed (``10``, ``10.5``, ``10.50``) in minor units.
+
+    >>> parse_money("10"), parse_money("10.5"), parse_money(" 0.05 ")
+    (1000, 1050, 5)
+    >>> parse_money("ten")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'ten' is not an amount: expected money such as 10 or 10.50
+    """
+    t = text.strip()
+    m = _MONEY.fullmatch(t)
+    if m is None:
+        raise ValueError(f"{t!r} is not an amount: expected money such as 10 or 10.50")
+    whole, cents = (m[1], m[2] or "") if m[1] is not None else ("0", m[3])
+    if len(cents) > 2:
+        raise ValueError(f"{t!r} has more than two decimals: expected money such as 10.50")
+    return int(whole) * 100 + int(cents.ljust(2, "0"))
+
+
+@dataclass
+class Stats:
+    """A session's statistics. Hands count each hand played (split hands apart); a surrender
+    counts as lost, a taken even money as won; ``blackjacks`` counts blackjacks dealt."""
+
+    rounds: int = 0
+    won: int = 0
+    lost: int = 0
+    pushed: int = 0
+    surrendered: int = 0
+    blackjacks: int = 0
+    net: int = 0
+    biggest_win: int = 0
+    wagered: int = 0
+
+    @property
+    def hands(self) -> int:
+        return self.won + self.lost + self.pushed
+
+
+class Table:
+    """One player's seat at a table: ``boxes`` boxes each round, ``bankroll`` in minor units.
+
+    ``shoe`` defaults to a shuffled :class:`~twentyone.shoe.Shoe` for the rules (``seed`` None:
+    a cryptographic RNG); tests pass a :class:`~twentyone.shoe.StackedShoe`.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        bankroll: int,
+        boxes: int = 1,
+        seed: int | None = None,
+        shoe: CardSource | None = None,
+        player: str = "player",
+    ) -> None:
+        if not 1 <= boxes <= rules.boxes_per_player:
+            raise BetError(
+                f"boxes={boxes}: the {rules.name} table allows 1 to {rules.boxes_per_player} "
+                "boxes per player"
+            )
+        if bankroll < 0:
+            raise BetError(f"bankroll={bankroll}: expected 0 or more minor units")
+        self.rules = rules
+        self.boxes = boxes
+        self.bankroll = bankroll
+        self.start_bankroll = bankroll
+        self.player = player
+        self.shoe: CardSource = shoe if shoe is not None else Shoe.for_rules(rules, seed)
+        self.last_bets: list[int] | None = None
+        self.last_jackpots: list[int] | None = None
+        self.seats: list[int] = []
+        self.round_bankroll = bankroll
+        self.stats = Stats()
+
+    @property
+    def can_play(self) -> bool:
+        """Whether the bankroll still covers the table minimum on one box."""
+        return self.bankroll >= self.rules.table_min
+
+    def check_bet(self, bet: int, available: int, *, jackpot: bool = False) -> None:
+        """Raise :class:`BetError` naming the amount unless it may go on a box.
+
+        ``0`` leaves the box empty (or places no jackpot bet); ``available`` is what is left
+        of the bankroll after the bets already placed this round.
+        """
+        if bet < 0:
+            raise BetError(f"{format_money(bet)}: a bet cannot be negative")
+        if bet == 0:
+            return
+        if jackpot:
+            if not self.rules.offers_jackpot:
+                raise BetError(f"{format_money(bet)}: this table has no jackpot")
+            if bet > self.rules.table_max:
+                raise BetError(
+                    f"jackpot {format_money(bet)} is above the table maximum "
+                    f"{format_money(self.rules.table_max)}"
+                )
+        elif not self.rules.table_min <= bet <= self.rules.table_max:
+            raise BetError(
+                f"bet {format_money(bet)} is outside the table limits "
+                f"{format_money(self.rules.table_min)} to {format_money(self.rules.table_max)}"
+            )
+        if bet > available:
+            raise BetError(
+                f"bet {format_money(bet)} is more than the {format_money(available)} left"
+            )
+
+    def deal(self, bets: Sequence[int], jackpots: Sequence[int] | None = None) -> Round:
+        """Start a round with one bet per box (``0``: the box sits out) and deal it."""
+        if len(bets) != self.boxes:
+            raise BetError(f"{len(bets)} bets: expected one per box ({self.boxes})")
+        jackpots = list(jackpots) if jackpots is not None else [0] * self.boxes
+        if len(jackpots) != self.boxes:
+            raise BetError(f"{len(jackpots)} jackpot bets: expected one per box ({self.boxes})")
+        available = self.bankroll
+        box_bets: list[BoxBet] = []
+        seats: list[int] = []
+        for seat, (bet, jackpot) in enumerate(zip(bets, jackpots, strict=True), start=1):
+            if bet == 0 and jackpot:
+                raise BetError(f"box {seat}: a jackpot bet needs a main bet beside it")
+            self.check_bet(bet, available)
+            available -= bet
+            self.check_bet(jackpot, available, jackpot=True)
+            available -= jackpot
+            if bet:
+                box_bets.append(BoxBet(self.player, bet, jackpot))
+                seats.append(seat)
+        if not box_bets:
+            raise BetError("no bets: put a bet on at least one box")
+        rnd = Round(self.rules, self.shoe, box_bets, {self.player: self.bankroll})
+        self.seats = seats
+        self.round_bankroll = self.bankroll
+        self.last_bets = list(bets)
+        self.last_jackpots = list(jackpots)
+        return rnd
+
+    def seat(self, box: int) -> int:
+        """The box number (from 1) a player sees for the round's box index."""
+        return self.seats[box] if box < len(self.seats) else box + 1
+
+    def settle(self, rnd: Round) -> int:
+        """Book a finished round into the bankroll and statistics; returns its net."""
+        if not rnd.is_over:
+            raise TwentyOneError("the round is not over: it still asks a question")
+        net = rnd.net().get(self.player, 0)
+        self.bankroll = self.round_bankroll + net
+        s = self.stats
+        s.rounds += 1
+        s.net += net
+        s.biggest_win = max(s.biggest_win, net)
+        for box in rnd.boxes:
+            s.wagered += box.staked
+            for hand in box.hands:
+                s.blackjacks += hand.is_blackjack
+                if hand.result in ("win", "blackjack", "even-money"):
+                    s.won += 1
+                elif hand.result == "push":
+                    s.pushed += 1
+                else:
+                    s.lost += 1
+                    s.surrendered += hand.surrendered
+        return net
+
+    def replay_record(self, rnd: Round) -> dict[str, Any]:
+        """The round's replay JSON, with the bankroll it was played with (which decides what
+        the round could ask: an unaffordable insurance is never offered)."""
+        data = round_to_replay(rnd)
+        data["bankrolls"] = {self.player: self.round_bankroll}
+        return data

@@ -1,0 +1,595 @@
+"""The terminal game: ``twentyone play``.
+
+A line-based game: every answer is a line read from standard input (``input()``), so it plays
+the same in a terminal and with piped input. Output goes through ``rich``: coloured cards in a
+terminal, plain text when standard output is not one. :func:`play` takes the input and output
+streams (and optionally a shoe) so tests drive a whole session in-process; :func:`run_game` is
+what ``twentyone play`` calls.
+
+The dealer's cards are always drawn from :attr:`Round.dealer_visible`, so the hole card stays
+hidden until the dealer shows it. Only the legal actions of each question are offered; anything
+else is refused with a message naming what was typed and what is expected, and asked again.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from twentyone.cards import Card, hand_total
+from twentyone.errors import BetError, IllegalActionError, TwentyOneError
+from twentyone.hands import Box, Hand
+from twentyone.records import Action, Deal, Payment, Question, Record
+from twentyone.round import Round
+from twentyone.rules import Rules
+from twentyone.rulesets import load_rules
+from twentyone.shoe import CardSource
+from twentyone.table import Table, format_money, parse_money
+
+#: The single key that answers each play action (``double`` covers ``double:N`` too).
+ACTION_KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
+
+_RESULT_WORDS = {
+    "blackjack": ("BLACKJACK", "bold green"),
+    "win": ("win", "bold green"),
+    "even-money": ("even money", "green"),
+    "push": ("push", "yellow"),
+    "lose": ("lose", "red"),
+    "bust": ("bust", "red"),
+    "surrender": ("surrendered", "yellow"),
+}
+
+
+class _EndOfInput(Exception):
+    """Standard input ended (or was interrupted): the game finishes the round and stops."""
+
+
+def money(units: int, *, sign: bool = False) -> str:
+    """Minor units as money (``1050`` -> ``'10.50'``); see :func:`twentyone.table.format_money`."""
+    return format_money(units, sign=sign)
+
+
+def card_text(card: Card) -> Text:
+    """A card with its suit symbol, red for hearts and diamonds."""
+    return Text(card.pretty, style="bold red" if card.suit in "HD" else "bold")
+
+
+def cards_text(cards: Iterable[Card], hidden: int = 0) -> Text:
+    """Cards side by side; ``hidden`` face-down cards print as ``??``."""
+    parts = [card_text(c) for c in cards] + [Text("??", style="dim") for _ in range(hidden)]
+    return Text(" ").join(parts)
+
+
+def total_text(cards: Sequence[Card], *, blackjack: bool = False) -> str:
+    """``17``, ``soft 17``, ``bust 25`` or ``blackjack``."""
+    if blackjack:
+        return "blackjack"
+    t = hand_total(cards)
+    return f"bust {t.total}" if t.total > 21 else str(t)
+
+
+class Game:
+    """One terminal session over a :class:`~twentyone.table.Table`."""
+
+    def __init__(
+        self, table: Table, stdin: TextIO, console: Console, log_path: str | None = None
+    ) -> None:
+        self.table = table
+        self.rules = table.rules
+        self.stdin = stdin
+        self.console = console
+        self.log_path = log_path
+        self.echo = not _isatty(stdin)
+        self.ended = False
+        self.interrupted = False
+        self.peek_told = False
+
+    # ------------------------------------------------------------------ input
+    def say(self, *parts: str | Text, style: str | None = None) -> None:
+        """Print one line (``str`` parts are plain text, never markup)."""
+        self.console.print(Text.assemble(*parts), style=style)
+
+    def refuse(self, message: str) -> None:
+        self.say(Text("  " + message, style="yellow"))
+
+    def read(self, prompt: str | Text) -> str:
+        """Print ``prompt`` and read one line; the end of input raises :class:`_EndOfInput`."""
+        self.console.print(Text.assemble(prompt, " "), end="")
+        self.console.file.flush()
+        try:
+            if self.stdin is sys.stdin:
+                line = input()
+            else:
+                line = self.stdin.readline()
+                if not line:
+                    raise EOFError
+        except EOFError:
+            self.console.print()
+            raise _EndOfInput from None
+        except KeyboardInterrupt:
+            self.console.print()
+            self.interrupted = True
+            raise _EndOfInput from None
+        line = line.rstrip("\r\n")
+        if self.echo:
+            self.console.print(Text(line))
+        return line.strip()
+
+    def ask_yes_no(self, prompt: str | Text) -> bool:
+        """A yes/no question; Enter answers no (shown as ``y/N``)."""
+        while True:
+            answer = self.read(Text.assemble(prompt, " y/N ›")).lower()
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("", "n", "no"):
+                return False
+            self.refuse(f"{answer!r} is not an answer: type y (yes) or n (no); Enter is no")
+
+    def ask_amount(self, what: str, lo: int, hi: int, full: int) -> int:
+        """An amount from ``lo`` to ``hi``; Enter takes ``full``."""
+        prompt = f"{what} ({money(lo)} to {money(hi)}, Enter = {money(full)}) ›"
+        while True:
+            line = self.read(prompt)
+            if not line:
+                return full
+            try:
+                amount = parse_money(line)
+            except ValueError as exc:
+                self.refuse(str(exc))
+                continue
+            if lo <= amount <= hi:
+                return amount
+            self.refuse(f"{money(amount)} is outside {money(lo)} to {money(hi)}: type an amount")
+
+    # ------------------------------------------------------------------ the session
+    def run(self) -> int:
+        """Play rounds until the player quits, input ends or the bankroll runs out."""
+        self.header()
+        while True:
+            if not self.table.can_play:
+                self.say(
+                    Text(
+                        f"Your bankroll {money(self.table.bankroll)} is below the table minimum "
+                        f"{money(self.rules.table_min)}: the game is over.",
+                        style="bold red",
+                    )
+                )
+                break
+            try:
+                bets = self.ask_bets()
+            except _EndOfInput:
+                self.say("Interrupted." if self.interrupted else "End of input.")
+                break
+            if bets is None:
+                break
+            try:
+                rnd = self.table.deal(*bets)
+            except TwentyOneError as exc:
+                self.refuse(str(exc))
+                continue
+            self.play_round(rnd)
+            if self.ended:
+                why = "Interrupted" if self.interrupted else "End of input"
+                self.say(f"{why}: the round was finished standing; the game stops.")
+                break
+        self.summary()
+        return 130 if self.interrupted else 0
+
+    def header(self) -> None:
+        r, t = self.rules, self.table
+        self.console.rule(Text(f"twentyone · {r.name}", style="bold"))
+        bj = f"{r.blackjack_pays.numerator}:{r.blackjack_pays.denominator}"
+        soft = "hits" if r.dealer_hits_soft_17 else "stands on"
+        self.say(
+            Text(f"Bankroll {money(t.bankroll)}", style="bold"),
+            f" · {t.boxes} box{'es' if t.boxes > 1 else ''}"
+            f" · bets {money(r.table_min)} to {money(r.table_max)}"
+            f" · blackjack pays {bj} · dealer {soft} soft 17"
+            f"{'' if r.hole_card else ' · no hole card'} · {r.decks} decks",
+        )
+        self.say(
+            "Bets: type an amount (10 or 10.50); Enter repeats the last bet, "
+            "r rebets every box, q quits."
+        )
+
+    def ask_bets(self) -> tuple[list[int], list[int]] | None:
+        """One bet per box (and a jackpot bet where the table has one); ``None``: quit."""
+        t, r = self.table, self.rules
+        self.console.rule(Text(f"Round {t.stats.rounds + 1}"), style="dim")
+        self.say(Text(f"Bankroll {money(t.bankroll)}", style="bold"))
+        while True:
+            bets: list[int] = []
+            jackpots: list[int] = []
+            available = t.bankroll
+            restart = False
+            while len(bets) < t.boxes and not restart:
+                seat = len(bets) + 1
+                if available < r.table_min:
+                    self.say(f"  {money(available)} left: box {seat} and after sit this round out.")
+                    bets += [0] * (t.boxes - len(bets))
+                    jackpots += [0] * (t.boxes - len(jackpots))
+                    break
+                hi = min(r.table_max, available)
+                last = t.last_bets[seat - 1] if t.last_bets else r.table_min
+                default = min(last, hi)
+                skip = ", 0 = sit out" if t.boxes > 1 else ""
+                line = self.read(
+                    f"Bet on box {seat} ({money(r.table_min)} to {money(hi)}{skip}) "
+                    f"[{money(default)}] ›"
+                )
+                key = line.lower()
+                if key in ("q", "quit"):
+                    return None
+                if key in ("r", "rebet"):
+                    rebet = self.rebet()
+                    if rebet is not None:
+                        return rebet
+                    continue
+                try:
+                    bet = default if not line else parse_money(line)
+                    if bet == 0 and t.boxes == 1:
+                        raise BetError("0.00: with one box the box needs a bet")
+                    t.check_bet(bet, available)
+                except ValueError as exc:
+                    self.refuse(f"{exc}; r rebets, q quits")
+                    continue
+                available -= bet
+                jackpot = self.ask_jackpot(seat, available) if bet and r.offers_jackpot else 0
+                available -= jackpot
+                bets.append(bet)
+                jackpots.append(jackpot)
+            if any(bets):
+                return bets, jackpots
+            self.refuse("no bets: put a bet on at least one box (q quits)")
+
+    def rebet(self) -> tuple[list[int], list[int]] | None:
+        t = self.table
+        if t.last_bets is None or t.last_jackpots is None:
+            self.refuse("'r': there are no bets from a previous round to repeat")
+            return None
+        need = sum(t.last_bets) + sum(t.last_jackpots)
+        if need > t.bankroll:
+            self.refuse(
+                f"'r': the last bets need {money(need)} but the bankroll is {money(t.bankroll)}"
+            )
+            return None
+        self.say(f"  Rebet: {' · '.join(money(b) for b in t.last_bets)}")
+        return list(t.last_bets), list(t.last_jackpots)
+
+    def ask_jackpot(self, seat: int, available: int) -> int:
+        t = self.table
+        last = t.last_jackpots[seat - 1] if t.last_jackpots else 0
+        default = min(last, available)
+        while True:
+            line = self.read(f"  Jackpot bet on box {seat} (0 for none) [{money(default)}] ›")
+            try:
+                amount = default if not line else parse_money(line)
+                t.check_bet(amount, available, jackpot=True)
+            except ValueError as exc:
+                self.refuse(str(exc))
+                continue
+            return amount
+
+    # ------------------------------------------------------------------ a round
+    def play_round(self, rnd: Round) -> None:
+        self.peek_told = False
+        self.show_table(rnd)
+        seen = _initial_records(rnd)
+        while True:
+            seen = self.narrate(rnd, seen)
+            if rnd.question is None:
+                break
+            try:
+                rnd.apply(self.decide(rnd, rnd.question))
+            except IllegalActionError as exc:  # not expected: only legal actions are offered
+                self.refuse(str(exc))
+        net = self.table.settle(rnd)
+        self.show_result(rnd, net)
+        if self.log_path is not None:
+            record = self.table.replay_record(rnd)
+            try:
+                with open(self.log_path, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(record) + "\n")
+            except OSError as exc:
+                self.refuse(f"could not write the round to {self.log_path!r}: {exc.strerror}")
+
+    def label(self, rnd: Round, box: int, hand: int) -> str:
+        text = f"Box {self.table.seat(box)}"
+        n = len(rnd.boxes[box].hands)
+        return text + (f" hand {hand + 1} of {n}" if n > 1 else "")
+
+    def dealer_line(self, rnd: Round) -> Text:
+        shown = rnd.dealer_visible
+        hidden = 1 if self.rules.hole_card and len(shown) == 1 else 0
+        bj = bool(rnd.dealer_blackjack) and len(shown) == 2
+        total = f"   {total_text(shown, blackjack=bj)}" if len(shown) > 1 else ""
+        return Text.assemble(
+            ("Dealer".ljust(self.label_width(rnd) + 2), "bold"), cards_text(shown, hidden), total
+        )
+
+    def label_width(self, rnd: Round) -> int:
+        """The width of the widest box / hand label this round (columns line up)."""
+        labels = [self.label(rnd, b.index, i) for b in rnd.boxes for i in range(len(b.hands))]
+        return max(10, *map(len, labels))
+
+    def hand_line(self, rnd: Round, box: Box, i: int) -> Text:
+        hand = box.hands[i]
+        name = self.label(rnd, box.index, i)
+        return Text.assemble(
+            (name.ljust(self.label_width(rnd) + 2), "bold"),
+            cards_text(hand.cards),
+            f"   {total_text(hand.cards, blackjack=hand.is_blackjack)}",
+            f"   bet {money(hand.bet)}",
+        )
+
+    def show_table(self, rnd: Round) -> None:
+        self.say(self.dealer_line(rnd))
+        for box in rnd.boxes:
+            for i in range(len(box.hands)):
+                self.say(self.hand_line(rnd, box, i))
+
+    def narrate(self, rnd: Round, seen: int) -> int:
+        """Tell what happened since log record ``seen``: cards dealt to hands, money paid at
+        once, the dealer's peek. Returns the new position in the log."""
+        new: list[Record] = rnd.log[seen:]
+        changed: list[tuple[int, int]] = []
+        for rec in new:
+            if isinstance(rec, Deal) and rec.box is not None:
+                changed.append((rec.box, rec.hand))
+            elif isinstance(rec, Action) and rec.decision == "split":
+                changed += [(rec.box, rec.hand), (rec.box, rec.hand + 1)]
+        changed = sorted(dict.fromkeys(changed))
+        q = rnd.question
+        for b, i in changed:
+            box = rnd.boxes[b]
+            if q is not None and q.kind == "play" and (q.box, q.hand) == (b, i):
+                continue  # the question's prompt shows this hand
+            if i < len(box.hands):
+                self.say(self.hand_line(rnd, box, i))
+        up = rnd.dealer_visible[0]
+        special = up.is_ace or up.is_ten
+        if self.rules.peek and special and rnd.dealer_blackjack is False and not self.peek_told:
+            self.peek_told = True
+            self.say("  The dealer checks the hole card: no blackjack.")
+        if not rnd.is_over:
+            for rec in new:
+                if isinstance(rec, Payment):
+                    self.tell_payment(rnd, rec)
+        return len(rnd.log)
+
+    def tell_payment(self, rnd: Round, pay: Payment) -> None:
+        name = f"Box {self.table.seat(pay.box)}"
+        box = rnd.boxes[pay.box]
+        if pay.kind == "insurance" and box.insurance:
+            self.say(f"  {name}: insurance {money(box.insurance)} lost.")
+        elif pay.kind == "bonus":
+            self.say(Text(f"  {name}: 6-7-8 / 7-7-7 bonus pays {money(pay.amount)}!", "green"))
+        elif pay.kind in ("return", "even-money") and pay.hand is not None:
+            hand = box.hands[pay.hand]
+            words = {
+                "blackjack": f"blackjack pays {money(pay.amount)} now",
+                "even-money": f"even money: {money(pay.amount)} paid now",
+                "surrender": f"surrendered: {money(pay.amount)} back",
+                "bust": f"bust, loses {money(hand.bet)}",
+            }
+            if hand.result in words:
+                name = self.label(rnd, pay.box, pay.hand)
+                style = "red" if hand.result == "bust" else "green"
+                self.say(Text(f"  {name}: {words[hand.result]}", style))
+
+    # ------------------------------------------------------------------ questions
+    def decide(self, rnd: Round, q: Question) -> str:
+        """Ask the player (or, once input has ended, take the safe default) for ``q``."""
+        if not self.ended:
+            try:
+                return self.ask(rnd, q)
+            except _EndOfInput:
+                self.ended = True
+        if q.kind == "play":
+            choice = "stand" if "stand" in q.actions else "hit"
+        else:
+            choice = next(a for a in q.actions if a.startswith("no-"))
+        self.say(f"  ({self.label(rnd, q.box, q.hand)}: {choice})")
+        return choice
+
+    def ask(self, rnd: Round, q: Question) -> str:
+        box = rnd.boxes[q.box]
+        hand = box.hands[q.hand]
+        up = Text.assemble(" against ", cards_text(rnd.dealer_visible[:1]))
+        if q.kind == "even-money":
+            yes = self.ask_yes_no(
+                Text.assemble(
+                    f"{self.label(rnd, q.box, 0)} has blackjack",
+                    up,
+                    f": take even money ({money(2 * box.bet)} now)?",
+                )
+            )
+            return "even-money" if yes else "no-even-money"
+        if q.kind == "insurance":
+            return self.ask_insurance(rnd, q, box, up)
+        if q.kind == "surrender":
+            yes = self.ask_yes_no(
+                Text.assemble(
+                    f"{self.label(rnd, q.box, 0)}",
+                    up,
+                    f": surrender and get {money(box.bet // 2)} back?",
+                )
+            )
+            return "surrender" if yes else "no-surrender"
+        return self.ask_play(rnd, q, box, hand)
+
+    def ask_insurance(self, rnd: Round, q: Question, box: Box, up: Text) -> str:
+        half = box.bet // 2
+        name = self.label(rnd, q.box, 0)
+        if q.amount_range is None:
+            offer = f": insure for {money(half)} (pays 2:1 on a dealer blackjack)?"
+        else:
+            offer = (
+                f": insure for up to {money(q.amount_range[1])} (pays 2:1 on a dealer blackjack)?"
+            )
+        if not self.ask_yes_no(Text.assemble("Insurance. ", name, up, offer)):
+            return "no-insurance"
+        if q.amount_range is None:
+            return "insure"
+        lo, hi = q.amount_range
+        amount = self.ask_amount("  Insurance amount", lo, hi, hi)
+        return "insure" if amount == half and "insure" in q.actions else f"insure:{amount}"
+
+    def ask_play(self, rnd: Round, q: Question, box: Box, hand: Hand) -> str:
+        names = [a.split(":")[0] for a in q.actions]
+        offered = list(dict.fromkeys(n for n in names if n in ACTION_KEYS))
+        keys = {ACTION_KEYS[n]: n for n in offered}
+        menu = " · ".join(f"{ACTION_KEYS[n]} {n}" for n in offered)
+        prompt = Text.assemble(
+            ("▶ " + self.label(rnd, q.box, q.hand), "bold cyan"),
+            ": ",
+            cards_text(hand.cards),
+            f" ({total_text(hand.cards)}) vs ",
+            cards_text(rnd.dealer_visible[:1]),
+            f" — {menu} ›",
+        )
+        while True:
+            line = self.read(prompt).lower()
+            name = keys.get(line) or (line if line in offered else None)
+            if name is None:
+                choices = ", ".join(f"{ACTION_KEYS[n]} ({n})" for n in offered)
+                known = {v: k for k, v in ACTION_KEYS.items()}
+                if line in ("q", "quit"):
+                    self.refuse(f"'q': finish the round first ({choices}); q quits at the next bet")
+                elif line in known:
+                    self.refuse(f"{line!r} ({known[line]}) is not allowed for this hand: {choices}")
+                else:
+                    self.refuse(f"{line!r} is not one of the choices: {choices}")
+                continue
+            if name != "double" or q.amount_range is None:
+                return name
+            lo, hi = q.amount_range
+            amount = self.ask_amount("  Double for", lo, hi, hi)
+            return "double" if amount == hand.bet and "double" in q.actions else f"double:{amount}"
+
+    # ------------------------------------------------------------------ results
+    def show_result(self, rnd: Round, net: int) -> None:
+        self.say(Text("Result", style="bold"))
+        self.say(self.dealer_line(rnd))
+        for box in rnd.boxes:
+            for i, hand in enumerate(box.hands):
+                word, style = _RESULT_WORDS.get(hand.result or "lose", ("?", ""))
+                extra = f" + bonus {money(hand.bonus)}" if hand.bonus else ""
+                self.say(
+                    self.hand_line(rnd, box, i),
+                    "   ",
+                    Text(word, style=style),
+                    f"   paid {money(hand.returned)}{extra}"
+                    f" ({money(hand.returned + hand.bonus - hand.bet, sign=True)})",
+                )
+            name = f"Box {self.table.seat(box.index)}"
+            for pay in rnd.log:
+                if not isinstance(pay, Payment) or pay.box != box.index:
+                    continue
+                if pay.kind == "insurance" and box.insurance:
+                    outcome = _side_outcome(pay.amount, box.insurance)
+                    self.say(f"  {name} insurance {money(box.insurance)}: {outcome}")
+                elif pay.kind == "jackpot":
+                    outcome = _side_outcome(pay.amount, box.jackpot)
+                    self.say(f"  {name} jackpot {money(box.jackpot)}: {outcome}")
+        style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
+        self.say(
+            Text(f"Round net {money(net, sign=True)}", style=style),
+            f" · bankroll {money(self.table.bankroll)}",
+        )
+
+    def summary(self) -> None:
+        t, s = self.table, self.table.stats
+        self.console.rule(Text("Session summary", style="bold"))
+        self.say(f"Rounds played: {s.rounds}")
+        self.say(
+            f"Hands: {s.hands} · won {s.won} · lost {s.lost} · pushed {s.pushed}"
+            f" · surrendered {s.surrendered}"
+        )
+        self.say(f"Blackjacks: {s.blackjacks}")
+        style = "bold green" if s.net > 0 else "bold red" if s.net < 0 else "bold"
+        self.say(Text(f"Net: {money(s.net, sign=True)}", style=style))
+        self.say(f"Biggest win: {money(s.biggest_win, sign=True)}")
+        self.say(f"Bankroll: {money(t.start_bankroll)} -> {money(t.bankroll)}")
+
+
+def _side_outcome(paid: int, stake: int) -> str:
+    if not paid:
+        return f"lost ({money(-stake)})"
+    return f"paid {money(paid)} ({money(paid - stake, sign=True)})"
+
+
+def _initial_records(rnd: Round) -> int:
+    """How many log records the stakes and the initial deal take (nothing to narrate there)."""
+    stakes = len(rnd.boxes) + sum(1 for b in rnd.boxes if b.jackpot)
+    return stakes + 2 * len(rnd.boxes) + 1 + (1 if rnd.rules.hole_card else 0)
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def play(
+    rules: str | Rules = "ro-casino",
+    *,
+    boxes: int = 1,
+    bankroll: int = 100_000,
+    seed: int | None = None,
+    log_path: str | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    shoe: CardSource | None = None,
+    color: bool | None = None,
+) -> int:
+    """Play a session reading answers from ``stdin`` and writing to ``stdout``.
+
+    ``shoe`` replaces the shuffled shoe (tests stack one); ``color`` forces colour on or off
+    (default: colour only when ``stdout`` is a terminal). Returns the exit code. A bad
+    ``boxes``, ``bankroll`` or log path raises :class:`~twentyone.errors.TwentyOneError`.
+    """
+    table_rules = load_rules(rules)
+    if not 1 <= boxes <= table_rules.boxes_per_player:
+        raise BetError(
+            f"--boxes {boxes}: the {table_rules.name} table allows 1 to "
+            f"{table_rules.boxes_per_player} boxes per player"
+        )
+    if bankroll < table_rules.table_min:
+        raise BetError(
+            f"--bankroll {bankroll}: {money(bankroll)} is below the table minimum "
+            f"{money(table_rules.table_min)} (the bankroll is in minor units: 100000 = 1000.00)"
+        )
+    if log_path is not None:
+        try:
+            with open(log_path, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise TwentyOneError(f"--log {log_path!r}: cannot write it: {exc.strerror}") from exc
+    table = Table(table_rules, bankroll=bankroll, boxes=boxes, seed=seed, shoe=shoe)
+    out = stdout if stdout is not None else sys.stdout
+    console = Console(
+        file=out,
+        force_terminal=color,
+        no_color=None if color is None else not color,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        soft_wrap=True,
+    )
+    game = Game(table, stdin if stdin is not None else sys.stdin, console, log_path)
+    return game.run()
+
+
+def run_game(rules: str, boxes: int, bankroll: int, seed: int | None, log_path: str | None) -> int:
+    """``twentyone play``: the game on standard input and output; returns the exit code."""
+    return play(rules, boxes=boxes, bankroll=bankroll, seed=seed, log_path=log_path)
+
+
+__all__ = ["Game", "card_text", "cards_text", "money", "play", "run_game", "total_text"]
