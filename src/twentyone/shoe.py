@@ -25,10 +25,13 @@ import random
 import secrets
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from twentyone.cards import Card, full_deck, parse_cards
 from twentyone.errors import RulesError, ShoeExhaustedError
+
+if TYPE_CHECKING:
+    from twentyone.rules import Rules
 
 
 class CardSource(Protocol):
@@ -74,13 +77,10 @@ class Shoe:
         self._shuffle()
 
     @classmethod
-    def for_rules(cls, rules: object, seed: int | None = None) -> Shoe:
+    def for_rules(cls, rules: Rules, seed: int | None = None) -> Shoe:
         """A shoe with the decks and shuffle of a :class:`~twentyone.rules.Rules`."""
         return cls(
-            decks=rules.decks,  # type: ignore[attr-defined]
-            shuffle=rules.shuffle,  # type: ignore[attr-defined]
-            penetration=rules.penetration,  # type: ignore[attr-defined]
-            seed=seed,
+            decks=rules.decks, shuffle=rules.shuffle, penetration=rules.penetration, seed=seed
         )
 
     def _shuffle(self) -> None:
