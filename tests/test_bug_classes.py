@@ -1,4 +1,7 @@
-"""Bugs that other blackjack projects are known for, each pinned by a test."""
+"""Bugs that other blackjack projects are known for, each pinned by a test.
+
+Every box is ann's and bets 1000 unless a test says otherwise.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ PEEK = "6D S17 DAS SPL3 NS"
 
 def test_split_only_on_the_first_two_cards() -> None:
     # ann 4S 4D; dealer 9C up, hole 7H; ann hits a 2 -> 4 4 2: a "pair" plus a card is no pair.
-    rnd = play(PEEK, "4S 9C 4D 7H 2C 2H", decisions=["hit"])
+    rnd = play(PEEK, "4S 9C 4D 7H 2C 2H", [1000], decisions=["hit"])
     assert rnd.boxes[0].hands[0].cards[:2] == rnd.boxes[0].hands[0].cards[:2]
     assert len(rnd.boxes[0].hands[0].cards) == 3
     assert "split" not in rnd.question.actions
@@ -23,7 +26,7 @@ def test_split_only_on_the_first_two_cards() -> None:
 
 def test_split_hands_are_not_both_dealt_before_the_first_is_played() -> None:
     # ru-online deals a split hand its second card only when play reaches it (ru.9).
-    rnd = play("ru-online", "8S 9C 8D 7H 3C", decisions=["split"])
+    rnd = play("ru-online", "8S 9C 8D 7H 3C", [1000], decisions=["split"])
     first, second = rnd.boxes[0].hands
     assert [str(c) for c in first.cards] == ["8S", "3C"]
     assert [str(c) for c in second.cards] == ["8D"]  # still one card while hand 1 plays
@@ -32,7 +35,7 @@ def test_split_hands_are_not_both_dealt_before_the_first_is_played() -> None:
 
 def test_split_ace_and_ten_is_21_not_blackjack() -> None:
     # ann AS AD vs 9C (hole 7H, dealer 16 draws 2C -> 18): split aces get KS and 5D.
-    rnd = play(PEEK, "AS 9C AD 7H KS 5D 2C", decisions=["split"])
+    rnd = play(PEEK, "AS 9C AD 7H KS 5D 2C", [1000], decisions=["split"])
     ten_hand = rnd.boxes[0].hands[0]
     assert ten_hand.total.total == 21 and not ten_hand.is_blackjack
     assert ten_hand.result == "win"
@@ -47,7 +50,9 @@ def test_split_ace_and_ten_is_21_not_blackjack() -> None:
 def test_insurance_pays_2_to_1_and_is_lost_otherwise(
     hole: str, insurance_back: int, net: int
 ) -> None:
-    rnd = play(PEEK, f"TS AC 7D {hole}", decisions=["insure"] + ([] if hole == "KH" else ["stand"]))
+    rnd = play(
+        PEEK, f"TS AC 7D {hole}", [1000], decisions=["insure"] + ([] if hole == "KH" else ["stand"])
+    )
     box = rnd.boxes[0]
     assert box.insurance == 500
     paid = [p.amount for p in rnd.log if isinstance(p, Payment) and p.kind == "insurance"]
@@ -57,7 +62,7 @@ def test_insurance_pays_2_to_1_and_is_lost_otherwise(
 
 def test_even_money_pays_1_to_1_whatever_the_dealer_has() -> None:
     # hu-casino: no hole card; ann AS KD vs dealer ace takes even money; the dealer then has a ten.
-    rnd = play("hu-casino", "AS KD AC", decisions=["even-money"])
+    rnd = play("hu-casino", "AS KD AC", [1000], decisions=["even-money"])
     assert rnd.is_over
     assert results(rnd) == [["even-money"]]
     assert rnd.net() == {"ann": 1000}
@@ -83,7 +88,10 @@ def test_busted_player_loses_even_if_the_dealer_busts() -> None:
 def test_dealer_blackjack_without_hole_card_takes_doubles_and_splits() -> None:
     # ro-casino (ro.14): ann splits 8s and doubles hand 1; the dealer then draws blackjack.
     rnd = play(
-        "ro-casino", "8S AC 8D 3C 5H TS KD", decisions=["no-insurance", "split", "double", "stand"]
+        "ro-casino",
+        "8S AC 8D 3C 5H TS KD",
+        [1000],
+        decisions=["no-insurance", "split", "double", "stand"],
     )
     assert [str(c) for c in rnd.dealer] == ["AC", "KD"] and rnd.dealer_blackjack
     assert results(rnd) == [["lose", "lose"]]
@@ -92,7 +100,10 @@ def test_dealer_blackjack_without_hole_card_takes_doubles_and_splits() -> None:
 
 def test_dealer_blackjack_with_original_bets_only_returns_doubles_and_splits() -> None:
     rnd = play(
-        "6D OBO", "8S AC 8D 3C 5H TS KD", decisions=["no-insurance", "split", "double", "stand"]
+        "6D OBO",
+        "8S AC 8D 3C 5H TS KD",
+        [1000],
+        decisions=["no-insurance", "split", "double", "stand"],
     )
     assert rnd.dealer_blackjack
     assert rnd.net() == {"ann": -1000}  # only the original bet is lost
@@ -100,7 +111,7 @@ def test_dealer_blackjack_with_original_bets_only_returns_doubles_and_splits() -
 
 def test_no_negative_balance_through_split_or_double() -> None:
     # ann has exactly her bet: she can neither double nor split her 8s.
-    rnd = play(PEEK, "8S 9C 8D 7H", decisions=[], bankrolls={"ann": 1000})
+    rnd = play(PEEK, "8S 9C 8D 7H", [1000], decisions=[], bankrolls={"ann": 1000})
     assert rnd.question.actions == ("hit", "stand")
     with pytest.raises(IllegalActionError, match="double"):
         rnd.double()
@@ -109,7 +120,9 @@ def test_no_negative_balance_through_split_or_double() -> None:
 
 def test_double_for_less_is_capped_by_what_the_player_has() -> None:
     # ro-casino allows double for less; ann can add at most 400 of her 1400.
-    rnd = play("ro-casino", "6S 9C 5D 4H 8C", decisions=["no-surrender"], bankrolls={"ann": 1400})
+    rnd = play(
+        "ro-casino", "6S 9C 5D 4H 8C", [1000], decisions=["no-surrender"], bankrolls={"ann": 1400}
+    )
     assert "double" not in rnd.question.actions
     assert rnd.question.amount_range == (100, 400)
     with pytest.raises(IllegalActionError, match="outside 100 to 400"):
@@ -124,7 +137,7 @@ def test_insurance_not_offered_to_a_player_who_cannot_cover_it() -> None:
 
 
 def test_an_illegal_action_changes_nothing() -> None:
-    rnd = play(PEEK, "TS 9C 7D 7H 4C", decisions=[])
+    rnd = play(PEEK, "TS 9C 7D 7H 4C", [1000], decisions=[])
     before = (len(rnd.log), rnd.question)
     with pytest.raises(IllegalActionError, match="split"):
         rnd.apply("split")

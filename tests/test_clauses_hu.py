@@ -8,61 +8,20 @@ card when play reaches it. Every bet is 100 (the table minimum) unless a test sa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
+from helpers import all_dealt, dealer, hand, payments, play, shown
 from twentyone import (
     Action,
     BoxBet,
     Deal,
     IllegalActionError,
-    Payment,
-    Round,
-    Rules,
     Shoe,
     StackedShoe,
     load_rules,
 )
-from twentyone.hands import Hand
 
 HU = load_rules("hu-casino")
-
-
-def play(
-    rules: Rules,
-    shoe: str,
-    bets: Sequence[BoxBet | int] = (100,),
-    decisions: Sequence[str] = (),
-) -> Round:
-    """Deal from a stacked shoe and apply decisions in replay spelling (ints: ann's boxes)."""
-    boxes = [b if isinstance(b, BoxBet) else BoxBet("ann", b) for b in bets]
-    rnd = Round(rules, StackedShoe(shoe), boxes)
-    for d in decisions:
-        rnd.apply(d)
-    return rnd
-
-
-def hand(rnd: Round, box: int = 0, i: int = 0) -> Hand:
-    return rnd.boxes[box].hands[i]
-
-
-def shown(h: Hand) -> list[str]:
-    return [str(c) for c in h.cards]
-
-
-def dealer(rnd: Round) -> list[str]:
-    return [str(c) for c in rnd.dealer]
-
-
-def payments(rnd: Round, kind: str) -> list[Payment]:
-    return [r for r in rnd.log if isinstance(r, Payment) and r.kind == kind]
-
-
-def all_dealt(rnd: Round) -> bool:
-    """The stacked shoe was used exactly: the hand-worked card order held to the last card."""
-    assert isinstance(rnd.shoe, StackedShoe)
-    return rnd.shoe.remaining == 0
 
 
 # ---------------------------------------------------------------- hu.1 the table

@@ -12,13 +12,14 @@ from collections.abc import Sequence
 
 import pytest
 
+from helpers import dealer_text as dealer
+from helpers import index_of, left, payments, play, results, returned
 from twentyone import (
     Action,
     BetError,
     BoxBet,
     Deal,
     Payment,
-    Question,
     Reveal,
     Round,
     StackedShoe,
@@ -30,59 +31,14 @@ from twentyone import (
 PL = load_rules("pl-online")
 
 
-def play(
-    rules: str,
-    shoe: str,
-    bets: Sequence[int | tuple[str, int]],
-    decisions: Sequence[str] = (),
-) -> tuple[Round, list[Question]]:
-    """Deal a round (a plain bet belongs to ``ann``), apply replay-spelled decisions in order,
-    and return the round with the question each decision answered."""
-    boxes = [BoxBet(*b) if isinstance(b, tuple) else BoxBet("ann", b) for b in bets]
-    rnd = Round(load_rules(rules), StackedShoe(shoe), boxes)
-    asked = []
-    for decision in decisions:
-        assert rnd.question is not None, f"round over before {decision!r}"
-        asked.append(rnd.question)
-        rnd.apply(decision)
-    return rnd, asked
-
-
 def pl(shoe: str, bets: Sequence[int | tuple[str, int]], decisions: Sequence[str] = ()) -> Round:
     """A round on the pl-online preset."""
-    return play("pl-online", shoe, bets, decisions)[0]
-
-
-def results(rnd: Round) -> list[list[str | None]]:
-    return [[h.result for h in b.hands] for b in rnd.boxes]
-
-
-def returned(rnd: Round) -> list[list[int]]:
-    return [[h.returned for h in b.hands] for b in rnd.boxes]
-
-
-def dealer(rnd: Round) -> str:
-    return format_cards(rnd.dealer)
-
-
-def left(rnd: Round) -> int:
-    """Cards still in the stacked shoe (what the dealer did not draw)."""
-    shoe = rnd.shoe
-    assert isinstance(shoe, StackedShoe)
-    return shoe.remaining
+    return play(PL, shoe, bets, decisions)
 
 
 def insurance_paid(rnd: Round) -> list[int]:
-    return [p.amount for p in rnd.log if isinstance(p, Payment) and p.kind == "insurance"]
-
-
-def index_of(rnd: Round, record: type, **match: object) -> int:
-    """Position in the log of the first record of type ``record`` whose fields match."""
-    return next(
-        i
-        for i, r in enumerate(rnd.log)
-        if isinstance(r, record) and all(getattr(r, k) == v for k, v in match.items())
-    )
+    """The amounts the insurance bets returned (0 for a lost one)."""
+    return [p.amount for p in payments(rnd, "insurance")]
 
 
 # pl.1 ---------------------------------------------------------------------------------------
@@ -91,7 +47,11 @@ def index_of(rnd: Round, record: type, **match: object) -> int:
 def test_pl_1_one_player_three_hands_each_with_its_own_stake():
     # TS QS = 20, TC 7C = 17, TD 9D = 19 against 9H + 8H = 17
     rnd, asked = play(
-        "pl-online", "TS TC TD 9H QS 7C 9D 8H", [100, 200, 300], ["stand", "stand", "stand"]
+        "pl-online",
+        "TS TC TD 9H QS 7C 9D 8H",
+        [100, 200, 300],
+        ["stand", "stand", "stand"],
+        asked=True,
     )
     assert [q.box for q in asked] == [0, 1, 2]
     assert results(rnd) == [["win"], ["push"], ["win"]]
@@ -146,7 +106,7 @@ def test_pl_3_peek_on_a_ten_dealer_blackjack_ends_the_round():
 
 
 def test_pl_3_peek_on_a_ten_without_blackjack_play_goes_on():
-    rnd, asked = play("pl-online", "8S TH 8D 7C", [100], ["stand"])
+    rnd, asked = play("pl-online", "8S TH 8D 7C", [100], ["stand"], asked=True)
     assert asked[0].kind == "play"  # no insurance on a ten
     assert rnd.dealer_blackjack is False
     assert index_of(rnd, Action) < index_of(rnd, Reveal)  # hole card shown only after play
@@ -191,7 +151,7 @@ def test_pl_4_insurance_lost_at_the_peek_and_play_goes_on():
     [("9C", "blackjack", 250, 0), ("KC", "push", 100, 150)],
 )
 def test_pl_4_a_blackjack_may_insure_no_even_money(hole, result, back, insured):
-    rnd, asked = play("pl-online", f"AS AH KD {hole} 5S", [100], ["insure"])
+    rnd, asked = play("pl-online", f"AS AH KD {hole} 5S", [100], ["insure"], asked=True)
     assert asked[0].kind == "insurance"
     assert "even-money" not in asked[0].actions
     assert rnd.is_over
@@ -230,7 +190,7 @@ def test_pl_5_every_hand_busted_dealer_only_shows_the_hole_card():
 def test_pl_6_double_before_the_first_extra_card_one_card_then_the_next_hand():
     # box1 6S 5D doubles, gets 2H: 13 and done; box2 TC 3D hits 2C, then may not double
     rnd, asked = play(
-        "pl-online", "6S TC 9H 5D 3D 8C 2H 2C", [100, 100], ["double", "hit", "stand"]
+        "pl-online", "6S TC 9H 5D 3D 8C 2H 2C", [100, 100], ["double", "hit", "stand"], asked=True
     )
     assert "double" in asked[0].actions and "double:N" not in asked[0].actions
     assert (asked[1].box, "double" in asked[1].actions) == (1, True)
@@ -245,7 +205,7 @@ def test_pl_6_double_before_the_first_extra_card_one_card_then_the_next_hand():
 
 
 def test_pl_7_split_only_with_one_box():
-    rnd, asked = play("pl-online", "8S 9C 9H 8D 9D 8C", [100, 100], ["stand", "stand"])
+    rnd, asked = play("pl-online", "8S 9C 9H 8D 9D 8C", [100, 100], ["stand", "stand"], asked=True)
     assert "split" not in asked[0].actions  # 8-8 on one of two boxes
     assert "split" not in asked[1].actions  # 9-9 likewise
     assert results(rnd) == [["lose"], ["win"]]
@@ -274,7 +234,7 @@ def test_pl_7_both_split_hands_get_their_second_card_at_once_no_resplit():
 
 def test_pl_7_split_by_value_and_a_two_card_21_is_not_blackjack():
     # K + Q split; KS AH = 21 in two cards after the split: not asked, 1:1 at most
-    rnd, asked = play("pl-online", "KS 6H QD TC AH 9C 5S", [100], ["split", "stand"])
+    rnd, asked = play("pl-online", "KS 6H QD TC AH 9C 5S", [100], ["split", "stand"], asked=True)
     assert "split" in asked[0].actions
     assert (asked[1].hand, format_cards(rnd.boxes[0].hands[1].cards)) == (1, "QD 9C")
     assert not rnd.boxes[0].hands[0].is_blackjack
@@ -284,7 +244,7 @@ def test_pl_7_split_by_value_and_a_two_card_21_is_not_blackjack():
 
 
 def test_pl_7_split_aces_one_card_each_and_play_moves_on():
-    rnd, asked = play("pl-online", "AS 7H AD TC AH KD", [100], ["split"])
+    rnd, asked = play("pl-online", "AS 7H AD TC AH KD", [100], ["split"], asked=True)
     assert "split" in asked[0].actions
     assert rnd.is_over  # no resplit of AS AH, no hit: nothing more is asked
     hands = rnd.boxes[0].hands

@@ -15,6 +15,8 @@ from fractions import Fraction
 
 import pytest
 
+from helpers import dealer_text as dealer
+from helpers import left, play, results, returned
 from twentyone import (
     Action,
     BetError,
@@ -22,7 +24,6 @@ from twentyone import (
     Deal,
     IllegalActionError,
     Payment,
-    Question,
     Round,
     Shoe,
     StackedShoe,
@@ -36,43 +37,9 @@ RO = load_rules("ro-casino")
 PLAYERS = ("ann", "bob", "cy", "dee")
 
 
-def play(
-    rules: str, shoe: str, bets: Sequence[int], decisions: Sequence[str] = ()
-) -> tuple[Round, list[Question]]:
-    """Deal a round (box i belongs to ``PLAYERS[i]``), apply replay-spelled decisions in order,
-    and return the round with the question each decision answered."""
-    boxes = [BoxBet(PLAYERS[i], bet) for i, bet in enumerate(bets)]
-    rnd = Round(load_rules(rules), StackedShoe(shoe), boxes)
-    asked = []
-    for decision in decisions:
-        assert rnd.question is not None, f"round over before {decision!r}"
-        asked.append(rnd.question)
-        rnd.apply(decision)
-    return rnd, asked
-
-
 def ro(shoe: str, bets: Sequence[int], decisions: Sequence[str] = ()) -> Round:
-    """A round on the ro-casino preset."""
-    return play("ro-casino", shoe, bets, decisions)[0]
-
-
-def results(rnd: Round) -> list[list[str | None]]:
-    return [[h.result for h in b.hands] for b in rnd.boxes]
-
-
-def returned(rnd: Round) -> list[list[int]]:
-    return [[h.returned for h in b.hands] for b in rnd.boxes]
-
-
-def dealer(rnd: Round) -> str:
-    return format_cards(rnd.dealer)
-
-
-def left(rnd: Round) -> int:
-    """Cards still in the stacked shoe (what the dealer did not draw)."""
-    shoe = rnd.shoe
-    assert isinstance(shoe, StackedShoe)
-    return shoe.remaining
+    """A round on the ro-casino preset (box i belongs to ``PLAYERS[i]``)."""
+    return play(RO, shoe, bets, decisions, players=PLAYERS)
 
 
 def first_safe(actions: Sequence[str]) -> str:
@@ -130,7 +97,14 @@ def test_ro_2_one_player_on_several_boxes_each_within_limits():
 
 def test_ro_3_blackjack_is_21_on_the_first_two_cards_only():
     # box1 AS KD blackjack; box2 7C 4D + TH = 21 in three cards; dealer 9H + 8S = 17
-    rnd, asked = play("ro-casino", "AS 7C 9H KD 4D TH 8S", [100, 100], ["no-surrender", "hit"])
+    rnd, asked = play(
+        "ro-casino",
+        "AS 7C 9H KD 4D TH 8S",
+        [100, 100],
+        ["no-surrender", "hit"],
+        players=PLAYERS,
+        asked=True,
+    )
     # ro.5 too: the blackjack is never asked for a card, only box 2 is asked
     assert [(q.kind, q.box) for q in asked] == [("surrender", 1), ("play", 1)]
     assert rnd.boxes[0].hands[0].is_blackjack
@@ -144,7 +118,13 @@ def test_ro_3_blackjack_is_21_on_the_first_two_cards_only():
 
 
 def test_ro_4_court_cards_count_ten_and_an_ace_one_or_eleven():
-    rnd, asked = play("ro-casino", "AS QS 5D 9C 6H JD", [100], ["no-surrender", "hit", "hit"])
+    rnd, asked = play(
+        "ro-casino",
+        "AS QS 5D 9C 6H JD",
+        [100],
+        ["no-surrender", "hit", "hit"],
+        asked=True,
+    )
     hand = rnd.boxes[0].hands[0]
     assert hand_total(hand.cards[:2]) == (16, True)  # A-5 is soft 16
     assert hand_total(hand.cards[:3]) == (15, False)  # A-5-9: the ace drops to 1, hard 15
@@ -245,6 +225,8 @@ def test_ro_8_insurance_offered_on_an_ace_box_by_box_then_closed():
         "TS 9S AH 8D 7D 6C",
         [100, 100],
         ["no-insurance", "no-insurance", "stand", "stand"],
+        players=PLAYERS,
+        asked=True,
     )
     assert [(q.kind, q.box) for q in asked] == [
         ("insurance", 0),
@@ -269,7 +251,7 @@ def test_ro_8_insurance_cannot_be_taken_after_it_closes():
 
 
 def test_ro_8_no_insurance_against_a_ten():
-    rnd, asked = play("ro-casino", "TS TH 8D 7C", [100], ["no-surrender", "stand"])
+    rnd, asked = play("ro-casino", "TS TH 8D 7C", [100], ["no-surrender", "stand"], asked=True)
     assert [q.kind for q in asked] == ["surrender", "play"]
     assert results(rnd) == [["win"]]
 
@@ -309,7 +291,7 @@ def test_ro_9_insurance_lost_when_the_second_card_is_not_a_ten():
 
 
 def test_ro_10_even_money_is_paid_at_once_and_the_dealer_draws_nothing():
-    rnd, asked = play("ro-casino", "AS AH KD KC", [100], ["even-money"])
+    rnd, asked = play("ro-casino", "AS AH KD KC", [100], ["even-money"], asked=True)
     assert set(asked[0].actions) == {"even-money", "no-even-money"}
     assert rnd.is_over
     assert dealer(rnd) == "AH" and left(rnd) == 1
@@ -363,6 +345,8 @@ def test_ro_11_surrender_is_asked_box_by_box_before_play():
         "TS TC 9H 6D 8D 9S",
         [100, 100],
         ["surrender", "no-surrender", "stand"],
+        players=PLAYERS,
+        asked=True,
     )
     assert [(q.kind, q.box) for q in asked] == [("surrender", 0), ("surrender", 1), ("play", 1)]
     assert asked[0].actions == ("surrender", "no-surrender")
@@ -380,7 +364,7 @@ def test_ro_11_surrender_settles_at_once_and_the_dealer_draws_nothing():
 
 
 def test_ro_11_no_surrender_against_an_ace():
-    rnd, asked = play("ro-casino", "TS AH 6D 7C", [100], ["no-insurance", "stand"])
+    rnd, asked = play("ro-casino", "TS AH 6D 7C", [100], ["no-insurance", "stand"], asked=True)
     assert [q.kind for q in asked] == ["insurance", "play"]
     assert "surrender" not in asked[1].actions
     assert results(rnd) == [["lose"]]  # 16 against soft 18
@@ -439,6 +423,8 @@ def test_ro_13_decisions_box_by_box_left_to_right():
         "8S TC 5D 7H 8D 9C 6D 9H TD",
         [100, 100, 100],
         ["no-surrender"] * 3 + ["stand", "stand", "hit", "stand"],
+        players=PLAYERS,
+        asked=True,
     )
     assert [(q.kind, q.box) for q in asked] == [
         ("surrender", 0),
@@ -512,6 +498,8 @@ def test_ro_15_double_takes_exactly_one_card():
         "5S TC 8H 4D 7C 2C TS",
         [100, 100],
         ["no-surrender", "no-surrender", "double", "stand"],
+        players=PLAYERS,
+        asked=True,
     )
     assert [(q.kind, q.box) for q in asked[2:]] == [("play", 0), ("play", 1)]
     hand = rnd.boxes[0].hands[0]
@@ -521,7 +509,7 @@ def test_ro_15_double_takes_exactly_one_card():
 
 
 def test_ro_15_no_double_after_a_third_card():
-    rnd, asked = play("ro-casino", "2S 7H 3D 4C TD", [100], ["no-surrender", "hit"])
+    rnd, asked = play("ro-casino", "2S 7H 3D 4C TD", [100], ["no-surrender", "hit"], asked=True)
     assert not rnd.can("double") and not rnd.can("double:100")
     assert rnd.question is not None and set(rnd.question.actions) == {"hit", "stand"}
     assert "double" in asked[1].actions
@@ -536,6 +524,8 @@ def test_ro_16_split_by_rank_king_queen_no_jack_jack_yes():
         "KS JC 7H QD JH 9C TD TS",
         [100, 100],
         ["no-surrender", "no-surrender", "stand", "split", "stand", "stand"],
+        players=PLAYERS,
+        asked=True,
     )
     assert "split" not in asked[2].actions  # K + Q: same value, not the same rank
     assert "split" in asked[3].actions  # J + J
@@ -567,6 +557,7 @@ def test_ro_16_split_into_up_to_four_hands():
         "8S 6H 8D 8C 8H 8S TC 9D 2S TH KH",
         [100],
         ["no-surrender", "split", "split", "split", "stand", "stand", "stand", "stand"],
+        asked=True,
     )
     assert "split" in asked[2].actions and "split" in asked[3].actions
     assert "split" not in asked[4].actions  # four hands: no more

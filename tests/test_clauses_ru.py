@@ -9,11 +9,11 @@ reaches it (ru.9). Every bet is 100 (the table minimum) unless a test says other
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
 
+from helpers import dealer, hand, left, payments, play, reveals, shown
 from twentyone import (
     BetError,
     BoxBet,
@@ -22,55 +22,13 @@ from twentyone import (
     Payment,
     Reveal,
     Round,
-    Rules,
     Shoe,
     StackedShoe,
     load_rules,
 )
 from twentyone.cards import full_deck
-from twentyone.hands import Hand
 
 RU = load_rules("ru-online")
-
-
-def play(
-    rules: Rules,
-    shoe: str,
-    bets: Sequence[BoxBet | int] = (100,),
-    decisions: Sequence[str] = (),
-) -> Round:
-    """Deal from a stacked shoe and apply decisions in replay spelling (ints: ann's boxes)."""
-    boxes = [b if isinstance(b, BoxBet) else BoxBet("ann", b) for b in bets]
-    rnd = Round(rules, StackedShoe(shoe), boxes)
-    for d in decisions:
-        rnd.apply(d)
-    return rnd
-
-
-def hand(rnd: Round, box: int = 0, i: int = 0) -> Hand:
-    return rnd.boxes[box].hands[i]
-
-
-def shown(h: Hand) -> list[str]:
-    return [str(c) for c in h.cards]
-
-
-def dealer(rnd: Round) -> list[str]:
-    return [str(c) for c in rnd.dealer]
-
-
-def payments(rnd: Round, kind: str) -> list[Payment]:
-    return [r for r in rnd.log if isinstance(r, Payment) and r.kind == kind]
-
-
-def reveals(rnd: Round) -> list[str]:
-    return [str(r.card) for r in rnd.log if isinstance(r, Reveal)]
-
-
-def left(rnd: Round) -> int:
-    """Cards of the stacked shoe not dealt: 0 when the hand-worked order held exactly."""
-    assert isinstance(rnd.shoe, StackedShoe)
-    return rnd.shoe.remaining
 
 
 # ---------------------------------------------------------------- ru.1 the shoe
