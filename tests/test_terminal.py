@@ -309,3 +309,21 @@ def test_console_script_seeded_session_nets_match_bankroll_and_replays(tmp_path:
     results = [json.loads(line) for line in whole.stdout.splitlines()]
     assert len(results) == rounds
     assert sum(r["net"]["player"] for r in results) == net
+
+
+def test_hints_show_the_chart_move_and_the_cost_of_a_deviation() -> None:
+    from twentyone.analysis import action_evs
+    from twentyone.cards import parse_cards
+
+    # ru-online: box TS 6D against the dealer's 8C (hole 7S); the player stands on 16.
+    code, text, _ = run(["10", "s", "q"], shoe="TS 8C 6D 7S 3C", hints=True)
+    assert code == 0
+    evs = action_evs(load_rules("ru-online"), list(parse_cards("TS 6D")), parse_cards("8C")[0])
+    assert evs["hit"] > evs["stand"]
+    assert "Hint: the chart says hit" in text
+    cost = re.search(r"stand costs ([\d.]+)% of the bet", text)
+    assert cost is not None
+    assert float(cost[1]) == pytest.approx(100 * (evs["hit"] - evs["stand"]), abs=0.006)
+    # following the chart draws no complaint
+    _, quiet, _ = run(["10", "h", "s", "q"], shoe="TS 8C 6D 7S 2C 3C 9H", hints=True)
+    assert "Hint: the chart says" in quiet and "costs" not in quiet

@@ -72,6 +72,56 @@ def _cmd_play(args: argparse.Namespace) -> int:
         bankroll=args.bankroll,
         seed=args.seed,
         log_path=args.log,
+        hints=args.hints,
+    )
+
+
+def _cmd_edge(args: argparse.Namespace) -> int:
+    from twentyone.analysis import analyze
+    from twentyone.analysis.view import edge_table
+
+    report = analyze(args.rules, boxes=args.boxes)
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        from rich.console import Console
+
+        Console().print(edge_table(report))
+    return 0
+
+
+def _cmd_strategy(args: argparse.Namespace) -> int:
+    from twentyone.analysis import basic_strategy
+    from twentyone.chart import render
+    from twentyone.rulesets import load_rules
+
+    rules = load_rules(args.rules)
+    chart = basic_strategy(rules, boxes=args.boxes)
+    out = render(chart, args.format, title=f"Basic strategy: {rules.name}")
+    if isinstance(out, bytes) or args.output:
+        slug = "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in rules.name)
+        path = args.output or f"strategy-{slug}.{args.format}"
+        with open(path, "wb") as fh:
+            fh.write(out if isinstance(out, bytes) else out.encode("utf-8"))
+        print(path)
+    else:
+        print(out, end="")
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from twentyone.rulesets import load_rules
+    from twentyone.sim.command import run
+
+    return run(
+        load_rules(args.rules),
+        rounds=args.rounds,
+        boxes=args.boxes,
+        seed=args.seed,
+        workers=args.workers,
+        address=args.address,
+        strategy_file=args.strategy,
+        as_json=args.json,
     )
 
 
@@ -89,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=None, help="seed for a reproducible shoe")
     p.add_argument("--log", default=None, help="write each round's replay JSON to this file")
+    p.add_argument(
+        "--hints", action="store_true", help="show the chart's move and the cost of a deviation"
+    )
     p.set_defaults(func=_cmd_play)
 
     r = sub.add_parser("replay", help="replay a round from its JSON hand history")
@@ -100,6 +153,37 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("name", nargs="?", help="preset, TOML file or shorthand")
     c.add_argument("--list", action="store_true", help="list the presets")
     c.set_defaults(func=_cmd_rules)
+
+    e = sub.add_parser("edge", help="exact house edge of a rule set")
+    e.add_argument("rules", help="preset, TOML file or shorthand")
+    e.add_argument("--json", action="store_true", help="print the report as JSON")
+    e.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
+    e.set_defaults(func=_cmd_edge)
+
+    g = sub.add_parser("strategy", help="the basic-strategy chart of a rule set")
+    g.add_argument("rules", help="preset, TOML file or shorthand")
+    g.add_argument("--format", choices=("text", "json", "html", "png"), default="text")
+    g.add_argument(
+        "--output", default=None, help="write to this file (PNG: default strategy-NAME.png)"
+    )
+    g.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
+    g.set_defaults(func=_cmd_strategy)
+
+    s = sub.add_parser("simulate", help="simulate basic strategy over real shoes")
+    s.add_argument("rules", help="preset, TOML file or shorthand")
+    s.add_argument("--rounds", type=int, required=True, help="rounds to play")
+    s.add_argument("--boxes", type=int, default=1, help="boxes of one player each round")
+    s.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
+    s.add_argument(
+        "--workers", type=int, default=None, help="local processes (default: every core)"
+    )
+    s.add_argument(
+        "--address", default=None, help="run on Ray: auto or ray://host:port (twentyone[cluster])"
+    )
+    s.add_argument("--strategy", default=None, help="a chart JSON file instead of basic strategy")
+    s.add_argument("--json", action="store_true", help="print the result as JSON")
+    s.set_defaults(func=_cmd_simulate)
+
     return parser
 
 

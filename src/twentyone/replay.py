@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from twentyone.cards import format_cards, hand_total
@@ -44,12 +45,16 @@ def rules_from_spec(spec: Any) -> Rules:
 def rules_spec(rules: Rules) -> str | dict[str, Any]:
     """How a replay names these rules: the preset or shorthand name when it loads back to the
     same rules, otherwise every field inline."""
+    return rules.name if _named_by(rules) else rules.to_dict()
+
+
+@lru_cache(maxsize=64)
+def _named_by(rules: Rules) -> bool:
+    """Whether ``rules.name`` (a preset or shorthand) loads back to exactly these rules."""
     try:
-        if (rules.name in PRESETS or " " in rules.name) and load_rules(rules.name) == rules:
-            return rules.name
+        return (rules.name in PRESETS or " " in rules.name) and load_rules(rules.name) == rules
     except TwentyOneError:
-        pass
-    return rules.to_dict()
+        return False
 
 
 def round_to_replay(rnd: Round) -> dict[str, Any]:

@@ -15,69 +15,44 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from rich.console import Console
 from rich.text import Text
 
-from twentyone.cards import Card, hand_total
 from twentyone.errors import BetError, IllegalActionError, TwentyOneError
 from twentyone.hands import Box, Hand
+from twentyone.hints import Advisor
 from twentyone.records import Action, Deal, Payment, Question, Record
 from twentyone.round import Round
 from twentyone.rules import Rules
 from twentyone.rulesets import load_rules
 from twentyone.shoe import CardSource
-from twentyone.table import Table, format_money, parse_money
-
-#: The single key that answers each play action (``double`` covers ``double:N`` too).
-ACTION_KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
-
-_RESULT_WORDS = {
-    "blackjack": ("BLACKJACK", "bold green"),
-    "win": ("win", "bold green"),
-    "even-money": ("even money", "green"),
-    "push": ("push", "yellow"),
-    "lose": ("lose", "red"),
-    "bust": ("bust", "red"),
-    "surrender": ("surrendered", "yellow"),
-}
+from twentyone.table import Table, parse_money
+from twentyone.terminal_text import (
+    ACTION_KEYS,
+    RESULT_WORDS,
+    card_text,
+    cards_text,
+    money,
+    total_text,
+)
 
 
 class _EndOfInput(Exception):
     """Standard input ended (or was interrupted): the game finishes the round and stops."""
 
 
-def money(units: int, *, sign: bool = False) -> str:
-    """Minor units as money (``1050`` -> ``'10.50'``); see :func:`twentyone.table.format_money`."""
-    return format_money(units, sign=sign)
-
-
-def card_text(card: Card) -> Text:
-    """A card with its suit symbol, red for hearts and diamonds."""
-    return Text(card.pretty, style="bold red" if card.suit in "HD" else "bold")
-
-
-def cards_text(cards: Iterable[Card], hidden: int = 0) -> Text:
-    """Cards side by side; ``hidden`` face-down cards print as ``??``."""
-    parts = [card_text(c) for c in cards] + [Text("??", style="dim") for _ in range(hidden)]
-    return Text(" ").join(parts)
-
-
-def total_text(cards: Sequence[Card], *, blackjack: bool = False) -> str:
-    """``17``, ``soft 17``, ``bust 25`` or ``blackjack``."""
-    if blackjack:
-        return "blackjack"
-    t = hand_total(cards)
-    return f"bust {t.total}" if t.total > 21 else str(t)
-
-
 class Game:
     """One terminal session over a :class:`~twentyone.table.Table`."""
 
     def __init__(
-        self, table: Table, stdin: TextIO, console: Console, log_path: str | None = None
+        self,
+        table: Table,
+        stdin: TextIO,
+        console: Console,
+        log_path: str | None = None,
+        advisor: Advisor | None = None,
     ) -> None:
         self.table = table
         self.rules = table.rules
@@ -88,6 +63,7 @@ class Game:
         self.ended = False
         self.interrupted = False
         self.peek_told = False
+        self.advisor = advisor
 
     # ------------------------------------------------------------------ input
     def say(self, *parts: str | Text, style: str | None = None) -> None:
@@ -387,7 +363,12 @@ class Game:
         """Ask the player (or, once input has ended, take the safe default) for ``q``."""
         if not self.ended:
             try:
-                return self.ask(rnd, q)
+                if self.advisor is None or q.kind not in ("play", "surrender"):
+                    return self.ask(rnd, q)
+                self.say(self.advisor.hint(rnd), style="dim")
+                choice = self.ask(rnd, q)
+                self.tell_cost(rnd, choice)
+                return choice
             except _EndOfInput:
                 self.ended = True
         if q.kind == "play":
@@ -396,6 +377,18 @@ class Game:
             choice = next(a for a in q.actions if a.startswith("no-"))
         self.say(f"  ({self.label(rnd, q.box, q.hand)}: {choice})")
         return choice
+
+    def tell_cost(self, rnd: Round, choice: str) -> None:
+        """After a choice that leaves the chart, say what it costs (``--hints``)."""
+        assert self.advisor is not None and rnd.question is not None
+        cost = self.advisor.cost(rnd, choice)
+        if cost is not None and cost > 1e-9:
+            bet = rnd.boxes[rnd.question.box].hands[rnd.question.hand].bet
+            self.say(
+                f"  The chart says {self.advisor.move(rnd)}: {choice} costs {cost:.2%} of the "
+                f"bet (about {money(round(cost * bet))}) on average.",
+                style="yellow",
+            )
 
     def ask(self, rnd: Round, q: Question) -> str:
         box = rnd.boxes[q.box]
@@ -478,7 +471,7 @@ class Game:
         self.say(self.dealer_line(rnd))
         for box in rnd.boxes:
             for i, hand in enumerate(box.hands):
-                word, style = _RESULT_WORDS.get(hand.result or "lose", ("?", ""))
+                word, style = RESULT_WORDS.get(hand.result or "lose", ("?", ""))
                 extra = f" + bonus {money(hand.bonus)}" if hand.bonus else ""
                 self.say(
                     self.hand_line(rnd, box, i),
@@ -548,6 +541,7 @@ def play(
     stdout: TextIO | None = None,
     shoe: CardSource | None = None,
     color: bool | None = None,
+    hints: bool = False,
 ) -> int:
     """Play a session reading answers from ``stdin`` and writing to ``stdout``.
 
@@ -583,13 +577,21 @@ def play(
         emoji=False,
         soft_wrap=True,
     )
-    game = Game(table, stdin if stdin is not None else sys.stdin, console, log_path)
+    advisor = Advisor(table_rules, boxes=boxes) if hints else None
+    game = Game(table, stdin if stdin is not None else sys.stdin, console, log_path, advisor)
     return game.run()
 
 
-def run_game(rules: str, boxes: int, bankroll: int, seed: int | None, log_path: str | None) -> int:
+def run_game(
+    rules: str,
+    boxes: int,
+    bankroll: int,
+    seed: int | None,
+    log_path: str | None,
+    hints: bool = False,
+) -> int:
     """``twentyone play``: the game on standard input and output; returns the exit code."""
-    return play(rules, boxes=boxes, bankroll=bankroll, seed=seed, log_path=log_path)
+    return play(rules, boxes=boxes, bankroll=bankroll, seed=seed, log_path=log_path, hints=hints)
 
 
 __all__ = ["Game", "card_text", "cards_text", "money", "play", "run_game", "total_text"]

@@ -1,0 +1,204 @@
+"""Total-dependent basic strategy, derived from the exact composition-dependent values, and
+its exact return.
+
+For each up card, chart rows are decided from the highest totals down (a row's hit value
+uses the rows already decided): hit or stand by the probability-weighted return of every hand
+of that total (two cards or more); then double, split and surrender by the weighted return of
+the two-card hands they apply to. The chart is then played exactly, split hands included
+(the chart plays them, doubling where it says so and the rules allow).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from twentyone.analysis.context import UPS, Context, Solved, run_solve, up_base
+from twentyone.analysis.hands import (
+    SplitPlay,
+    blackjack_value,
+    is_blackjack,
+    mix_rank_pairs,
+    shoe_after,
+    split_value,
+    top_offset,
+    two_card_nodes,
+)
+from twentyone.analysis.player import CODE_INDEX
+from twentyone.analysis.shoe_counts import GROUP_OF, IntArray, two_card_probability
+from twentyone.analysis.variance import column_second_moment
+from twentyone.strategy import HARD_TOTALS, SOFT_TOTALS, Strategy
+
+
+@dataclass(frozen=True)
+class Column:
+    """One up card's chart column and the chart's return against it."""
+
+    hard: dict[int, str]
+    soft: dict[int, str]
+    pairs: dict[int, str]
+    ev: float
+    hands: dict[tuple[int, int], float]
+    second_moment: float
+
+
+def _arrays(hard: dict[int, str], soft: dict[int, str]) -> tuple[IntArray, IntArray]:
+    h = np.zeros(22, dtype=np.int64)
+    s = np.zeros(22, dtype=np.int64)
+    for t, c in hard.items():
+        h[t] = CODE_INDEX[c]
+    for t, c in soft.items():
+        s[t] = CODE_INDEX[c]
+    return h, s
+
+
+def _value(code: str, opts: dict[str, float]) -> float:
+    """The value of playing a chart code on a first hand, given each action's value."""
+    return opts[action_of(code, opts)]
+
+
+def action_of(code: str, opts: dict[str, float]) -> str:
+    """The action a chart code takes on a first hand whose legal actions are ``opts``."""
+    order = {
+        "H": ("hit", "stand"),
+        "S": ("stand", "hit"),
+        "Dh": ("double", "hit", "stand"),
+        "Ds": ("double", "stand", "hit"),
+        "P": ("split", "hit", "stand"),
+        "Rh": ("surrender", "hit", "stand"),
+        "Rs": ("surrender", "stand", "hit"),
+        "Rp": ("surrender", "split", "hit", "stand"),
+    }[code]
+    for a in order:
+        if a in opts:
+            return a
+    raise AssertionError(code)
+
+
+def _options(ctx: Context, up: int, node: int, solved: Solved, pbj: float) -> dict[str, float]:
+    s, h, d, _, bb, sf, _, _ = solved
+    nodes = ctx.nodes
+    t, soft = int(nodes.total[node]), bool(nodes.soft[node])
+    bonus = float(sf[node] * bb[node])  # a chart does not see suits: the average bonus
+    out: dict[str, float] = {}
+    if t >= ctx.min_stand or t == 21:
+        out["stand"] = float(s[node])
+    if t < 21:
+        out["hit"] = float(h[node]) + bonus
+    if ctx.can_double(t, soft):
+        out["double"] = float(d[node]) + bonus
+    if ctx.surrender_offered(up):
+        out["surrender"] = ctx.surrender_value(pbj)
+    return out
+
+
+@lru_cache(maxsize=64)
+def basic_column(ctx: Context, up: int) -> Column:
+    """Derive the chart column for up card ``up`` and play it exactly."""
+    nodes = ctx.nodes
+    base = up_base(ctx, up)
+    solved, gdec = run_solve(ctx, up, base, 1)
+    shoe = shoe_after(ctx, up)
+    rows: dict[tuple[bool, int], list[tuple[int, int, int, float]]] = {}
+    for a, b, node in two_card_nodes(ctx):
+        p = two_card_probability(shoe, a, b)
+        if p > 0 and not is_blackjack(a, b):
+            key = (bool(nodes.soft[node]), int(nodes.total[node]))
+            rows.setdefault(key, []).append((a, b, node, p))
+    opts = {
+        (a, b): _options(ctx, up, node, solved, float(base.pbj[node]))
+        for hands in rows.values()
+        for a, b, node, _ in hands
+    }
+    codes: dict[tuple[bool, int], str] = {}
+    for key in [(False, t) for t in HARD_TOTALS] + [(True, t) for t in SOFT_TOTALS]:
+        hs = "H" if gdec[GROUP_OF[key]] else "S"
+        codes[key] = hs
+        hands = rows.get(key, [])
+        if hands and ctx.can_double(key[1], key[0]):
+            plain = sum(p * _value(hs, opts[(a, b)]) for a, b, _, p in hands)
+            dbl = sum(p * opts[(a, b)]["double"] for a, b, _, p in hands)
+            if dbl > plain:
+                codes[key] = "D" + hs.lower()
+    hard = {t: codes[(False, t)] for t in HARD_TOTALS}
+    soft = {t: codes[(True, t)] for t in SOFT_TOTALS}
+    chart = _arrays(hard, soft)
+    pairs: dict[int, str] = {}
+    for a in range(10):
+        node = nodes.index[tuple(2 * (v == a) for v in range(10))]
+        row = (bool(nodes.soft[node]), int(nodes.total[node]))
+        pairs[a] = codes[row]
+        if ctx.can_split and two_card_probability(shoe, a, a) > 0:
+            sv = split_value(ctx, up, shoe, a, SplitPlay(mode=2, chart=chart), ctx.split_max(a))
+            o = opts[(a, a)]
+            o["split"] = sv
+            if sv > _value(codes[row], {k: v for k, v in o.items() if k != "split"}):
+                pairs[a] = "P"
+                if "surrender" in o and o["surrender"] > sv:
+                    pairs[a] = "Rp"
+    if ctx.surrender_offered(up):
+        for key, hands in rows.items():
+            if key not in codes:
+                continue
+            live = [(a, b, p) for a, b, _, p in hands if not (a == b and pairs[a] in ("P", "Rp"))]
+            if not live:
+                continue
+            cur = sum(p * _value(codes[key], opts[(a, b)]) for a, b, p in live)
+            sur = sum(p * opts[(a, b)]["surrender"] for a, b, p in live)
+            if sur > cur:
+                codes[key] = "Rs" if codes[key] in ("S", "Ds") else "Rh"
+        hard = {t: codes[(False, t)] for t in HARD_TOTALS}
+        soft = {t: codes[(True, t)] for t in SOFT_TOTALS}
+        for a in range(10):
+            if pairs[a] not in ("P", "Rp"):
+                node = nodes.index[tuple(2 * (v == a) for v in range(10))]
+                pairs[a] = codes[(bool(nodes.soft[node]), int(nodes.total[node]))]
+        final = _arrays(hard, soft)
+        if not all(np.array_equal(x, y) for x, y in zip(final, chart, strict=True)):
+            # an R code replaced a D code: split hands now play it (surrender is not
+            # theirs, so they hit where they used to double)
+            chart = final
+            for a in range(10):
+                if pairs[a] in ("P", "Rp"):
+                    play = SplitPlay(mode=2, chart=chart)
+                    opts[(a, a)]["split"] = split_value(ctx, up, shoe, a, play, ctx.split_max(a))
+    total = 0.0
+    values: dict[tuple[int, int], float] = {}
+    for a, b, node in two_card_nodes(ctx):
+        p = two_card_probability(shoe, a, b)
+        if p == 0.0:
+            continue
+        pbj = float(base.pbj[node])
+        if is_blackjack(a, b):
+            v = blackjack_value(ctx, pbj)
+        else:
+            o = opts[(a, b)]
+            key = (bool(nodes.soft[node]), int(nodes.total[node]))
+            by_total = _value(codes[key], {k: x for k, x in o.items() if k != "split"})
+            v = by_total
+            if a == b and pairs[a] in ("P", "Rp"):
+                v = mix_rank_pairs(ctx, a, b, _value(pairs[a], o), by_total)
+            v += top_offset(ctx, up, pbj)
+        values[(a, b)] = v
+        total += p * v
+    m2 = column_second_moment(ctx, up, chart, codes, pairs, opts)
+    return Column(hard, soft, {a + 1: c for a, c in pairs.items()}, total, values, m2)
+
+
+def chart(ctx: Context, name: str) -> Strategy:
+    """The whole chart (every up card)."""
+    cols = [basic_column(ctx, u) for u in UPS]
+    notes = [f"derived from the exact composition-dependent analysis of {name}"]
+    if ctx.rules.surrender_before_play and ctx.rules.offers_surrender:
+        notes.append("R: surrender in the before-play phase (asked before the first box plays)")
+    if ctx.rules.surrender != "none" and not ctx.surrender_vs_ace:
+        notes.append("no surrender against an ace")
+    return Strategy(
+        name=name,
+        hard={t: tuple(c.hard[t] for c in cols) for t in HARD_TOTALS},
+        soft={t: tuple(c.soft[t] for c in cols) for t in SOFT_TOTALS},
+        pairs={v: tuple(c.pairs[v] for c in cols) for v in range(1, 11)},
+        notes=tuple(notes),
+    )

@@ -1,0 +1,300 @@
+"""The numbers of a :class:`~twentyone.rules.Rules` that the analysis uses, and one up card's
+base tables (the stand values of every hand), cached.
+
+>>> from twentyone import load_rules
+>>> ctx = Context.of(load_rules("6D S17 DAS SPL1 NS"))
+>>> ctx.peek, ctx.f1, ctx.can_split, ctx.max_hands
+(True, 0.0, True, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from twentyone.analysis.dealer import (
+    DealerTable,
+    blackjack_card,
+    dealer_dists,
+    dealer_dists_serial,
+    dealer_table,
+)
+from twentyone.analysis.player import gather_stand, solve
+from twentyone.analysis.shoe_counts import (
+    ACE,
+    TEN,
+    BoolArray,
+    FloatArray,
+    IntArray,
+    Nodes,
+    fresh_counts,
+    player_nodes,
+    removed_sets,
+)
+from twentyone.rules import Rules
+
+PARALLEL_ROWS = 2000  # batches of dealer rows at least this big run on every core
+UPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # value indexes in chart order 2..9, T, A
+UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+
+
+def up_key(u: int) -> str:
+    """Chart label of a value index: ``'A'``, ``'2'``..``'9'``, ``'T'``."""
+    return UP_KEYS[UPS.index(u)]
+
+
+@dataclass(frozen=True)
+class Context:
+    """Rule numbers for the kernels. ``f1``/``f2``: part of a standing / doubled stake a
+    dealer blackjack takes (0 with a peek: values are then kept in the no-blackjack space);
+    ``f1s``/``f2s`` the same on split hands (OBO: the box loses one original bet)."""
+
+    rules: Rules
+    decks: int
+    h17: bool
+    peek: bool
+    f1: float
+    f2: float
+    f1s: float
+    f2s: float
+    min_stand: int
+    das: bool
+    double_rule: int
+    can_split: bool
+    max_hands: int
+    split_rank: bool
+    rsa: bool
+    hsa: bool
+    bonus: float
+    bj_pays: float
+    surrender: str
+    surrender_vs_ace: bool
+
+    @classmethod
+    def of(cls, rules: Rules, boxes: int = 1) -> Context:
+        peek = rules.hole_card and rules.peek
+        obo = not peek and rules.dealer_blackjack_takes == "original"
+        f1, f2 = (0.0, 0.0) if peek else (1.0, 1.0 if obo else 2.0)
+        f1s, f2s = (0.0, 0.0) if peek else ((0.5, 0.5) if obo else (1.0, 2.0))
+        can_split = rules.max_hands >= 2 and not (rules.split_only_one_box and boxes > 1)
+        return cls(
+            rules=rules,
+            decks=rules.decks,
+            h17=rules.dealer_hits_soft_17,
+            peek=peek,
+            f1=f1,
+            f2=f2,
+            f1s=f1s,
+            f2s=f2s,
+            min_stand=rules.min_stand_total,
+            das=rules.double_after_split,
+            double_rule={"any": 0, "9-11": 1, "10-11": 2}[rules.double_on],
+            can_split=can_split,
+            max_hands=rules.max_hands if can_split else 1,
+            split_rank=rules.split_by == "rank",
+            rsa=rules.resplit_aces,
+            hsa=rules.hit_split_aces,
+            bonus=float(rules.bonus_678_777),
+            bj_pays=float(rules.blackjack_pays),
+            surrender=rules.surrender,
+            surrender_vs_ace=rules.surrender_against_ace,
+        )
+
+    @property
+    def nodes(self) -> Nodes:
+        return player_nodes(self.decks)
+
+    def fresh(self) -> IntArray:
+        return fresh_counts(self.decks)
+
+    def can_double(self, total: int, soft: bool) -> bool:
+        """Whether the first two cards may be doubled (ro.15, pt.9)."""
+        if total >= 21:
+            return False
+        if self.double_rule == 0:
+            return True
+        if soft:
+            return False
+        return 9 <= total <= 11 if self.double_rule == 1 else 10 <= total <= 11
+
+    def surrender_offered(self, u: int) -> bool:
+        return self.surrender != "none" and (u != ACE or self.surrender_vs_ace)
+
+    def surrender_value(self, pbj: float) -> float:
+        """A surrender's return in the values' space, given P(dealer blackjack)."""
+        if self.peek:
+            return -0.5 * (1.0 - pbj)
+        if self.surrender == "early":
+            return -0.5
+        return -0.5 * (1.0 - pbj) - pbj
+
+    @property
+    def hands_by_pair(self) -> tuple[int, ...]:
+        """Per pair, how many layers of extra pair cards out the split values need (0 to
+        2m-3 extra for Farmer's exact method with m <= 4 hands, m-1 beyond)."""
+        out = []
+        for p in range(10):
+            m = self.split_max(p)
+            out.append(2 * m - 2 if 2 <= m <= 4 else m)
+        return tuple(out)
+
+    def split_max(self, pair: int) -> int:
+        """How many hands one pair can make."""
+        if not self.can_split:
+            return 1
+        if pair == ACE and not self.rsa:
+            return 2
+        return self.max_hands
+
+    def pair_cards_left(self, shoe: IntArray, pair: int, up: int) -> float:
+        """Cards left that allow a resplit after the two pair cards and the up card are out
+        (by rank, a ten-value pair resplits only with its own rank: the up card is that rank
+        with probability (4d-2)/(16d-2) when it is a ten)."""
+        if pair == TEN and self.split_rank:
+            same = 4.0 * self.decks - 2.0
+            if up == TEN:
+                same -= (4.0 * self.decks - 2.0) / (16.0 * self.decks - 2.0)
+            return same
+        return float(shoe[pair] - 2)
+
+    def same_rank_share(self) -> float:
+        """Share of ten-value pairs that are one rank (split by rank only)."""
+        return (4.0 * self.decks - 1.0) / (16.0 * self.decks - 1.0)
+
+
+@dataclass(frozen=True)
+class Base:
+    """Stand values of every hand for one up card and one composition (before a hand's own
+    cards come out)."""
+
+    comp: IntArray
+    nb: FloatArray
+    pbj: FloatArray
+    valid: BoolArray
+    mask: BoolArray
+    push: FloatArray
+
+
+@dataclass
+class DistCache:
+    """Dealer outcome probabilities for the sets of cards out of
+    :func:`~twentyone.analysis.shoe_counts.removed_sets` under one up card, computed on
+    demand (a split hand's play needs only the hands it can stand on)."""
+
+    shoe: IntArray
+    keys: IntArray
+    table: DealerTable
+    dists: FloatArray
+    done: BoolArray
+
+    def ensure(self, rows: IntArray) -> None:
+        rows = rows[rows >= 0]
+        need = np.unique(rows[~self.done[rows]])
+        if need.size:
+            t = self.table
+            run = dealer_dists if need.size >= PARALLEL_ROWS else dealer_dists_serial
+            d, _ = run(self.shoe, self.keys[need], t.parent, t.fac, t.ways, t.bucket)
+            self.dists[need] = d
+            self.done[need] = True
+
+
+@lru_cache(maxsize=64)
+def _dists(decks: int, h17: bool, hands_by_pair: tuple[int, ...], up: int) -> DistCache:
+    sets = removed_sets(decks, hands_by_pair)
+    shoe = fresh_counts(decks)
+    shoe[up] -= 1
+    n = sets.keys.shape[0]
+    return DistCache(
+        shoe, sets.keys, dealer_table(up, h17), np.zeros((n, 7)), np.zeros(n, dtype=np.bool_)
+    )
+
+
+def up_dists(ctx: Context, up: int) -> DistCache:
+    """The (cached) dealer probabilities of up card ``up``."""
+    return _dists(ctx.decks, ctx.h17, ctx.hands_by_pair, up)
+
+
+def base_table(
+    ctx: Context, up: int, pair: int = -1, extra: int = 0, needed: BoolArray | None = None
+) -> Base:
+    """Stand values of every hand (of the hands holding ``pair`` when ``pair >= 0``) with
+    ``extra`` more ``pair`` cards out of the shoe; with ``needed``, stand values only of
+    those hands (the others read 0: a fixed play that never stands on them never uses them)."""
+    nodes = ctx.nodes
+    cache = up_dists(ctx, up)
+    sets = removed_sets(ctx.decks, ctx.hands_by_pair)
+    rows = sets.where[max(pair, 0), extra]
+    comp = ctx.fresh()
+    comp[up] -= 1
+    if pair >= 0:
+        comp[pair] -= extra
+        mask = nodes.counts[:, pair] >= 1
+    else:
+        mask = np.ones(nodes.size, dtype=np.bool_)
+    feasible = mask & (nodes.counts <= comp[None, :]).all(axis=1)
+    want = feasible if needed is None else feasible & needed
+    cache.ensure(rows[want])
+    nb, pbj, push = gather_stand(cache.dists, cache.done, rows, nodes.total, want)
+    return Base(comp, nb, pbj, feasible, mask, push)
+
+
+@lru_cache(maxsize=64)
+def up_base(ctx: Context, up: int) -> Base:
+    """The base table of up card ``up`` over the fresh shoe less the up card (cached)."""
+    return base_table(ctx, up)
+
+
+Solved = tuple[
+    FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, IntArray, IntArray
+]
+
+_EMPTY = np.zeros(22, dtype=np.int64)
+
+
+def run_solve(
+    ctx: Context,
+    up: int,
+    base: Base,
+    mode: int,
+    *,
+    split: bool = False,
+    force_stand2: bool = False,
+    chart: tuple[IntArray, IntArray] | None = None,
+    dec: tuple[IntArray, IntArray] | None = None,
+) -> tuple[Solved, IntArray]:
+    """Run :func:`~twentyone.analysis.player.solve` on a base table."""
+    nodes = ctx.nodes
+    hard, soft = chart if chart is not None else (_EMPTY, _EMPTY)
+    zero = np.zeros(nodes.size, dtype=np.int64)
+    d_in, ds_in = dec if dec is not None else (zero, zero)
+    out = solve(
+        base.comp,
+        nodes.counts,
+        nodes.total,
+        nodes.soft,
+        nodes.ncards,
+        nodes.child,
+        nodes.order,
+        nodes.bounds,
+        base.mask,
+        base.valid,
+        base.nb,
+        base.pbj,
+        blackjack_card(up),
+        ctx.peek,
+        ctx.f1s if split else ctx.f1,
+        ctx.f2s if split else ctx.f2,
+        ctx.min_stand,
+        ctx.das,
+        ctx.double_rule,
+        force_stand2,
+        ctx.bonus,
+        mode,
+        hard,
+        soft,
+        d_in,
+        ds_in,
+    )
+    return out[:8], out[8]

@@ -1,0 +1,219 @@
+"""The dealer's final-total probabilities for any shoe composition, exactly.
+
+Every sequence of cards the dealer can draw from an up card ends in a *final multiset* of
+values. All orderings of one multiset are equally likely from a given shoe, so
+
+    P(final multiset M) = orderings(M) * prod_v ff(c_v, m_v) / ff(N, |M|)
+
+where ``ff`` is the falling factorial and ``orderings(M)`` counts only the orders the dealer's
+rule allows (no stop before the last card). The table of final multisets and their orderings
+is built once per up card and S17/H17, as a trie that shares the products of common
+prefixes; each composition then costs one pass over that trie.
+
+Outcomes are indexed 0-4 = 17..21, 5 = bust, 6 = blackjack (the up card and the first card
+drawn make 21).
+
+>>> from twentyone.analysis.shoe_counts import fresh_counts
+>>> d = dealer_distribution(fresh_counts(1) - np.eye(10, dtype=np.int64)[5], 5, False)
+>>> round(float(d.sum()), 12)
+1.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from numba import njit, prange
+
+from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
+
+OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
+BUST, BLACKJACK = 5, 6
+
+
+@dataclass(frozen=True)
+class DealerTable:
+    """The final multisets of one up card as a trie over (value, count) steps, values from ten
+    down to ace: node ``t`` multiplies its ``parent``'s product by the falling factorial
+    ``ff[fac[t] // 12, fac[t] % 12]``; a node that is a final multiset has ``ways`` orderings
+    and ``bucket = size * 7 + outcome`` (-1 for a mere prefix). Parents come first."""
+
+    parent: IntArray
+    fac: IntArray
+    ways: FloatArray
+    bucket: IntArray
+    finals: int
+
+
+MAX_RUN = 12  # falling factorials kept per value (no dealer hand holds 12 of one value)
+MAX_SIZE = 16
+
+
+def _dealer_total(up: int, counts: tuple[int, ...]) -> tuple[int, bool]:
+    hard = up + 1 + sum((v + 1) * m for v, m in enumerate(counts))
+    has_ace = up == ACE or counts[ACE] > 0
+    if has_ace and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+@lru_cache(maxsize=64)
+def dealer_table(up: int, hits_soft_17: bool) -> DealerTable:
+    """The final multisets for up card value index ``up`` (cached)."""
+    drawing: dict[tuple[int, ...], float] = {(0,) * 10: 1.0}
+    finals: dict[tuple[int, ...], float] = {}
+    frontier = dict(drawing)
+    while frontier:
+        nxt: dict[tuple[int, ...], float] = {}
+        for key, ways in frontier.items():
+            for v in range(10):
+                k = list(key)
+                k[v] += 1
+                t = tuple(k)
+                total, soft = _dealer_total(up, t)
+                if total < 17 or (total == 17 and soft and hits_soft_17):
+                    nxt[t] = nxt.get(t, 0.0) + ways
+                else:
+                    finals[t] = finals.get(t, 0.0) + ways
+        frontier = nxt
+    nodes: dict[tuple[tuple[int, int], ...], int] = {(): -1}
+    parent: list[int] = []
+    fac: list[int] = []
+    ways_arr: list[float] = []
+    bucket: list[int] = []
+    for key, ways in sorted(finals.items()):
+        total, _ = _dealer_total(up, key)
+        n = sum(key)
+        code = BLACKJACK if n == 1 and total == 21 else BUST if total > 21 else total - 17
+        steps = tuple((v, key[v]) for v in range(9, -1, -1) if key[v])
+        for j in range(1, len(steps) + 1):
+            prefix = steps[:j]
+            if prefix not in nodes:
+                v, m = prefix[-1]
+                if m >= MAX_RUN or n >= MAX_SIZE:
+                    raise AssertionError("dealer hand too long for the tables")
+                nodes[prefix] = len(parent)
+                parent.append(nodes[prefix[:-1]])
+                fac.append(v * MAX_RUN + m)
+                ways_arr.append(0.0)
+                bucket.append(-1)
+        node = nodes[steps]
+        ways_arr[node] = ways
+        bucket[node] = n * 7 + code
+    return DealerTable(
+        np.array(parent, dtype=np.int64),
+        np.array(fac, dtype=np.int64),
+        np.array(ways_arr, dtype=np.float64),
+        np.array(bucket, dtype=np.int64),
+        len(finals),
+    )
+
+
+@njit(cache=True)
+def dealer_probs(
+    comp: IntArray,
+    parent: IntArray,
+    fac: IntArray,
+    ways: FloatArray,
+    bucket: IntArray,
+    out: FloatArray,
+) -> None:  # pragma: no cover - compiled
+    """Fill ``out[0:7]`` with the dealer's outcome probabilities drawing from ``comp``."""
+    ff = np.empty(10 * MAX_RUN)
+    n = 0
+    for v in range(10):
+        c = comp[v]
+        n += c
+        x = 1.0
+        ff[v * MAX_RUN] = 1.0
+        for k in range(1, MAX_RUN):
+            y = c - k + 1
+            x = x * y if y > 0 else 0.0
+            ff[v * MAX_RUN + k] = x
+    acc = np.zeros(MAX_SIZE * 7)
+    val = np.empty(parent.shape[0])
+    for t in range(parent.shape[0]):
+        p = parent[t]
+        x = ff[fac[t]] if p < 0 else val[p] * ff[fac[t]]
+        val[t] = x
+        b = bucket[t]
+        if b >= 0:
+            acc[b] += ways[t] * x
+    for j in range(7):
+        out[j] = 0.0
+    inv = 1.0
+    for size in range(1, MAX_SIZE):
+        y = n - size + 1
+        inv = inv / y if y > 0 else 0.0
+        for j in range(7):
+            out[j] += acc[size * 7 + j] * inv
+
+
+def dealer_distribution(shoe: IntArray, up: int, hits_soft_17: bool) -> FloatArray:
+    """Outcome probabilities (17..21, bust, blackjack) for up card ``up`` drawing from
+    ``shoe`` (the cards left after the up card and any others seen)."""
+    t = dealer_table(up, hits_soft_17)
+    out = np.zeros(7)
+    dealer_probs(np.ascontiguousarray(shoe, dtype=np.int64), t.parent, t.fac, t.ways, t.bucket, out)
+    return out
+
+
+def blackjack_card(up: int) -> int:
+    """The value index that gives the dealer a blackjack under ``up``, or -1."""
+    return TEN if up == ACE else ACE if up == TEN else -1
+
+
+@njit(cache=True, parallel=True)
+def dealer_dists(
+    comp: IntArray,
+    removed: IntArray,
+    parent: IntArray,
+    fac: IntArray,
+    ways: FloatArray,
+    bucket: IntArray,
+) -> tuple[FloatArray, BoolArray]:  # pragma: no cover - compiled
+    """Outcome probabilities drawing from ``comp - removed[i]`` for every row ``i`` (rows
+    that take more cards than ``comp`` holds are marked invalid)."""
+    n = removed.shape[0]
+    out = np.zeros((n, 7))
+    valid = np.zeros(n, dtype=np.bool_)
+    for i in prange(n):
+        c = np.empty(10, dtype=np.int64)
+        ok = True
+        for v in range(10):
+            c[v] = comp[v] - removed[i, v]
+            if c[v] < 0:
+                ok = False
+        if ok:
+            valid[i] = True
+            dealer_probs(c, parent, fac, ways, bucket, out[i])
+    return out, valid
+
+
+@njit(cache=True)
+def dealer_dists_serial(
+    comp: IntArray,
+    removed: IntArray,
+    parent: IntArray,
+    fac: IntArray,
+    ways: FloatArray,
+    bucket: IntArray,
+) -> tuple[FloatArray, BoolArray]:  # pragma: no cover - compiled
+    """:func:`dealer_dists` on one thread (small batches: no thread start-up and no waiting
+    on a busy core)."""
+    n = removed.shape[0]
+    out = np.zeros((n, 7))
+    valid = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        c = np.empty(10, dtype=np.int64)
+        ok = True
+        for v in range(10):
+            c[v] = comp[v] - removed[i, v]
+            if c[v] < 0:
+                ok = False
+        if ok:
+            valid[i] = True
+            dealer_probs(c, parent, fac, ways, bucket, out[i])
+    return out, valid

@@ -1,0 +1,261 @@
+"""Returns of a whole first hand against one up card: every action, the split included.
+
+``split_value`` plays the split hands by fixed decisions (CDZ-: those the composition-dependent
+optimum takes for the same cards before the split; or a chart), evaluated exactly over the
+shoe with the pair cards out (see :mod:`twentyone.analysis.split`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from twentyone.analysis.context import Base, Context, Solved, base_table, run_solve, up_base
+from twentyone.analysis.player import DOUBLE, HIT, STAND, stand_needed
+from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, IntArray
+from twentyone.analysis.split import split_weights
+
+
+@dataclass
+class SplitPlay:
+    """How split hands are played: ``mode`` 3 with ``dec`` (CDZ-) or 2 with ``chart``."""
+
+    mode: int
+    dec: tuple[IntArray, IntArray] | None = None
+    chart: tuple[IntArray, IntArray] | None = None
+
+
+def _split_tables(
+    ctx: Context, up: int, pair: int, play: SplitPlay, k: int
+) -> tuple[float, float, float]:
+    """With ``k`` pair cards out of the shoe (the up card out too): a split hand's value when
+    its second card is any card (``EV[X]``), when it is a pair card played as a total
+    (``EV[P]``), and the cards left."""
+    nodes = ctx.nodes
+    one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
+    kids = nodes.child[one]
+    base = base_table(ctx, up, pair, k - 1, split_needs(ctx, up, pair, play))
+    (_, _, _, b, _, _, _, _), _ = run_solve(
+        ctx,
+        up,
+        base,
+        play.mode,
+        split=True,
+        force_stand2=pair == ACE and not ctx.hsa,
+        chart=play.chart,
+        dec=play.dec,
+    )
+    left = base.comp.copy()
+    left[pair] -= 1
+    nk = float(left.sum())
+    ev_x = float(sum(left[c] / nk * b[kids[c]] for c in range(10) if left[c] > 0))
+    return ev_x, float(b[kids[pair]]), nk
+
+
+@lru_cache(maxsize=256)
+def _chart_decisions(ctx: Context, up: int, chart: bytes) -> tuple[IntArray, IntArray]:
+    """A chart's decisions on split hands (they do not depend on the cards out, so they are
+    read off the base table once per chart)."""
+    codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
+    (_, _, _, _, _, _, dec, decs), _ = run_solve(
+        ctx, up, up_base(ctx, up), 2, split=True, chart=(codes[0].copy(), codes[1].copy())
+    )
+    return dec, decs
+
+
+def split_needs(ctx: Context, up: int, pair: int, play: SplitPlay) -> BoolArray:
+    """The hands a split of ``pair`` played by ``play`` can stand on (or end a double on)."""
+    nodes = ctx.nodes
+    aces = pair == ACE and not ctx.hsa
+    if play.dec is not None:
+        dec, decs = play.dec
+    else:
+        assert play.chart is not None
+        dec, decs = _chart_decisions(ctx, up, play.chart[0].tobytes() + play.chart[1].tobytes())
+    one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
+    return stand_needed(one, nodes.child, nodes.ncards, nodes.total, dec, decs, aces)
+
+
+def split_value(
+    ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay, max_hands: int
+) -> float:
+    """Return of splitting ``pair`` (in the values' space), ``shoe`` = cards left after the
+    up card (the two pair cards still in it), hands made up to ``max_hands``.
+
+    Up to four hands this is Eric Farmer's exact CDZ- method (blackjack_split.pdf, as in his
+    blackjack.cpp 5.5): each hand's value conditions on exactly how many pair and non-pair
+    second cards the other hands took; beyond four hands, the approximation of
+    :func:`~twentyone.analysis.split.split_weights`."""
+    q0 = ctx.pair_cards_left(shoe, pair, up)
+    n0 = float(shoe.sum() - 2)
+    cache: dict[int, tuple[float, float]] = {}
+
+    def tables(a: int) -> tuple[float, float]:
+        if a not in cache:
+            ok = shoe[pair] >= a + 2 and q0 - a >= 0
+            cache[a] = _split_tables(ctx, up, pair, play, a + 2)[:2] if ok else (0.0, 0.0)
+        return cache[a]
+
+    if max_hands > 4:
+        return _split_value_weighted(ctx, up, shoe, pair, play, max_hands)
+    total = 0.0
+
+    def ev_x(p: float, a: int, b: int) -> None:  # EV[X; a, b]
+        nonlocal total
+        if p == 0.0:
+            return
+        if b == 0:
+            total += p * tables(a)[0]
+            return
+        v = max(q0 - a, 0.0) / (n0 + 1 - a - b)
+        ev_x(p / (1.0 - v), a, b - 1)
+        ev_x(p * v / (v - 1.0), a + 1, b - 1)
+
+    def ev_n(p: float, a: int, b: int) -> None:  # EV[N; a, b]: second card not a pair card
+        nonlocal total
+        if p == 0.0:
+            return
+        v = max(q0 - a, 0.0) / (n0 - a - b)
+        if b == 0:
+            x, pp = tables(a)
+            total += p / (1.0 - v) * (x - v * pp)
+            return
+        ev_n(p / (1.0 - v), a, b - 1)
+        ev_n(p * v / (v - 1.0), a + 1, b - 1)
+
+    def arrangement(pairs: int, others: int, ways: float) -> float:
+        n, p, np_ = n0, q0, n0 - q0
+        out = ways
+        for _ in range(pairs):
+            out *= max(p, 0.0) / n
+            p -= 1
+            n -= 1
+        for _ in range(others):
+            out *= np_ / n
+            np_ -= 1
+            n -= 1
+        return out
+
+    # stopping early: exactly h < max_hands hands (h - 1 orders of the draws for h <= 3)
+    for h in range(2, max_hands):
+        ev_n(arrangement(h - 2, h, h - 1.0) * h, h - 2, h - 1)
+    # the last allowed hand made after k hands were completed with a non-pair card
+    for k in range(max_hands - 1):
+        r = arrangement(max_hands - 2, k, 2.0 if max_hands == 4 and k > 0 else 1.0)
+        if k > 0:
+            ev_n(r * k, max_hands - 2, k - 1)
+        ev_x(r * (max_hands - k), max_hands - 2, k)
+    return float(total)
+
+
+def _split_value_weighted(
+    ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay, max_hands: int
+) -> float:
+    q0 = ctx.pair_cards_left(shoe, pair, up)
+    n0 = float(shoe.sum() - 2)
+    w_np, w_any = split_weights(max_hands, q0, n0)
+    ks = set(w_np) | ({max_hands} if w_any > 0 else set())
+    total = 0.0
+    for k in sorted(ks):
+        if shoe[pair] < k:
+            continue
+        v_any, v_pair, nk = _split_tables(ctx, up, pair, play, k)
+        total += w_any * v_any if k == max_hands else 0.0
+        if k in w_np and w_np[k] > 0:
+            p_pair = max(q0 - (k - 2), 0.0) / nk
+            v_np = (v_any - p_pair * v_pair) / (1.0 - p_pair) if p_pair < 1 else 0.0
+            total += w_np[k] * v_np
+    return float(total)
+
+
+@dataclass
+class HandOptions:
+    """Values (in the values' space) of each legal action on a first hand, for the share
+    ``1 - sf`` where the 6-7-8 bonus cannot pay (``plain``) and the share ``sf`` where it can
+    (``bonus``)."""
+
+    plain: dict[str, float]
+    bonus: dict[str, float]
+    sf: float
+
+    def best(self) -> float:
+        return (1.0 - self.sf) * max(self.plain.values()) + self.sf * max(self.bonus.values())
+
+
+def hand_options(
+    ctx: Context,
+    up: int,
+    node: int,
+    solved: Solved,
+    base: Base,
+    *,
+    split: float | None,
+    surrender: bool,
+) -> HandOptions:
+    """The legal actions on a first two-card (non-blackjack) hand."""
+    nodes = ctx.nodes
+    s, h, d, _, bb, sf, _, _ = solved
+    t, soft = int(nodes.total[node]), bool(nodes.soft[node])
+    plain: dict[str, float] = {}
+    bonus: dict[str, float] = {}
+    if t >= ctx.min_stand or t == 21:
+        plain["stand"] = bonus["stand"] = float(s[node])
+    if t < 21:
+        plain["hit"] = float(h[node])
+        bonus["hit"] = float(h[node] + bb[node])
+    if ctx.can_double(t, soft):
+        plain["double"] = float(d[node])
+        bonus["double"] = float(d[node] + bb[node])
+    if split is not None:
+        plain["split"] = bonus["split"] = split
+    if surrender:
+        plain["surrender"] = bonus["surrender"] = ctx.surrender_value(float(base.pbj[node]))
+    return HandOptions(plain, bonus, float(sf[node]))
+
+
+def top_offset(ctx: Context, up: int, pbj: float) -> float:
+    """What the values' space leaves out of a non-blackjack first hand: with a peek, the
+    dealer's blackjack takes the original bet before play."""
+    return -pbj if ctx.peek and up in (ACE, TEN) else 0.0
+
+
+def blackjack_value(ctx: Context, pbj: float) -> float:
+    """A player blackjack: paid unless the dealer has one too (then a push)."""
+    return ctx.bj_pays * (1.0 - pbj)
+
+
+ACTION_CODE = {STAND: "stand", HIT: "hit", DOUBLE: "double"}
+
+
+def two_card_nodes(ctx: Context) -> list[tuple[int, int, int]]:
+    """``(a, b, node)`` for every two-card hand ``a <= b``."""
+    out = []
+    for a in range(10):
+        for b in range(a, 10):
+            key = tuple((v == a) + (v == b) for v in range(10))
+            out.append((a, b, ctx.nodes.index[key]))
+    return out
+
+
+def shoe_after(ctx: Context, up: int) -> IntArray:
+    shoe = ctx.fresh()
+    shoe[up] -= 1
+    return shoe
+
+
+def is_blackjack(a: int, b: int) -> bool:
+    return a == ACE and b == TEN
+
+
+def mix_rank_pairs(ctx: Context, a: int, b: int, with_split: float, without: float) -> float:
+    """Ten-value pairs split by rank: only the share of one rank may split."""
+    if a == b == TEN and ctx.split_rank:
+        p = ctx.same_rank_share()
+        return p * with_split + (1.0 - p) * without
+    return with_split
+
+
+def ev_array(values: list[float]) -> float:
+    return float(np.sum(values))

@@ -1,0 +1,66 @@
+"""The result of an exact analysis.
+
+>>> r = EdgeReport(rules="x", ev_basic=-0.005, ev_optimal=-0.004, by_upcard={},
+...                dealer_totals={}, sd=None, side_bets={}, split_method="CDZ-", seconds=0.1)
+>>> sorted(r.to_json())[:5]
+['boxes', 'by_upcard', 'dealer_totals', 'ev_basic', 'ev_optimal']
+>>> r.house_edge_percent
+0.5
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class EdgeReport:
+    """Returns per initial bet (``-0.0046`` is a house edge of 0.46%).
+
+    - ``ev_basic``: the total-dependent basic strategy (the chart of
+      :func:`twentyone.analysis.basic_strategy`), ``ev_optimal``: composition-dependent play.
+    - ``by_upcard[up]``: ``probability``, ``ev_basic``, ``ev_optimal`` (up in 2..9, T, A).
+    - ``dealer_totals[up]``: the dealer's final ``17``..``21``, ``bust``, ``blackjack``
+      probabilities from the fresh shoe less the up card.
+    - ``sd``: standard deviation of one round's result under basic strategy (exact for rounds
+      without a split; a split's hands are taken independent given the dealer's outcome), or
+      ``None`` where it is not computed.
+    - ``side_bets``: ``insurance`` and ``even_money`` (return per unit insured, per up card
+      offered), ``jackpot`` (return per unit staked) where the table has one, and the
+      6-7-8 / 7-7-7 bonus's share of the main return (``bonus_678_777``, already inside it).
+    """
+
+    rules: str
+    ev_basic: float
+    ev_optimal: float
+    by_upcard: dict[str, dict[str, float]]
+    dealer_totals: dict[str, dict[str, float]]
+    sd: float | None
+    side_bets: dict[str, Any]
+    split_method: str
+    seconds: float
+    boxes: int = 1
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def house_edge_percent(self) -> float:
+        """The basic strategy's house edge in percent."""
+        return round(-100.0 * self.ev_basic, 10)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` shape: rules, ev_basic, ev_optimal, by_upcard, side_bets, seconds and
+        the extra keys dealer_totals, sd, split_method, boxes, notes."""
+        return {
+            "rules": self.rules,
+            "ev_basic": self.ev_basic,
+            "ev_optimal": self.ev_optimal,
+            "by_upcard": self.by_upcard,
+            "side_bets": self.side_bets,
+            "seconds": self.seconds,
+            "dealer_totals": self.dealer_totals,
+            "sd": self.sd,
+            "split_method": self.split_method,
+            "boxes": self.boxes,
+            "notes": list(self.notes),
+        }

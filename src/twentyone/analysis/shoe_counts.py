@@ -1,0 +1,193 @@
+"""Shoe compositions and the table of every player hand, as value counts.
+
+Cards are counted by blackjack value: index ``i`` holds value ``i + 1`` (index 0 = ace,
+index 9 = every ten-value card). A player hand is a multiset of values (its order never
+matters to its total or to the cards left in the shoe), with a hard sum of 21 or less.
+
+>>> fresh_counts(1).tolist()
+[4, 4, 4, 4, 4, 4, 4, 4, 4, 16]
+>>> nodes = player_nodes(1)
+>>> i = nodes.index[(0, 0, 0, 0, 0, 1, 1, 0, 0, 0)]  # 6-7
+>>> int(nodes.total[i]), bool(nodes.soft[i]), int(nodes.ncards[i])
+(13, False, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from twentyone.cards import Card
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+ACE, TEN = 0, 9
+
+
+def fresh_counts(decks: int) -> IntArray:
+    """Cards of each value in a fresh shoe of ``decks`` decks."""
+    c = np.full(10, 4 * decks, dtype=np.int64)
+    c[TEN] = 16 * decks
+    return c
+
+
+def value_index(card: Card) -> int:
+    """The count index of a card: ace 0, two 1, ..., ten-value 9."""
+    return card.value - 1
+
+
+def hand_counts(cards: list[Card] | tuple[Card, ...]) -> IntArray:
+    """Value counts of some cards.
+
+    >>> hand_counts(list(Card.parse(c) for c in ("AS", "KD", "QH"))).tolist()
+    [1, 0, 0, 0, 0, 0, 0, 0, 0, 2]
+    """
+    out = np.zeros(10, dtype=np.int64)
+    for c in cards:
+        out[value_index(c)] += 1
+    return out
+
+
+def best_total(hard: int, aces: int) -> tuple[int, bool]:
+    """Best total and softness from the hard sum and whether an ace is present."""
+    if aces and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+@dataclass(frozen=True)
+class Nodes:
+    """Every player hand (1 card or more, hard sum <= 21) of a shoe, and how they connect.
+
+    ``child[i, v]`` is the hand ``i`` plus a card of value index ``v`` (-1 when that busts).
+    ``order`` lists the hands so that every hand comes after all its children; ``group`` is
+    the chart row of each hand (hard 21..12, soft 21..11, hard 11..2) and ``bounds`` the
+    slice of ``order`` that holds each group.
+    """
+
+    counts: IntArray
+    hard: IntArray
+    total: IntArray
+    soft: BoolArray
+    ncards: IntArray
+    child: IntArray
+    order: IntArray
+    group: IntArray
+    bounds: IntArray
+    index: dict[tuple[int, ...], int]
+
+    @property
+    def size(self) -> int:
+        return int(self.counts.shape[0])
+
+
+GROUPS: tuple[tuple[bool, int], ...] = (
+    tuple((False, t) for t in range(21, 11, -1))
+    + tuple((True, t) for t in range(21, 10, -1))
+    + tuple((False, t) for t in range(11, 1, -1))
+)
+GROUP_OF = {key: i for i, key in enumerate(GROUPS)}
+
+
+@lru_cache(maxsize=16)
+def player_nodes(decks: int) -> Nodes:
+    """All player hands possible from a ``decks``-deck shoe (cached per deck count)."""
+    limit = fresh_counts(decks)
+    found: list[tuple[int, ...]] = []
+
+    def grow(start: int, counts: list[int], hard: int) -> None:
+        for v in range(start, 10):
+            if hard + v + 1 > 21 or counts[v] >= limit[v]:
+                continue
+            counts[v] += 1
+            found.append(tuple(counts))
+            grow(v, counts, hard + v + 1)
+            counts[v] -= 1
+
+    grow(0, [0] * 10, 0)
+    n = len(found)
+    counts = np.array(found, dtype=np.int64).reshape(n, 10)
+    weights = np.arange(1, 11, dtype=np.int64)
+    hard = counts @ weights
+    total = np.zeros(n, dtype=np.int64)
+    soft = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        t, s = best_total(int(hard[i]), int(counts[i, ACE]))
+        total[i], soft[i] = t, s
+    index = {key: i for i, key in enumerate(found)}
+    child = np.full((n, 10), -1, dtype=np.int64)
+    for i, key in enumerate(found):
+        for v in range(10):
+            k = list(key)
+            k[v] += 1
+            child[i, v] = index.get(tuple(k), -1)
+    group = np.array([GROUP_OF[(bool(soft[i]), int(total[i]))] for i in range(n)], np.int64)
+    order = np.argsort(group, kind="stable").astype(np.int64)
+    bounds = np.searchsorted(group[order], np.arange(len(GROUPS) + 1)).astype(np.int64)
+    return Nodes(
+        counts=counts,
+        hard=hard,
+        total=total,
+        soft=soft,
+        ncards=counts.sum(axis=1),
+        child=child,
+        order=order,
+        group=group,
+        bounds=bounds,
+        index=index,
+    )
+
+
+def two_card_probability(shoe: IntArray, a: int, b: int) -> float:
+    """Probability that two cards drawn from ``shoe`` are values ``a`` and ``b`` (any order).
+
+    >>> round(two_card_probability(fresh_counts(1), ACE, TEN), 6)  # 2 * 4/52 * 16/51
+    0.048265
+    """
+    n = float(shoe.sum())
+    if a == b:
+        return float(shoe[a] * (shoe[a] - 1)) / (n * (n - 1))
+    return 2.0 * float(shoe[a] * shoe[b]) / (n * (n - 1))
+
+
+@dataclass(frozen=True)
+class Removed:
+    """Every set of cards out of the shoe that a stand value needs: each hand, and each hand
+    holding a pair card with ``j`` more pair cards out (split hands). ``where[p, j, i]`` is the
+    row in ``keys`` of hand ``i`` plus ``j`` cards of value index ``p`` (-1 when hand ``i``
+    holds no ``p``)."""
+
+    keys: IntArray
+    where: IntArray
+
+
+@lru_cache(maxsize=16)
+def removed_sets(decks: int, most_hands: tuple[int, ...]) -> Removed:
+    """The sets for a shoe of ``decks`` and splits of pair ``p`` to ``most_hands[p]`` hands
+    (cached)."""
+    nodes = player_nodes(decks)
+    n = nodes.size
+    index = dict(nodes.index)
+    keys = [tuple(int(x) for x in row) for row in nodes.counts]
+    jmax = max(*most_hands, 2)
+    where = np.full((10, jmax, n), -1, dtype=np.int64)
+    where[:, 0, :] = np.arange(n)
+    for p in range(10):
+        holders = np.nonzero(nodes.counts[:, p] >= 1)[0]
+        for j in range(1, most_hands[p]):
+            for i in holders:
+                k = list(keys[i])
+                k[p] += j
+                t = tuple(k)
+                row = index.get(t)
+                if row is None:
+                    row = len(keys)
+                    index[t] = row
+                    keys.append(t)
+                where[p, j, i] = row
+    return Removed(np.array(keys, dtype=np.int64).reshape(len(keys), 10), where)

@@ -1,0 +1,269 @@
+"""Second moments of the chart's results, for the standard deviation of a round.
+
+Exact for every first hand that is not split (stand, hit, double, surrender, blackjack, the
+6-7-8 / 7-7-7 bonus). A split round's hands are correlated through the dealer's hand; their
+cross term is approximated by taking the hands independent given the dealer's final outcome
+(the usual approximation), so ``sd`` is exact without splits and approximate with them.
+
+Final states of a hand (for that cross term): index ``stake_part * 7 + state``, ``state`` 0 =
+16 or less, 1-5 = 17..21, 6 = bust; ``stake_part`` 0 for one unit, 1 for a doubled hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from twentyone.analysis.context import Base, Context, base_table, run_solve, up_base
+from twentyone.analysis.dealer import blackjack_card, dealer_distribution
+from twentyone.analysis.hands import (
+    SplitPlay,
+    is_blackjack,
+    mix_rank_pairs,
+    shoe_after,
+    split_needs,
+    two_card_nodes,
+)
+from twentyone.analysis.player import HIT, STAND, _bonus_need
+from twentyone.analysis.shoe_counts import (
+    ACE,
+    TEN,
+    BoolArray,
+    FloatArray,
+    IntArray,
+    two_card_probability,
+)
+from twentyone.analysis.split import split_weights
+
+
+@njit(cache=True)
+def _state(t: int) -> int:  # pragma: no cover - compiled
+    return 0 if t <= 16 else t - 16
+
+
+@njit(cache=True)
+def moments(
+    comp_base: IntArray,
+    counts: IntArray,
+    total: IntArray,
+    ncards: IntArray,
+    child: IntArray,
+    order: IntArray,
+    bounds: IntArray,
+    mask: BoolArray,
+    valid: BoolArray,
+    nb: FloatArray,
+    pbj: FloatArray,
+    push: FloatArray,
+    bj: int,
+    peek: bool,
+    bj_double: float,
+    f2: float,
+    dec: IntArray,
+    bonus: float,
+    split_aces: bool,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:  # pragma: no cover
+    """Per hand: E[X^2] as the chart plays it (``m2``; two-card hands as split hands), the
+    second moments of standing / hitting / doubling a two-card hand (bonus included), and the
+    distribution of final states ``fs`` as played. With a peek, moments are E[X^2 1{no
+    dealer blackjack}]. ``bj_double``: X^2 of a doubled hand that a dealer blackjack beats."""
+    n = counts.shape[0]
+    m2 = np.zeros(n)
+    s2 = np.zeros(n)
+    h2 = np.zeros(n)
+    d2 = np.zeros(n)
+    fs = np.zeros((n, 14))
+    comp = np.zeros(10, dtype=np.int64)
+    for g in range(bounds.shape[0] - 1):
+        for j in range(bounds[g], bounds[g + 1]):
+            i = order[j]
+            if not mask[i] or not valid[i]:
+                continue
+            nn = 0
+            for v in range(10):
+                comp[v] = comp_base[v] - counts[i, v]
+                nn += comp[v]
+            t = total[i]
+            s2[i] = 1.0 - push[i] - (pbj[i] if peek else 0.0)
+            st = _state(t)
+            hf = np.zeros(14)
+            df = np.zeros(14)
+            h = 0.0
+            d = 0.0
+            if t < 21:
+                for v in range(10):
+                    if comp[v] == 0:
+                        continue
+                    p = comp[v] / nn
+                    c = child[i, v]
+                    if c < 0:
+                        keep = 1.0
+                        if peek and bj >= 0:
+                            keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
+                        h += p * keep
+                        d += 4.0 * p * keep
+                        hf[6] += p
+                        df[13] += p
+                    else:
+                        h += p * m2[c]
+                        no_bj = 1.0 - push[c] - pbj[c]
+                        d += p * (4.0 * no_bj + (0.0 if peek else bj_double * pbj[c]))
+                        hf += p * fs[c]
+                        df[7 + _state(total[c])] += p
+                if ncards[i] == 2 and bonus > 0.0:
+                    need, share = _bonus_need(counts[i])
+                    if need >= 0 and comp[need] > 0:
+                        c = child[i, need]
+                        keep = 1.0
+                        if peek and bj >= 0:
+                            keep = 1.0 - comp[bj] / (nn - 1.0)
+                        per = 0.25 if share < 1.0 else 1.0
+                        q = comp[need] / nn * per * share
+                        one = nb[c] - (0.0 if peek else pbj[c])
+                        two = 2.0 * nb[c] - f2 * pbj[c]
+                        h += q * (bonus * bonus * keep + 2.0 * bonus * one)
+                        d += q * (bonus * bonus * keep + 2.0 * bonus * two)
+            h2[i] = h
+            d2[i] = d
+            a = dec[i]
+            if ncards[i] == 2 and split_aces:
+                a = STAND
+            if a == STAND or t == 21:
+                m2[i] = s2[i]
+                fs[i, st] = 1.0
+            elif a == HIT:
+                m2[i] = h
+                fs[i] = hf
+            else:
+                m2[i] = d
+                fs[i] = df
+    return m2, s2, h2, d2, fs
+
+
+def payoff_given_dealer(fs: FloatArray, bj_loss: tuple[float, float]) -> FloatArray:
+    """E[hand result | dealer outcome] for outcomes 17..21, bust, blackjack, from a hand's
+    final-state distribution (``bj_loss``: what a dealer blackjack takes from a one-unit and
+    a doubled hand)."""
+    out = np.zeros(7)
+    for part, stake in ((0, 1.0), (1, 2.0)):
+        for state in range(7):
+            p = fs[part * 7 + state]
+            if p == 0.0:
+                continue
+            if state == 6:
+                out[:] -= p * stake
+                continue
+            mine = 0 if state == 0 else 16 + state
+            for k in range(5):
+                d = 17 + k
+                out[k] += p * stake * (1.0 if mine > d else -1.0 if mine < d else 0.0)
+            out[5] += p * stake
+            out[6] -= p * bj_loss[part]
+    return out
+
+
+def _run_moments(ctx: Context, up: int, base: Base, dec: IntArray, *, split_aces: bool) -> Any:
+    nodes = ctx.nodes
+    obo = not ctx.peek and ctx.f2 == 1.0
+    return moments(
+        base.comp,
+        nodes.counts,
+        nodes.total,
+        nodes.ncards,
+        nodes.child,
+        nodes.order,
+        nodes.bounds,
+        base.mask,
+        base.valid,
+        base.nb,
+        base.pbj,
+        base.push,
+        blackjack_card(up),
+        ctx.peek,
+        1.0 if obo else 4.0,
+        ctx.f2,
+        dec,
+        ctx.bonus,
+        split_aces,
+    )
+
+
+def column_second_moment(
+    ctx: Context,
+    up: int,
+    chart: tuple[IntArray, IntArray],
+    codes: dict[tuple[bool, int], str],
+    pairs: dict[int, str],
+    opts: dict[tuple[int, int], dict[str, float]],
+) -> float:
+    """E[X^2] of one round against ``up`` played by the chart column."""
+    from twentyone.analysis.basic import action_of
+
+    nodes = ctx.nodes
+    base = up_base(ctx, up)
+    (_, _, _, _, _, _, dec, _), _ = run_solve(ctx, up, base, 2, chart=chart)
+    _, s2, h2, d2, _ = _run_moments(ctx, up, base, dec, split_aces=False)
+    shoe = shoe_after(ctx, up)
+    total = 0.0
+    for a, b, node in two_card_nodes(ctx):
+        p = two_card_probability(shoe, a, b)
+        if p == 0.0:
+            continue
+        pbj = float(base.pbj[node])
+        if is_blackjack(a, b):
+            total += p * ctx.bj_pays**2 * (1.0 - pbj)
+            continue
+        sur = 0.25 * (1.0 - pbj)
+        if not ctx.peek:
+            sur = 0.25 if ctx.surrender == "early" else 0.25 * (1.0 - pbj) + pbj
+        m2 = {"stand": s2[node], "hit": h2[node], "double": d2[node], "surrender": sur}
+        o = opts[(a, b)]
+        key = (bool(nodes.soft[node]), int(nodes.total[node]))
+        plain = {k: x for k, x in o.items() if k != "split"}
+        v = float(m2[action_of(codes[key], plain)])
+        if a == b and pairs[a] in ("P", "Rp"):
+            act = action_of(pairs[a], o)
+            w = _split_second_moment(ctx, up, a, chart) if act == "split" else float(m2[act])
+            v = mix_rank_pairs(ctx, a, b, w, v)
+        if ctx.peek and up in (ACE, TEN):
+            v += pbj  # the dealer's blackjack takes the original bet before play
+        total += p * v
+    return total
+
+
+def _split_second_moment(
+    ctx: Context, up: int, pair: int, chart: tuple[IntArray, IntArray]
+) -> float:
+    """E[X^2] of a split (approximate: hands independent given the dealer's outcome)."""
+    nodes = ctx.nodes
+    shoe = shoe_after(ctx, up)
+    base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, SplitPlay(2, chart=chart)))
+    aces = pair == ACE and not ctx.hsa
+    (_, _, _, _, _, _, dec, _), _ = run_solve(
+        ctx, up, base, 2, split=True, force_stand2=aces, chart=chart
+    )
+    m2, _, _, _, fs = _run_moments(ctx, up, base, dec, split_aces=aces)
+    left = base.comp.copy()
+    left[pair] -= 1
+    n = float(left.sum())
+    one = nodes.index[tuple(int(v == pair) for v in range(10))]
+    hand_m2 = 0.0
+    hand_fs = np.zeros(14)
+    for c in range(10):
+        if left[c] > 0:
+            k = nodes.child[one, c]
+            hand_m2 += left[c] / n * m2[k]
+            hand_fs += left[c] / n * fs[k]
+    w_np, w_any = split_weights(
+        ctx.split_max(pair), ctx.pair_cards_left(shoe, pair, up), float(shoe.sum() - 2)
+    )
+    hands = sum(w_np.values()) + w_any
+    dealer = dealer_distribution(left, up, ctx.h17)
+    loss = (ctx.f1s, ctx.f2s) if not ctx.peek else (0.0, 0.0)
+    given = payoff_given_dealer(hand_fs, loss)
+    if ctx.peek:
+        dealer[6] = 0.0
+    cross = float(np.sum(dealer * given**2))
+    return hands * hand_m2 + hands * (hands - 1.0) * cross

@@ -1,0 +1,65 @@
+"""A readable rich rendering of an :class:`~twentyone.analysis.report.EdgeReport` (built here,
+printed by the CLI).
+
+>>> from twentyone.analysis.report import EdgeReport
+>>> r = EdgeReport(rules="x", ev_basic=-0.005, ev_optimal=-0.004, by_upcard={},
+...                dealer_totals={}, sd=None, side_bets={"insurance": {"A": -0.07}},
+...                split_method="CDZ-", seconds=0.1)
+>>> type(edge_table(r)).__name__
+'Group'
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+
+from twentyone.analysis.dealer import OUTCOMES
+from twentyone.analysis.report import EdgeReport
+
+
+def _pct(x: float) -> str:
+    return f"{100.0 * x:+.4f}%"
+
+
+def edge_table(report: EdgeReport) -> Group:
+    """Summary, returns by up card, dealer final totals and side bets."""
+    head = Table(title=f"Exact analysis: {report.rules}", show_header=False)
+    head.add_column("", style="bold")
+    head.add_column("", justify="right")
+    head.add_row("house edge, basic strategy", f"{-100.0 * report.ev_basic:.4f}%")
+    head.add_row("house edge, optimal (by composition)", f"{-100.0 * report.ev_optimal:.4f}%")
+    head.add_row("return, basic strategy", _pct(report.ev_basic))
+    head.add_row("return, optimal", _pct(report.ev_optimal))
+    if report.sd is not None:
+        head.add_row("standard deviation per round", f"{report.sd:.4f}")
+    head.add_row("boxes", str(report.boxes))
+    head.add_row("split hands", report.split_method)
+    head.add_row("seconds", f"{report.seconds:.3f}")
+
+    ups = Table(title="By dealer up card")
+    for col in ("up", "probability", "basic", "optimal"):
+        ups.add_column(col, justify="right")
+    for up, row in report.by_upcard.items():
+        ups.add_row(up, f"{row['probability']:.4f}", _pct(row["ev_basic"]), _pct(row["ev_optimal"]))
+
+    dealer = Table(title="Dealer final totals (fresh shoe less the up card)")
+    dealer.add_column("up", justify="right")
+    for k in OUTCOMES:
+        dealer.add_column(k, justify="right")
+    for up, dist in report.dealer_totals.items():
+        dealer.add_row(up, *(f"{dist[k]:.4f}" for k in OUTCOMES))
+
+    side = Table(title="Side bets (return per unit staked on the bet)")
+    side.add_column("bet")
+    side.add_column("return", justify="right")
+    for name, value in report.side_bets.items():
+        if isinstance(value, dict):
+            for up, x in value.items():
+                side.add_row(f"{name} (up {up})", _pct(float(x)))
+        elif isinstance(value, float):
+            side.add_row(name, _pct(value))
+        else:
+            side.add_row(name, str(value))
+    parts: list[Table] = [head, ups, dealer, side]
+    return Group(*parts)

@@ -1,0 +1,54 @@
+"""Running a simulation's chunks as Ray tasks (the optional extra ``twentyone[cluster]``).
+
+Every node needs ``twentyone`` installed; each task compiles (or loads from numba's cache) the
+kernel once per worker process. The chunks and their seeds are the local run's, so the totals
+are the same as on one machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from twentyone.errors import TwentyOneError
+from twentyone.sim.runner import Progress, Task, run_task
+
+
+def import_ray() -> Any:
+    """The ``ray`` module, or an error that says how to install it."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise TwentyOneError(
+            "--address needs Ray, which is not installed: pip install 'twentyone[cluster]'"
+        ) from exc
+    return ray
+
+
+def run_ray(tasks: Sequence[Task], address: str, progress: Progress | None) -> list[Any]:
+    """Run the chunks on the Ray cluster at ``address`` (``auto``, ``ray://host:port``); a Ray
+    already started in this process (``ray.init``) is used as it is and left running."""
+    ray = import_ray()
+    started = False
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            raise TwentyOneError(f"--address {address!r}: cannot connect to Ray: {exc}") from exc
+        started = True
+    try:
+        remote = ray.remote(run_task)
+        pending = {remote.remote(t): t for t in tasks}
+        results: list[Any] = [None] * len(tasks)
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                task = pending.pop(ref)
+                out = ray.get(ref)
+                results[out[0]] = out
+                if progress:
+                    progress(task.rounds)
+        return results
+    finally:
+        if started:
+            ray.shutdown()

@@ -1,0 +1,145 @@
+"""``twentyone simulate``: the command's work and its output (the CLI's I/O lives here).
+
+>>> print(format_pct(-0.0046123))
+-0.4612%
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from typing import Any
+
+from twentyone.errors import TwentyOneError
+from twentyone.rules import Rules
+from twentyone.sim.runner import SimResult, check_arguments, simulate
+from twentyone.strategy import Strategy
+
+
+def format_pct(x: float) -> str:
+    return f"{100 * x:+.4f}%".replace("+", "") if x < 0 else f"{100 * x:.4f}%"
+
+
+def load_strategy_file(path: str) -> Strategy:
+    """A chart from a JSON file in the shape ``twentyone strategy --format json`` prints."""
+    from twentyone.sim.encode import strategy_from_dict
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise TwentyOneError(f"--strategy {path!r}: cannot read it: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise TwentyOneError(f"--strategy {path!r}: not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise TwentyOneError(f"--strategy {path!r}: expected a JSON object with the tables")
+    try:
+        return strategy_from_dict(data)
+    except TwentyOneError as exc:
+        raise TwentyOneError(f"--strategy {path!r}: {exc}") from exc
+
+
+def exact_ev(rules: Rules, boxes: int) -> float | None:
+    """``analyze(rules).ev_basic`` where the exact analysis is installed and can do it."""
+    try:
+        from twentyone.analysis import analyze
+    except ImportError:
+        return None
+    try:
+        return float(analyze(rules, boxes=boxes).ev_basic)
+    except (TwentyOneError, NotImplementedError):
+        return None
+
+
+def run(
+    rules: Rules,
+    *,
+    rounds: int,
+    boxes: int = 1,
+    seed: int | None = None,
+    workers: int | None = None,
+    address: str | None = None,
+    strategy_file: str | None = None,
+    as_json: bool = False,
+) -> int:
+    """Simulate and print the report (text, or JSON with ``as_json``)."""
+    from twentyone.sim.textbook import chart_for
+
+    check_arguments(rules, rounds, boxes, workers)
+    if seed is None:
+        seed = secrets.randbits(63)
+    note = None
+    if strategy_file is not None:
+        strategy = load_strategy_file(strategy_file)
+    else:
+        strategy, note = chart_for(rules, boxes)
+    if note:
+        print(f"twentyone: note: {note}", file=sys.stderr)
+    exact = exact_ev(rules, boxes) if strategy_file is None and note is None else None
+    result = _with_progress(rules, rounds, boxes, seed, workers, strategy, address)
+    if as_json:
+        print(json.dumps(result.to_dict(exact)))
+    else:
+        print(report_text(rules, result, strategy, exact))
+    return 0
+
+
+def _with_progress(
+    rules: Rules,
+    rounds: int,
+    boxes: int,
+    seed: int,
+    workers: int | None,
+    strategy: Strategy,
+    address: str | None,
+) -> SimResult:
+    kwargs: dict[str, Any] = dict(
+        boxes=boxes, seed=seed, workers=workers, strategy=strategy, address=address
+    )
+    if not sys.stderr.isatty():
+        return simulate(rules, rounds, **kwargs)
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("rounds", total=rounds)
+        return simulate(rules, rounds, progress=lambda n: bar.advance(task, n), **kwargs)
+
+
+def report_text(rules: Rules, result: SimResult, strategy: Strategy, exact: float | None) -> str:
+    """The human-readable report."""
+    lo, hi = result.ci95
+    box_word = "box" if result.boxes == 1 else "boxes"
+    lines = [
+        f"rules        {rules.name}",
+        f"strategy     {strategy.name}",
+        f"rounds       {result.rounds:,} x {result.boxes} {box_word}, seed {result.seed}",
+        f"return       {format_pct(result.ev)} per initial bet "
+        f"(standard error {100 * result.stderr:.4f}%)",
+        f"95% interval {format_pct(lo)} to {format_pct(hi)}",
+        f"sd           {result.sd:.4f} per round (in initial bets)",
+    ]
+    z = result.z(exact)
+    if exact is not None and z is not None:
+        lines.append(f"exact        {format_pct(exact)} (result lies {z:+.2f} standard errors off)")
+    else:
+        lines.append("exact        not available")
+    lines.append(
+        f"speed        {result.rounds_per_second / 1e6:.2f} million rounds/s "
+        f"({result.workers} worker{'s' if result.workers != 1 else ''})"
+    )
+    return "\n".join(lines)

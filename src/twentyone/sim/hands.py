@@ -1,0 +1,196 @@
+"""The kernel's table of hands: one row of integers per hand (total, cards, stake, flags) and
+the rules' tests on it (split, double, what a new card does, the chart's code), each the
+engine's own test in :mod:`twentyone.round` restated for integers.
+
+>>> import numpy as np
+>>> from twentyone.sim.encode import card_index
+>>> from twentyone.cards import Card
+>>> hands = np.zeros((1, H_FIELDS), dtype=np.int64)
+>>> for c in ("AS", "6D"):
+...     add(hands, 0, card_index(Card.parse(c)))
+>>> int(best_total(hands[0, H_SUM], hands[0, H_ACE])), int(hands[0, H_N])
+(17, 2)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from twentyone.sim.encode import (
+    C_P,
+    C_RP,
+    CARD_RANK,
+    CARD_SUIT,
+    CARD_VALUE,
+    F_BONUS,
+    P_BONUS,
+    P_DAS,
+    P_DOUBLE_ON,
+    P_HSA,
+    P_MAX_HANDS,
+    P_ONE_BOX_SPLIT,
+    P_RSA,
+    P_SPLIT_RANK,
+)
+from twentyone.sim.rng import Arr, Int, fast
+
+# per-hand integer fields (rows of the hand table)
+H_SUM = 0  # total with aces as 1
+H_ACE = 1  # 1 when the hand holds an ace
+H_N = 2  # cards in the hand
+H_C0 = 3  # first three cards (52-card indices): pairs and the 6-7-8 / 7-7-7 bonus
+H_C1 = 4
+H_C2 = 5
+H_BET = 6  # stake in units (2 after a double)
+H_FLAGS = 7
+H_FIELDS = 8
+
+# hand flags
+FL_SPLIT = 1
+FL_SPLIT_ACES = 2
+FL_DOUBLED = 4
+FL_ACTED = 8
+FL_DONE = 16
+FL_BUST = 32
+FL_SURRENDERED = 64
+
+
+@fast(inline="always")
+def keep(cards: Arr, r: Int, nrec: Int, c: Int) -> Int:
+    """Record a card (a round longer than the table counts its cards without writing)."""
+    if nrec < cards.shape[1]:
+        cards[r, nrec] = c
+    return nrec + 1
+
+
+@fast(inline="always")
+def best_total(hsum: Int, ace: Int) -> Int:
+    if ace and hsum <= 11:
+        return hsum + 10
+    return hsum
+
+
+@fast(inline="always")
+def add(hands: Arr, h: Int, c: Int) -> None:
+    v = CARD_VALUE[c]
+    hands[h, H_SUM] += v
+    if v == 1:
+        hands[h, H_ACE] = 1
+    n = hands[h, H_N]
+    if n < 3:
+        hands[h, H_C0 + n] = c
+    hands[h, H_N] = n + 1
+
+
+@fast(inline="always")
+def split_allowed(
+    p: Arr,
+    hands: Arr,
+    h: Int,
+    nh: Int,
+    boxes: Int,
+) -> bool:
+    fl = hands[h, H_FLAGS]
+    if hands[h, H_N] != 2 or fl & FL_DOUBLED or nh >= p[P_MAX_HANDS]:
+        return False
+    a, b = hands[h, H_C0], hands[h, H_C1]
+    if p[P_SPLIT_RANK]:
+        if CARD_RANK[a] != CARD_RANK[b]:
+            return False
+    elif CARD_VALUE[a] != CARD_VALUE[b]:
+        return False
+    if fl & FL_SPLIT_ACES and not p[P_RSA]:
+        return False
+    return not (p[P_ONE_BOX_SPLIT] and boxes > 1)
+
+
+@fast(inline="always")
+def double_allowed(p: Arr, hands: Arr, h: Int) -> bool:
+    fl = hands[h, H_FLAGS]
+    if hands[h, H_N] != 2 or fl & FL_DOUBLED:
+        return False
+    if fl & FL_SPLIT and not p[P_DAS]:
+        return False
+    if fl & FL_SPLIT_ACES and not p[P_HSA]:
+        return False
+    on = p[P_DOUBLE_ON]
+    if on != 0:
+        hsum = hands[h, H_SUM]
+        best = best_total(hsum, hands[h, H_ACE])
+        if best != hsum:  # soft
+            return False
+        lo = 9 if on == 1 else 10
+        if best < lo or best > 11:
+            return False
+    return True
+
+
+@fast(inline="always")
+def after_card(
+    p: Arr,
+    f: Arr,
+    hands: Arr,
+    h: Int,
+    nh: Int,
+    boxes: Int,
+) -> float:
+    """Round.after_card: the 6-7-8 / 7-7-7 bonus (returned), bust, 21, a doubled hand, one
+    card to split aces."""
+    bonus = 0.0
+    n = hands[h, H_N]
+    if n == 3 and p[P_BONUS]:
+        r0, r1, r2 = CARD_RANK[hands[h, H_C0]], CARD_RANK[hands[h, H_C1]], CARD_RANK[hands[h, H_C2]]
+        if r0 == 5 and r1 == 5 and r2 == 5:
+            bonus = f[F_BONUS]
+        elif r0 + r1 + r2 == 15 and r0 * r1 * r2 == 120:  # ranks 6, 7, 8 (indices 4, 5, 6)
+            s0 = CARD_SUIT[hands[h, H_C0]]
+            if s0 == CARD_SUIT[hands[h, H_C1]] and s0 == CARD_SUIT[hands[h, H_C2]]:
+                bonus = f[F_BONUS]
+    hsum = hands[h, H_SUM]
+    fl = hands[h, H_FLAGS]
+    if hsum > 21:
+        hands[h, H_FLAGS] = fl | FL_DONE | FL_BUST
+    elif (
+        best_total(hsum, hands[h, H_ACE]) == 21
+        or fl & FL_DOUBLED
+        or (
+            fl & FL_SPLIT_ACES
+            and not p[P_HSA]
+            and n == 2
+            and not split_allowed(p, hands, h, nh, boxes)
+        )
+    ):
+        hands[h, H_FLAGS] = fl | FL_DONE
+    return bonus
+
+
+@fast(inline="always")
+def chart_code(
+    hard: Arr,
+    soft: Arr,
+    pairs: Arr,
+    hands: Arr,
+    h: Int,
+    col: Int,
+    pair_allowed: bool,
+) -> Int:
+    """strategy.hand_code: the pair row (when it says split) or the total's row."""
+    if pair_allowed and hands[h, H_N] == 2:
+        v = CARD_VALUE[hands[h, H_C0]]
+        if v == CARD_VALUE[hands[h, H_C1]]:
+            pc = np.int64(pairs[v, col])
+            if pc in (C_P, C_RP):
+                return pc
+    hsum = hands[h, H_SUM]
+    best = best_total(hsum, hands[h, H_ACE])
+    if best != hsum:
+        return np.int64(soft[best, col])
+    return np.int64(hard[best, col])
+
+
+@fast(inline="always")
+def insert_hand(hands: Arr, base: Int, j: Int, nh: Int) -> None:
+    """Make room for a new hand at ``base + j + 1`` (hands after it move up one)."""
+    for k in range(base + nh, base + j + 1, -1):
+        for fld in range(H_FIELDS):
+            hands[k, fld] = hands[k - 1, fld]

@@ -1,0 +1,446 @@
+"""The fast path: a numba kernel that plays rounds of one player's chart over a real shoe.
+
+This is a second implementation of the engine's rules (:mod:`twentyone.round` and
+:mod:`twentyone.settlement` stay the single source of truth); the agreement test replays every
+recorded round of this kernel in the engine and compares the money round by round.
+
+What it plays: one player on ``boxes`` boxes, each with an initial bet of one unit, following
+a chart exactly as :func:`twentyone.strategy.decide` answers the engine's questions (insurance
+and even money declined, surrender before play where the chart says ``R``). Cards are 52-card
+indices (so a suited 6-7-8 is seen). The shoe and its random numbers are in
+:mod:`twentyone.sim.rng` (a lazily shuffled array: a "new shoe" is ``pos = 0``; continuous
+shuffle: every round; cut card: when the cut card is out, or when a round empties the shoe, as
+:class:`twentyone.shoe.Shoe` does); the table of hands and the rules' tests on it are in
+:mod:`twentyone.sim.hands`.
+
+Two entry points share one loop (``_run``, with the round function ``_play_round`` and the
+hand helpers inlined into it; the ``record`` flag is its only difference):
+:func:`play_rounds_kernel` accumulates the sum and the sum of squares of the rounds' money,
+:func:`record_rounds_kernel` also keeps every round's cards and money (the agreement test).
+Everything below the entry points is compiled without reference counting (see
+:func:`twentyone.sim.rng.fast`) and allocates nothing per round.
+
+Money is in units of the initial bet per box: a 3:2 blackjack is ``1.5``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from twentyone.sim.encode import (
+    A_DOUBLE,
+    A_HIT,
+    A_SPLIT,
+    A_STAND,
+    A_SURRENDER,
+    C_P,
+    C_RH,
+    C_RP,
+    C_RS,
+    CARD_VALUE,
+    F_BJ,
+    MAX_HANDS,
+    P_AT_ONCE,
+    P_BOX_BY_BOX,
+    P_CONTINUOUS,
+    P_CUT,
+    P_DECKS,
+    P_H17,
+    P_HOLE,
+    P_HSA,
+    P_MIN_STAND,
+    P_OBO,
+    P_PEEK,
+    P_SURR_BEFORE,
+    P_SURR_VS_ACE,
+    P_SURRENDER,
+)
+from twentyone.sim.hands import (
+    FL_ACTED,
+    FL_BUST,
+    FL_DONE,
+    FL_DOUBLED,
+    FL_SPLIT,
+    FL_SPLIT_ACES,
+    FL_SURRENDERED,
+    H_ACE,
+    H_BET,
+    H_C0,
+    H_C1,
+    H_FIELDS,
+    H_FLAGS,
+    H_N,
+    H_SUM,
+    add,
+    after_card,
+    best_total,
+    chart_code,
+    double_allowed,
+    insert_hand,
+    keep,
+    split_allowed,
+)
+from twentyone.sim.rng import Arr, Int, draw, fast
+
+
+@fast(inline="always")
+def _play_round(
+    boxes: Int,
+    p: Arr,
+    f: Arr,
+    hard: Arr,
+    soft: Arr,
+    pairs: Arr,
+    restab: Arr,
+    shoe: Arr,
+    st: Arr,
+    rng: Arr,
+    hands: Arr,
+    nh: Arr,
+    record: bool,
+    cards: Arr,
+    r: Int,
+) -> tuple[float, Int]:
+    """One round; returns its money (all boxes, units of one box's bet) and, when
+    ``record``, the number of cards written to ``rec``."""
+    nrec: Int = 0
+    if p[P_CONTINUOUS] or st[0] >= p[P_CUT]:
+        st[0] = 0
+    for b in range(boxes):
+        base = b * MAX_HANDS
+        nh[b] = 1
+        for fld in range(H_FIELDS):
+            hands[base, fld] = 0
+        hands[base, H_BET] = 1
+
+    # ------------------------------------------------------------ the deal
+    if p[P_BOX_BY_BOX]:
+        for b in range(boxes):
+            for _ in range(2):
+                c = draw(shoe, st, rng)
+                if record:
+                    nrec = keep(cards, r, nrec, c)
+                add(hands, b * MAX_HANDS, c)
+        up = draw(shoe, st, rng)
+        if record:
+            nrec = keep(cards, r, nrec, up)
+    else:
+        for b in range(boxes):
+            c = draw(shoe, st, rng)
+            if record:
+                nrec = keep(cards, r, nrec, c)
+            add(hands, b * MAX_HANDS, c)
+        up = draw(shoe, st, rng)
+        if record:
+            nrec = keep(cards, r, nrec, up)
+        for b in range(boxes):
+            c = draw(shoe, st, rng)
+            if record:
+                nrec = keep(cards, r, nrec, c)
+            add(hands, b * MAX_HANDS, c)
+    upv = CARD_VALUE[up]
+    dsum = upv
+    dace = 1 if upv == 1 else 0
+    dn = 1
+    if p[P_HOLE]:
+        c = draw(shoe, st, rng)
+        if record:
+            nrec = keep(cards, r, nrec, c)
+        v = CARD_VALUE[c]
+        dsum += v
+        if v == 1:
+            dace = 1
+        dn = 2
+    col = 9 if upv == 1 else upv - 2
+    # dealer blackjack: -1 unknown, 0 no, 1 yes
+    dbj = -1 if (upv == 1 or upv == 10) else 0
+    for b in range(boxes):
+        h = b * MAX_HANDS
+        if best_total(hands[h, H_SUM], hands[h, H_ACE]) == 21:
+            hands[h, H_FLAGS] = FL_DONE  # a blackjack (insurance and even money declined)
+
+    # ------------------------------------------------------------ the peek
+    if p[P_PEEK] and dbj == -1:
+        dbj = 1 if best_total(dsum, dace) == 21 else 0
+        if dbj == 1:
+            money = 0.0
+            for b in range(boxes):
+                h = b * MAX_HANDS
+                if best_total(hands[h, H_SUM], hands[h, H_ACE]) != 21:
+                    money -= 1.0
+            return money, nrec
+
+    # ------------------------------------------------------------ surrender before play
+    surrender = p[P_SURRENDER]
+    if p[P_SURR_BEFORE] and surrender != 0 and (upv != 1 or p[P_SURR_VS_ACE]):
+        for b in range(boxes):
+            h = b * MAX_HANDS
+            if not hands[h, H_FLAGS] & FL_DONE:
+                code = chart_code(hard, soft, pairs, hands, h, col, True)
+                if code in (C_RH, C_RS, C_RP):
+                    hands[h, H_FLAGS] |= FL_SURRENDERED | FL_DONE
+
+    # ------------------------------------------------------------ play
+    money = 0.0
+    min_stand = p[P_MIN_STAND]
+    surr_in_play = surrender != 0 and not p[P_SURR_BEFORE] and (upv != 1 or p[P_SURR_VS_ACE])
+    hsa = p[P_HSA]
+    for b in range(boxes):
+        base = b * MAX_HANDS
+        j = 0
+        while j < nh[b]:
+            h = base + j
+            if not hands[h, H_FLAGS] & FL_DONE and hands[h, H_N] == 1:
+                c = draw(shoe, st, rng)
+                if record:
+                    nrec = keep(cards, r, nrec, c)
+                add(hands, h, c)
+                money += after_card(p, f, hands, h, nh[b], boxes)
+            while not hands[h, H_FLAGS] & FL_DONE:
+                fl = hands[h, H_FLAGS]
+                can_split = split_allowed(p, hands, h, nh[b], boxes)
+                if fl & FL_SPLIT_ACES and not hsa:
+                    if not can_split:
+                        hands[h, H_FLAGS] = fl | FL_DONE
+                        break
+                    acts = A_SPLIT | A_STAND
+                else:
+                    best = best_total(hands[h, H_SUM], hands[h, H_ACE])
+                    acts = 0
+                    if best < 21:
+                        acts |= A_HIT
+                    if best >= min_stand:
+                        acts |= A_STAND
+                    if double_allowed(p, hands, h):
+                        acts |= A_DOUBLE
+                    if can_split:
+                        acts |= A_SPLIT
+                    if surr_in_play and nh[b] == 1 and hands[h, H_N] == 2 and not fl & FL_ACTED:
+                        acts |= A_SURRENDER
+                    if acts == 0:
+                        hands[h, H_FLAGS] = fl | FL_DONE
+                        break
+                # strategy.decide
+                code = chart_code(hard, soft, pairs, hands, h, col, True)
+                if acts & A_SPLIT and (code in (C_P, C_RP)):
+                    act = A_SURRENDER if code == C_RP and acts & A_SURRENDER else A_SPLIT
+                else:
+                    if code in (C_P, C_RP):
+                        code = chart_code(hard, soft, pairs, hands, h, col, False)
+                    act = restab[code, acts]
+                if act == A_STAND:
+                    hands[h, H_FLAGS] = fl | FL_DONE | FL_ACTED
+                elif act in (A_HIT, A_DOUBLE):
+                    if act == A_DOUBLE:
+                        hands[h, H_BET] = 2
+                        fl |= FL_DOUBLED
+                    hands[h, H_FLAGS] = fl | FL_ACTED
+                    c = draw(shoe, st, rng)
+                    if record:
+                        nrec = keep(cards, r, nrec, c)
+                    add(hands, h, c)
+                    money += after_card(p, f, hands, h, nh[b], boxes)
+                elif act == A_SURRENDER:
+                    hands[h, H_FLAGS] = fl | FL_DONE | FL_SURRENDERED
+                else:  # split
+                    n = nh[b]
+                    insert_hand(hands, base, j, n)
+                    nh[b] = n + 1
+                    c0, c1 = hands[h, H_C0], hands[h, H_C1]
+                    aces = FL_SPLIT_ACES if CARD_VALUE[c0] == 1 else 0
+                    for k in (h, h + 1):
+                        ck = c0 if k == h else c1
+                        vk = CARD_VALUE[ck]
+                        hands[k, H_SUM] = vk
+                        hands[k, H_ACE] = 1 if vk == 1 else 0
+                        hands[k, H_N] = 1
+                        hands[k, H_C0] = ck
+                        hands[k, H_BET] = 1
+                        hands[k, H_FLAGS] = FL_SPLIT | aces
+                    c = draw(shoe, st, rng)
+                    if record:
+                        nrec = keep(cards, r, nrec, c)
+                    add(hands, h, c)
+                    money += after_card(p, f, hands, h, nh[b], boxes)
+                    if p[P_AT_ONCE]:
+                        c = draw(shoe, st, rng)
+                        if record:
+                            nrec = keep(cards, r, nrec, c)
+                        add(hands, h + 1, c)
+                        money += after_card(p, f, hands, h + 1, nh[b], boxes)
+            j += 1
+
+    # ------------------------------------------------------------ the dealer
+    live = False
+    waiting = False
+    early = surrender == 2
+    for b in range(boxes):
+        base = b * MAX_HANDS
+        for j in range(nh[b]):
+            fl = hands[base + j, H_FLAGS]
+            if fl & FL_BUST:
+                continue
+            if fl & FL_SURRENDERED:
+                if not early:
+                    waiting = True
+                continue
+            waiting = True
+            if (
+                fl & FL_SPLIT
+                or hands[base + j, H_N] != 2
+                or best_total(hands[base + j, H_SUM], hands[base + j, H_ACE]) != 21
+            ):
+                live = True
+    if dn == 1 and (live or (waiting and dbj == -1)):
+        c = draw(shoe, st, rng)
+        if record:
+            nrec = keep(cards, r, nrec, c)
+        v = CARD_VALUE[c]
+        dsum += v
+        if v == 1:
+            dace = 1
+        dn = 2
+    if dn == 2:
+        dbj = 1 if best_total(dsum, dace) == 21 else 0
+    if live and dbj != 1:
+        h17 = p[P_H17]
+        while True:
+            best = best_total(dsum, dace)
+            if best > 17 or (best == 17 and not (h17 and best != dsum)):
+                break
+            c = draw(shoe, st, rng)
+            if record:
+                nrec = keep(cards, r, nrec, c)
+            v = CARD_VALUE[c]
+            dsum += v
+            if v == 1:
+                dace = 1
+    dealer = best_total(dsum, dace)
+
+    # ------------------------------------------------------------ settlement
+    bj_pays = f[F_BJ]
+    obo = p[P_OBO]
+    for b in range(boxes):
+        base = b * MAX_HANDS
+        original_lost = False
+        for j in range(nh[b]):
+            if hands[base + j, H_FLAGS] & FL_BUST:
+                original_lost = True
+        for j in range(nh[b]):
+            h = base + j
+            fl = hands[h, H_FLAGS]
+            bet = np.float64(hands[h, H_BET])
+            if fl & FL_BUST:
+                money -= bet
+                continue
+            total = best_total(hands[h, H_SUM], hands[h, H_ACE])
+            if not fl & FL_SPLIT and hands[h, H_N] == 2 and total == 21:
+                if dbj != 1:
+                    money += bj_pays
+            elif fl & FL_SURRENDERED:
+                money -= 1.0 if (dbj == 1 and not early) else 0.5
+            elif dbj == 1:
+                if obo:
+                    if not original_lost:
+                        money -= 1.0
+                    original_lost = True
+                else:
+                    money -= bet
+            elif dealer > 21 or total > dealer:
+                money += bet
+            elif total < dealer:
+                money -= bet
+    return money, nrec
+
+
+@fast()
+def _run(
+    n: Int,
+    boxes: Int,
+    p: Arr,
+    f: Arr,
+    hard: Arr,
+    soft: Arr,
+    pairs: Arr,
+    restab: Arr,
+    rng: Arr,
+    shoe: Arr,
+    st: Arr,
+    hands: Arr,
+    nh: Arr,
+    record: bool,
+    cards: Arr,
+    ncards: Arr,
+    money: Arr,
+) -> tuple[float, float]:
+    """The loop both entry points share (``record`` is the only difference)."""
+    total = 0.0
+    squares = 0.0
+    for r in range(n):
+        m, k = _play_round(
+            boxes, p, f, hard, soft, pairs, restab, shoe, st, rng, hands, nh, record, cards, r
+        )
+        total += m
+        squares += m * m
+        if record:
+            money[r] = m
+            ncards[r] = k
+    return total, squares
+
+
+def _new_state(decks: int, boxes: int) -> tuple[Arr, Arr, Arr, Arr]:
+    """A fresh shoe (in deck order: the lazy shuffle makes it random), the shoe position and
+    the hand table."""
+    shoe = (np.arange(52 * decks) % 52).astype(np.uint8)
+    st = np.zeros(1, dtype=np.int64)
+    hands = np.zeros((boxes * MAX_HANDS, H_FIELDS), dtype=np.int64)
+    nh = np.zeros(boxes, dtype=np.int64)
+    return shoe, st, hands, nh
+
+
+# The entry points are plain Python: they allocate, then make one call into the compiled loop
+# with ``record`` as an ordinary (not a literal) boolean, so the loop is compiled once for both.
+def play_rounds_kernel(
+    n: int,
+    boxes: int,
+    p: Arr,
+    f: Arr,
+    hard: Arr,
+    soft: Arr,
+    pairs: Arr,
+    restab: Arr,
+    rng: Arr,
+) -> tuple[float, float]:
+    """Play ``n`` rounds from a fresh shoe; return the sum and the sum of squares of the
+    rounds' money. ``rng`` (4 ``uint64``, not all zero) is the xoshiro256** state, advanced
+    in place."""
+    shoe, st, hands, nh = _new_state(int(p[P_DECKS]), boxes)
+    cards = np.zeros((1, 1), dtype=np.uint8)
+    ncards = np.zeros(1, dtype=np.int64)
+    money = np.zeros(1, dtype=np.float64)
+    args = (p, f, hard, soft, pairs, restab, rng, shoe, st, hands, nh)
+    total, squares = _run(n, boxes, *args, False, cards, ncards, money)
+    return float(total), float(squares)
+
+
+def record_rounds_kernel(
+    n: int,
+    boxes: int,
+    p: Arr,
+    f: Arr,
+    hard: Arr,
+    soft: Arr,
+    pairs: Arr,
+    restab: Arr,
+    rng: Arr,
+    cards: Arr,
+    ncards: Arr,
+    money: Arr,
+) -> tuple[float, float]:
+    """:func:`play_rounds_kernel`, keeping each round's cards (``cards[r, :ncards[r]]``, in
+    the order they left the shoe; ``cards`` needs :func:`twentyone.sim.encode.max_cards`
+    columns) and money (``money[r]``)."""
+    shoe, st, hands, nh = _new_state(int(p[P_DECKS]), boxes)
+    args = (p, f, hard, soft, pairs, restab, rng, shoe, st, hands, nh)
+    total, squares = _run(n, boxes, *args, True, cards, ncards, money)
+    return float(total), float(squares)

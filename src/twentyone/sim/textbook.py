@@ -1,0 +1,92 @@
+"""A published basic-strategy chart, used by the simulator until the exact analysis supplies
+one for the rules at hand (:func:`chart_for`).
+
+:func:`textbook_6d_s17_das` is the Wizard of Odds chart for 4 to 8 decks, dealer stands on
+soft 17, double after split allowed, no surrender (https://wizardofodds.com/games/blackjack/
+strategy/4-decks/). Pairs that are not split carry their total's code.
+
+>>> chart = textbook_6d_s17_das()
+>>> chart.code(total=16, soft=False, up="T"), chart.code(total=18, soft=True, up="9")
+('H', 'H')
+>>> chart.pair_code(8, "A"), chart.pair_code(9, "7")
+('P', 'S')
+"""
+
+from __future__ import annotations
+
+from twentyone.errors import TwentyOneError
+from twentyone.rules import Rules
+from twentyone.strategy import Strategy
+
+#          2     3     4     5     6     7    8    9    T    A
+_HARD = {
+    8: "H    H    H    H    H    H    H    H    H    H",
+    9: "H    Dh   Dh   Dh   Dh   H    H    H    H    H",
+    10: "Dh   Dh   Dh   Dh   Dh   Dh   Dh   Dh   H    H",
+    11: "Dh   Dh   Dh   Dh   Dh   Dh   Dh   Dh   Dh   H",
+    12: "H    H    S    S    S    H    H    H    H    H",
+    13: "S    S    S    S    S    H    H    H    H    H",
+    14: "S    S    S    S    S    H    H    H    H    H",
+    15: "S    S    S    S    S    H    H    H    H    H",
+    16: "S    S    S    S    S    H    H    H    H    H",
+    17: "S    S    S    S    S    S    S    S    S    S",
+}
+_SOFT = {
+    12: "H    H    H    H    H    H    H    H    H    H",
+    13: "H    H    H    Dh   Dh   H    H    H    H    H",
+    14: "H    H    H    Dh   Dh   H    H    H    H    H",
+    15: "H    H    Dh   Dh   Dh   H    H    H    H    H",
+    16: "H    H    Dh   Dh   Dh   H    H    H    H    H",
+    17: "H    Dh   Dh   Dh   Dh   H    H    H    H    H",
+    18: "S    Ds   Ds   Ds   Ds   S    S    H    H    H",
+    19: "S    S    S    S    S    S    S    S    S    S",
+}
+_PAIRS = {
+    1: "P    P    P    P    P    P    P    P    P    P",
+    2: "P    P    P    P    P    P    H    H    H    H",
+    3: "P    P    P    P    P    P    H    H    H    H",
+    4: "H    H    H    P    P    H    H    H    H    H",
+    5: "Dh   Dh   Dh   Dh   Dh   Dh   Dh   Dh   H    H",
+    6: "P    P    P    P    P    H    H    H    H    H",
+    7: "P    P    P    P    P    P    H    H    H    H",
+    8: "P    P    P    P    P    P    P    P    P    P",
+    9: "P    P    P    P    P    S    P    P    S    S",
+    10: "S    S    S    S    S    S    S    S    S    S",
+}
+
+
+def _row(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+def textbook_6d_s17_das() -> Strategy:
+    """Basic strategy for 4-8 decks, S17, DAS, no surrender (Wizard of Odds)."""
+    hard = {t: _row(_HARD[min(max(t, 8), 17)]) for t in range(4, 22)}
+    soft = {t: _row(_SOFT[min(t, 19)]) for t in range(12, 22)}
+    pairs = {v: _row(r) for v, r in _PAIRS.items()}
+    return Strategy(
+        name="4-8 decks S17 DAS NS (wizardofodds.com)",
+        hard=hard,
+        soft=soft,
+        pairs=pairs,
+        notes=("https://wizardofodds.com/games/blackjack/strategy/4-decks/",),
+    )
+
+
+def chart_for(rules: Rules, boxes: int = 1) -> tuple[Strategy, str | None]:
+    """The basic strategy for ``rules`` from the exact analysis (``None`` note), or, where the
+    analysis is not installed or cannot derive it, the textbook chart and a note saying so."""
+    try:
+        from twentyone.analysis import basic_strategy
+    except ImportError:
+        return textbook_6d_s17_das(), (
+            "exact analysis not available: playing the textbook 4-8 deck S17 DAS chart"
+        )
+    try:
+        chart: Strategy = basic_strategy(rules, boxes=boxes)
+    except (TwentyOneError, NotImplementedError) as exc:
+        return textbook_6d_s17_das(), (
+            f"no basic strategy for these rules ({exc}): playing the textbook 4-8 deck S17 DAS "
+            "chart"
+        )
+    return chart, None
