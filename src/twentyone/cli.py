@@ -125,6 +125,32 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     )
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from twentyone.web.app import create_app
+    from twentyone.web.tables import TableConfig
+
+    tables = None
+    if args.table:
+        tables = []
+        for spec in args.table:
+            table_id, sep, rules = spec.partition("=")
+            if not sep or not table_id or not rules:
+                print(f"twentyone: error: --table {spec!r}: expected ID=RULES", file=sys.stderr)
+                return 2
+            tables.append(TableConfig(id=table_id, rules=rules))
+    app = create_app(
+        args.database_url,
+        tables=tables,
+        starting_balance=args.starting_balance,
+        secure_cookies=args.secure_cookies,
+    )
+    print(f"twentyone: serving on http://{args.host}:{args.port}/", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="twentyone", description="Blackjack exactly as real houses play it."
@@ -184,6 +210,25 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the result as JSON")
     s.set_defaults(func=_cmd_simulate)
 
+    w = sub.add_parser("serve", help="serve the web table (page, JSON API, WebSocket)")
+    w.add_argument("--host", default="127.0.0.1", help="address to bind")
+    w.add_argument("--port", type=int, default=8000, help="port to bind")
+    w.add_argument(
+        "--database-url",
+        default="sqlite:///twentyone.db",
+        help="sqlite:///file.db (default ./twentyone.db) or postgresql://user:pass@host/db",
+    )
+    w.add_argument(
+        "--table",
+        action="append",
+        metavar="ID=RULES",
+        help="a table of the lobby (repeatable; default: one per preset)",
+    )
+    w.add_argument(
+        "--starting-balance", type=int, default=100_000, help="a new wallet, in minor units"
+    )
+    w.add_argument("--secure-cookies", action="store_true", help="mark cookies Secure (HTTPS)")
+    w.set_defaults(func=_cmd_serve)
     return parser
 
 

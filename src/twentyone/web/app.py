@@ -1,0 +1,194 @@
+"""The FastAPI app: JSON API, table WebSockets and the page, on SQLite or PostgreSQL.
+
+>>> from twentyone.web.app import default_tables
+>>> [t.id for t in default_tables()]
+['ro-casino', 'pl-online', 'pt-casino', 'hu-casino', 'ru-online']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+from argon2 import PasswordHasher
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, status
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from twentyone.rules import Rules
+from twentyone.rulesets import PRESETS, load_rules
+from twentyone.shoe import CardSource, Shoe
+from twentyone.web import auth, ws
+from twentyone.web.advice import Advice, edge_text
+from twentyone.web.auth import Auth, current_player
+from twentyone.web.ledger import Ledger
+from twentyone.web.schemas import Limits, RoundRecord, TableOut
+from twentyone.web.storage.accounts import Accounts, Player
+from twentyone.web.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate
+from twentyone.web.tables import Clock, LiveTable, TableConfig
+from twentyone.web.ws import Hub
+
+STATIC = Path(__file__).with_name("static")
+ShoeFactory = Callable[[TableConfig, Rules], CardSource]
+STARTING_BALANCE = 100_000
+
+
+def default_tables() -> list[TableConfig]:
+    """One table per preset, named after it."""
+    return [TableConfig(id=name, rules=name) for name in PRESETS]
+
+
+def _default_shoe(_config: TableConfig, rules: Rules) -> CardSource:
+    return Shoe.for_rules(rules)
+
+
+def create_app(
+    database_url: str = DEFAULT_DATABASE_URL,
+    *,
+    tables: Sequence[TableConfig] | None = None,
+    clock: Clock = time.time,
+    shoe_factory: ShoeFactory = _default_shoe,
+    starting_balance: int = STARTING_BALANCE,
+    password_hasher: PasswordHasher | None = None,
+    analysis: bool = True,
+    secure_cookies: bool = False,
+    tick_interval: float = 0.05,
+) -> FastAPI:
+    """Build the app on a database (migrated on the spot; rounds a previous run left open
+    are refunded, see docs/web.md).
+
+    ``tables`` configures the lobby (default: one table per preset); ``clock`` (epoch
+    seconds) drives countdowns and decision clocks; ``shoe_factory`` makes each table's
+    shoe (tests stack them); ``analysis=False`` skips the house edge and basic strategy.
+    """
+    engine = make_engine(database_url)
+    migrate(engine)
+    ledger = Ledger(engine)
+    refunded = ledger.refund_open_rounds()
+    accounts = Accounts(ledger, starting_balance)
+    advice = Advice(enabled=analysis)
+    live: dict[str, LiveTable] = {}
+    for config in tables if tables is not None else default_tables():
+        if config.id in live:
+            raise ValueError(f"table id {config.id!r} is used twice")
+        rules = load_rules(config.rules)
+        live[config.id] = LiveTable(
+            config,
+            rules,
+            ledger=ledger,
+            shoe=shoe_factory(config, rules),
+            clock=clock,
+            default_action=advice.default_action(rules),
+        )
+    hub = Hub(live, ledger, clock, tick_interval)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        advice.start()
+        ticker = asyncio.create_task(hub.ticker())
+        try:
+            yield
+        finally:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
+            engine.dispose()
+
+    app = FastAPI(
+        title="twentyone",
+        summary="Blackjack tables in the browser: accounts, a ledger, live tables.",
+        description="The JSON API of the web table. The table WebSocket is described in "
+        "docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.state.ledger = ledger
+    app.state.accounts = accounts
+    app.state.auth = Auth(accounts, password_hasher, secure=secure_cookies)
+    app.state.hub = hub
+    app.state.advice = advice
+    app.state.engine = engine
+    app.state.refunded_at_start = refunded
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            parts.append(f"{where}: {err.get('msg', 'invalid')}")
+        return JSONResponse({"detail": "; ".join(parts)}, status_code=400)
+
+    app.include_router(auth.router)
+    app.include_router(ws.router)
+    _add_lobby(app)
+    _add_page(app)
+    return app
+
+
+def _table_out(table: LiveTable, advice: Advice) -> TableOut:
+    from twentyone.rulecard import rule_card
+
+    edge = advice.house_edge(table.rules)
+    return TableOut(
+        id=table.id,
+        name=table.id,
+        rules=table.rules.name,
+        rule_card=rule_card(table.rules),
+        limits=Limits(min=table.rules.table_min, max=table.rules.table_max),
+        boxes=table.rules.table_boxes,
+        boxes_per_player=table.rules.boxes_per_player,
+        free_boxes=table.free_boxes(),
+        players=list(table.seats),
+        multi_player=table.multi_player,
+        jackpot=table.rules.offers_jackpot,
+        house_edge=edge,
+        house_edge_text=edge_text(edge),
+        default_action=table.default_action.name,
+        countdown_seconds=table.config.countdown_seconds if table.multi_player else None,
+        decision_seconds=table.config.decision_seconds,
+    )
+
+
+def _add_lobby(app: FastAPI) -> None:
+    state = app.state
+
+    @app.get("/api/tables", tags=["lobby"])
+    def list_tables() -> list[TableOut]:
+        """Every table of the lobby: rules, limits, free boxes, house edge."""
+        return [_table_out(t, state.advice) for t in state.hub.tables.values()]
+
+    @app.get("/api/tables/{table_id}", tags=["lobby"])
+    def get_table(table_id: str) -> TableOut:
+        """One table of the lobby."""
+        table = state.hub.tables.get(table_id)
+        if table is None:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, f"no table {table_id!r}")
+        return _table_out(table, state.advice)
+
+    @app.get("/api/rounds", tags=["recall"])
+    def list_rounds(
+        player: Annotated[Player, Depends(current_player)],
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    ) -> list[RoundRecord]:
+        """The player's finished rounds, newest first, each with its replay JSON."""
+        return [RoundRecord(**r) for r in state.accounts.recent_rounds(player.id, limit)]
+
+    @app.get("/api/rounds/{round_id}", tags=["recall"])
+    def get_round(round_id: int, player: Annotated[Player, Depends(current_player)]) -> RoundRecord:
+        """One finished round of the player."""
+        found: list[dict[str, Any]] = state.accounts.recent_rounds(player.id, 1, round_id)
+        if not found:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, f"no round {round_id} of yours")
+        return RoundRecord(**found[0])
+
+
+def _add_page(app: FastAPI) -> None:
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -1,0 +1,160 @@
+"""Registration, login and sessions: Argon2id password hashes, an HttpOnly SameSite cookie.
+
+The cookie ``twentyone_session`` holds a random token; the database keeps only its SHA-256.
+WebSocket handshakes are checked with :func:`player_from_cookies` before they are accepted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Annotated
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
+
+from twentyone.web.schemas import Credentials, Me
+from twentyone.web.storage.accounts import Accounts, Player, UsernameTakenError
+
+COOKIE = "twentyone_session"
+SESSION_LIFETIME = timedelta(days=30)
+USERNAME = re.compile(r"[A-Za-z0-9_-]{3,24}")
+# a valid hash to verify against when the username is unknown (same time either way)
+_DUMMY_PASSWORD = "not a password of anyone"
+
+
+def check_credentials(creds: Credentials) -> None:
+    """Raise 400 naming the field when the username or password has the wrong shape."""
+    if not USERNAME.fullmatch(creds.username):
+        raise HTTPException(
+            status.HTTP_400_BAD_REQUEST,
+            f"username {creds.username!r}: expected 3 to 24 characters from A-Z a-z 0-9 _ -",
+        )
+    if not 8 <= len(creds.password) <= 128:
+        raise HTTPException(
+            status.HTTP_400_BAD_REQUEST,
+            f"password: expected 8 to 128 characters, got {len(creds.password)}",
+        )
+
+
+class Auth:
+    """Password hashing and session cookies around :class:`Accounts`."""
+
+    def __init__(
+        self, accounts: Accounts, hasher: PasswordHasher | None = None, secure: bool = False
+    ) -> None:
+        self.accounts = accounts
+        self.hasher = hasher or PasswordHasher()  # Argon2id, RFC 9106 low-memory profile
+        self.secure = secure
+        self._dummy_hash = self.hasher.hash(_DUMMY_PASSWORD)
+
+    def register(self, creds: Credentials) -> Player:
+        """A new player, or 409 when the name is taken."""
+        check_credentials(creds)
+        try:
+            return self.accounts.create_player(creds.username, self.hasher.hash(creds.password))
+        except UsernameTakenError as exc:
+            raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from exc
+
+    def login(self, creds: Credentials) -> Player:
+        """The player whose password this is, or 401."""
+        found = self.accounts.find(creds.username)
+        stored = found[1] if found else self._dummy_hash
+        try:
+            self.hasher.verify(stored, creds.password)
+        except (VerificationError, InvalidHashError):
+            found = None
+        if found is None:
+            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "wrong username or password")
+        player, stored = found
+        if self.hasher.check_needs_rehash(stored):
+            self.accounts.set_password_hash(player.id, self.hasher.hash(creds.password))
+        return player
+
+    def set_cookie(self, response: Response, player: Player) -> None:
+        """Open a session and hand its token to the browser."""
+        token = self.accounts.open_session(player, SESSION_LIFETIME)
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=int(SESSION_LIFETIME.total_seconds()),
+            httponly=True,
+            samesite="lax",
+            secure=self.secure,
+            path="/",
+        )
+
+    def player_from_cookies(self, cookies: Mapping[str, str]) -> Player | None:
+        """The logged-in player of a request or WebSocket handshake, or None."""
+        return self.accounts.session_player(cookies.get(COOKIE))
+
+
+def get_auth(request: Request) -> Auth:
+    """The app's :class:`Auth` (a FastAPI dependency)."""
+    auth: Auth = request.app.state.auth
+    return auth
+
+
+def current_player(request: Request, auth: Annotated[Auth, Depends(get_auth)]) -> Player:
+    """The logged-in player, or 401 (a FastAPI dependency)."""
+    player = auth.player_from_cookies(request.cookies)
+    if player is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "not logged in")
+    return player
+
+
+def me_of(request: Request, player: Player) -> Me:
+    """The ``Me`` answer for a player."""
+    state = request.app.state
+    return Me(
+        username=player.username,
+        balance=state.ledger.balance(player.id),
+        starting_balance=state.accounts.starting_balance,
+        table=state.hub.seated_at(player.username),
+    )
+
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+
+@router.post("/register", status_code=status.HTTP_201_CREATED)
+def register(
+    creds: Credentials,
+    request: Request,
+    response: Response,
+    auth: Annotated[Auth, Depends(get_auth)],
+) -> Me:
+    """Create an account with the starting balance and log it in."""
+    player = auth.register(creds)
+    auth.set_cookie(response, player)
+    return me_of(request, player)
+
+
+@router.post("/login")
+def login(
+    creds: Credentials,
+    request: Request,
+    response: Response,
+    auth: Annotated[Auth, Depends(get_auth)],
+) -> Me:
+    """Log in; sets the session cookie."""
+    player = auth.login(creds)
+    auth.set_cookie(response, player)
+    return me_of(request, player)
+
+
+@router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
+def logout(request: Request, auth: Annotated[Auth, Depends(get_auth)]) -> Response:
+    """End the session and clear the cookie."""
+    auth.accounts.close_session(request.cookies.get(COOKIE))
+    response = Response(status_code=status.HTTP_204_NO_CONTENT)
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=auth.secure)
+    return response
+
+
+@router.get("/me")
+def me(request: Request, player: Annotated[Player, Depends(current_player)]) -> Me:
+    """The logged-in player and their balance."""
+    return me_of(request, player)

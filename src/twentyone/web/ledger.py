@@ -1,0 +1,455 @@
+"""The double-entry ledger: every movement of play money is one entry between two accounts.
+
+Accounts: each player's wallet, and two system accounts: ``bank`` (where a new player's
+starting balance comes from) and ``house`` (the other side of every bet). An entry moves a
+positive integer ``amount`` from its debit account to its credit account and changes both
+balances in the same transaction, so the sum over all accounts is always zero. A player's
+balance never goes below zero: the debit is guarded in SQL and by a ``CHECK`` constraint.
+
+A round's money follows the engine's own records: every :class:`~twentyone.records.Payment`
+in a round's log becomes one entry, keyed by the round and the record's index in the log, so
+posting a record again (a retry, a repeated message, a restart) changes nothing. Stakes are
+taken when the round starts (the round is only dealt once they are posted), doubles, splits
+and insurance when they are made, and everything the round pays is posted once, when the
+engine pays it; the round is then marked settled in the same transaction.
+
+Balances are read often (every view carries the player's), so the ledger keeps them in
+memory: each transaction of :attr:`Ledger.sessions` notes how much it moved on each account,
+and when it commits the cached balances move by as much (when it rolls back, nothing moves).
+All writes go through :meth:`Ledger.post` or the round methods, in sessions of
+:attr:`Ledger.sessions`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from sqlalchemy import Engine, Table, bindparam, event, func, or_, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from twentyone.web.storage.models import Account, GameRound, LedgerEntry, RoundPlayer, utcnow
+
+BANK = "@bank"
+HOUSE = "@house"
+_MOVED = "twentyone_moved"
+
+
+_ACCOUNTS = cast(Table, Account.__table__)
+_ENTRIES = cast(Table, LedgerEntry.__table__)
+_ROUNDS = cast(Table, GameRound.__table__)
+_ROUND_PLAYERS = cast(Table, RoundPlayer.__table__)
+# the round-money statements, built once (Core: no ORM bookkeeping on the hot path)
+_POSTED_KEYS = select(_ENTRIES.c.key).where(_ENTRIES.c.key.in_(bindparam("keys", expanding=True)))
+_DEBIT_PLAYER = (
+    update(_ACCOUNTS)
+    .where(_ACCOUNTS.c.id == bindparam("acct"), _ACCOUNTS.c.balance >= bindparam("amount"))
+    .values(balance=_ACCOUNTS.c.balance - bindparam("amount"))
+)
+_CREDIT = (
+    update(_ACCOUNTS)
+    .where(_ACCOUNTS.c.id == bindparam("acct"))
+    .values(balance=_ACCOUNTS.c.balance + bindparam("amount"))
+)
+_ROUND_PROGRESS = (
+    update(_ROUNDS)
+    .where(_ROUNDS.c.id == bindparam("rid"))
+    .values(replay=bindparam("replay"), clock_decisions=bindparam("clock_decisions"))
+)
+_ROUND_SETTLED = (
+    update(_ROUNDS)
+    .where(_ROUNDS.c.id == bindparam("rid"), _ROUNDS.c.status == "open")
+    .values(
+        status="settled",
+        finished_at=bindparam("finished_at"),
+        replay=bindparam("replay"),
+        result=bindparam("result"),
+        clock_decisions=bindparam("clock_decisions"),
+    )
+)
+_ROUND_PLAYER_RESULT = (
+    update(_ROUND_PLAYERS)
+    .where(
+        _ROUND_PLAYERS.c.round_id == bindparam("rid"),
+        _ROUND_PLAYERS.c.account_id == bindparam("acct"),
+    )
+    .values(staked=bindparam("st"), net=bindparam("nt"))
+)
+
+
+class InsufficientFundsError(Exception):
+    """A debit would take a player's balance below zero."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundMove:
+    """One engine payment of a round, ready for the ledger: ``amount`` < 0 is a stake the
+    player pays the house, > 0 a payment from the house. ``index`` is its place in the log."""
+
+    index: int
+    account_id: int
+    amount: int
+
+
+class Ledger:
+    """Posting and reading entries; round money (stakes, payments, settlement, refunds)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self._cache: dict[int, int] = {}
+        self._cache_epoch = 0
+        self._cache_lock = threading.Lock()
+        event.listen(self.sessions, "after_commit", self._committed)
+        event.listen(self.sessions, "after_rollback", self._rolled_back)
+        self.bank_id = self._system_account(BANK, "bank")
+        self.house_id = self._system_account(HOUSE, "house")
+
+    def _system_account(self, name: str, kind: str) -> int:
+        with self.sessions.begin() as s:
+            found = s.scalar(select(Account.id).where(Account.username_key == name))
+            if found is not None:
+                return found
+            acct = Account(kind=kind, username=name, username_key=name, balance=0)
+            s.add(acct)
+            s.flush()
+            return acct.id
+
+    # ----------------------------------------------------------------- balance cache
+    @staticmethod
+    def _moved(s: Session, account_id: int, amount: int) -> None:
+        """Note that this session's transaction moved ``amount`` onto an account."""
+        moved: dict[int, int] = s.info.setdefault(_MOVED, {})
+        moved[account_id] = moved.get(account_id, 0) + amount
+
+    def _committed(self, s: Session) -> None:
+        """After a commit: the cached balances move as the transaction moved them (a read
+        in flight meanwhile is not cached)."""
+        moved: dict[int, int] | None = s.info.pop(_MOVED, None)
+        if moved:
+            with self._cache_lock:
+                self._cache_epoch += 1
+                for account_id, amount in moved.items():
+                    if account_id in self._cache:
+                        self._cache[account_id] += amount
+
+    def _rolled_back(self, s: Session) -> None:
+        """After a rollback: nothing moved."""
+        s.info.pop(_MOVED, None)
+
+    # ----------------------------------------------------------------- entries
+    def post(
+        self,
+        s: Session,
+        kind: str,
+        debit: int,
+        credit: int,
+        amount: int,
+        *,
+        round_id: int | None = None,
+        key: str | None = None,
+    ) -> bool:
+        """Move ``amount`` from ``debit`` to ``credit`` inside the session's transaction.
+
+        Returns False (and changes nothing) when ``amount`` is zero or an entry with ``key``
+        exists already; raises :class:`InsufficientFundsError` when a player's balance would
+        go negative.
+        """
+        if amount == 0:
+            return False
+        if amount < 0:
+            raise ValueError(f"amount {amount}: an entry moves a positive amount")
+        if (
+            key is not None
+            and s.scalar(select(LedgerEntry.id).where(LedgerEntry.key == key)) is not None
+        ):
+            return False
+        taken = s.execute(
+            update(Account)
+            .where(Account.id == debit, or_(Account.kind != "player", Account.balance >= amount))
+            .values(balance=Account.balance - amount)
+        )
+        if taken.rowcount != 1:  # type: ignore[attr-defined]
+            have = s.scalar(select(Account.balance).where(Account.id == debit))
+            raise InsufficientFundsError(f"account {debit} has {have}, cannot pay {amount}")
+        self._moved(s, debit, -amount)
+        self._moved(s, credit, amount)
+        s.execute(
+            update(Account).where(Account.id == credit).values(balance=Account.balance + amount)
+        )
+        s.add(
+            LedgerEntry(
+                kind=kind,
+                debit_account_id=debit,
+                credit_account_id=credit,
+                amount=amount,
+                round_id=round_id,
+                key=key,
+            )
+        )
+        s.flush()
+        return True
+
+    def balance(self, account_id: int) -> int:
+        """An account's balance."""
+        value = self.balances((account_id,)).get(account_id)
+        if value is None:
+            raise KeyError(f"no account {account_id}")
+        return value
+
+    def balances(self, account_ids: Iterable[int]) -> dict[int, int]:
+        """Balances of several accounts at once (unknown accounts are left out)."""
+        with self._cache_lock:
+            epoch = self._cache_epoch
+            cache = self._cache
+            found: dict[int, int] = {}
+            missing: list[int] = []
+            for i in account_ids:
+                value = cache.get(i)
+                if value is None:
+                    missing.append(i)
+                else:
+                    found[i] = value
+        if missing:
+            with self.sessions() as s:
+                result = s.execute(
+                    select(Account.id, Account.balance).where(Account.id.in_(missing))
+                )
+                rows = {i: b for i, b in result}
+            with self._cache_lock:
+                if self._cache_epoch == epoch:  # no commit since the read began
+                    self._cache.update(rows)
+            found.update(rows)
+        return found
+
+    def total(self) -> int:
+        """The sum over all accounts (zero, always)."""
+        with self.sessions() as s:
+            return int(s.scalar(select(func.coalesce(func.sum(Account.balance), 0))) or 0)
+
+    def audit(self) -> list[str]:
+        """Every inconsistency found: a balance that differs from its entries, a negative
+        player balance, a total that is not zero. Empty when the books are right."""
+        problems = []
+        with self.sessions() as s:
+            credits = dict(
+                s.execute(
+                    select(LedgerEntry.credit_account_id, func.sum(LedgerEntry.amount)).group_by(
+                        LedgerEntry.credit_account_id
+                    )
+                ).all()
+            )
+            debits = dict(
+                s.execute(
+                    select(LedgerEntry.debit_account_id, func.sum(LedgerEntry.amount)).group_by(
+                        LedgerEntry.debit_account_id
+                    )
+                ).all()
+            )
+            total = 0
+            for acct in s.scalars(select(Account)):
+                expected = int(credits.get(acct.id, 0)) - int(debits.get(acct.id, 0))
+                total += acct.balance
+                if acct.balance != expected:
+                    problems.append(
+                        f"{acct.username}: balance {acct.balance}, entries say {expected}"
+                    )
+                if acct.kind == "player" and acct.balance < 0:
+                    problems.append(f"{acct.username}: negative balance {acct.balance}")
+            if total != 0:
+                problems.append(f"the accounts sum to {total}, not 0")
+        return problems
+
+    # ----------------------------------------------------------------- round money
+    def _post_moves(self, s: Session, round_id: int, moves: Iterable[RoundMove]) -> None:
+        """Post a round's moves against the house, as :meth:`post` would one by one, in a
+        few Core statements: one look-up of the keys already posted, one guarded update per
+        stake, one update for the payments, one of the house, one insert of the entries."""
+        keyed = {f"round:{round_id}:{m.index}": m for m in moves if m.amount}
+        if not keyed:
+            return
+        conn = s.connection()
+        done = set(conn.execute(_POSTED_KEYS, {"keys": list(keyed)}).scalars())
+        rows: list[dict[str, Any]] = []
+        credits: list[dict[str, int]] = []
+        house_delta = 0
+        now = utcnow()
+        for key, m in keyed.items():
+            if key in done:
+                continue
+            amount = abs(m.amount)
+            if m.amount < 0:  # a stake: the player pays the house, never below zero
+                taken = conn.execute(_DEBIT_PLAYER, {"acct": m.account_id, "amount": amount})
+                if taken.rowcount != 1:
+                    have = s.scalar(select(Account.balance).where(Account.id == m.account_id))
+                    raise InsufficientFundsError(
+                        f"account {m.account_id} has {have}, cannot pay {amount}"
+                    )
+                debit, credit, kind = m.account_id, self.house_id, "stake"
+                house_delta += amount
+            else:  # a payment from the house (which may go negative)
+                credits.append({"acct": m.account_id, "amount": amount})
+                debit, credit, kind = self.house_id, m.account_id, "payout"
+                house_delta -= amount
+            self._moved(s, m.account_id, -amount if m.amount < 0 else amount)
+            rows.append(
+                {
+                    "kind": kind,
+                    "debit_account_id": debit,
+                    "credit_account_id": credit,
+                    "amount": amount,
+                    "round_id": round_id,
+                    "key": key,
+                    "created_at": now,
+                }
+            )
+        if credits:
+            conn.execute(_CREDIT, credits)
+        if house_delta:
+            conn.execute(_CREDIT, {"acct": self.house_id, "amount": house_delta})
+            self._moved(s, self.house_id, house_delta)
+        if rows:
+            conn.execute(_ENTRIES.insert(), rows)
+
+    def start_round(
+        self,
+        table_id: str,
+        rules: str,
+        replay: dict[str, Any],
+        players: Sequence[int],
+        moves: Iterable[RoundMove],
+    ) -> int:
+        """Record a new round and take its stakes, all in one transaction; returns its id.
+
+        Raises :class:`InsufficientFundsError` (and records nothing) when a player cannot pay.
+        """
+        with self.sessions.begin() as s:
+            conn = s.connection()
+            round_id: int = conn.execute(
+                _ROUNDS.insert().returning(_ROUNDS.c.id),
+                {
+                    "table_id": table_id,
+                    "rules": rules,
+                    "status": "open",
+                    "started_at": utcnow(),
+                    "replay": replay,
+                    "clock_decisions": [],
+                },
+            ).scalar_one()
+            if players:
+                conn.execute(
+                    _ROUND_PLAYERS.insert(),
+                    [
+                        {"round_id": round_id, "account_id": a, "staked": 0, "net": 0}
+                        for a in players
+                    ],
+                )
+            self._post_moves(s, round_id, moves)
+            return round_id
+
+    def record_moves(
+        self,
+        round_id: int,
+        moves: Iterable[RoundMove],
+        replay: dict[str, Any],
+        clock_decisions: Sequence[int] = (),
+    ) -> None:
+        """Post a round's new payments (doubles, splits, insurance, money paid at once) and
+        store its replay so far."""
+        with self.sessions.begin() as s:
+            self._post_moves(s, round_id, moves)
+            s.connection().execute(
+                _ROUND_PROGRESS,
+                {"rid": round_id, "replay": replay, "clock_decisions": list(clock_decisions)},
+            )
+
+    def settle_round(
+        self,
+        round_id: int,
+        moves: Iterable[RoundMove],
+        replay: dict[str, Any],
+        result: dict[str, Any],
+        per_player: Mapping[int, tuple[int, int]],
+        clock_decisions: Sequence[int] = (),
+    ) -> bool:
+        """Post the round's last payments and mark it settled, once: returns False and
+        changes nothing when the round is not open (settled or refunded already).
+        ``per_player`` maps an account to (staked, net)."""
+        with self.sessions.begin() as s:
+            marked = s.connection().execute(
+                _ROUND_SETTLED,
+                {
+                    "rid": round_id,
+                    "finished_at": utcnow(),
+                    "replay": replay,
+                    "result": result,
+                    "clock_decisions": list(clock_decisions),
+                },
+            )
+            if marked.rowcount != 1:
+                return False
+            self._post_moves(s, round_id, moves)
+            if per_player:
+                s.connection().execute(
+                    _ROUND_PLAYER_RESULT,
+                    [
+                        {"rid": round_id, "acct": a, "st": staked, "nt": net}
+                        for a, (staked, net) in per_player.items()
+                    ],
+                )
+            return True
+
+    def refund_open_rounds(self) -> list[int]:
+        """Void every round still open (a restart cut it short): each player gets back
+        exactly what the round's entries took from them, net of what it paid them, and the
+        round is marked refunded. Returns the rounds refunded."""
+        done = []
+        with self.sessions.begin() as s:
+            open_ids = list(s.scalars(select(GameRound.id).where(GameRound.status == "open")))
+            for round_id in open_ids:
+                paid_in: dict[int, int] = {}
+                for e in s.scalars(select(LedgerEntry).where(LedgerEntry.round_id == round_id)):
+                    if e.credit_account_id == self.house_id:
+                        paid_in[e.debit_account_id] = paid_in.get(e.debit_account_id, 0) + e.amount
+                    elif e.debit_account_id == self.house_id:
+                        paid_in[e.credit_account_id] = (
+                            paid_in.get(e.credit_account_id, 0) - e.amount
+                        )
+                for account_id, amount in sorted(paid_in.items()):
+                    key = f"round:{round_id}:refund:{account_id}"
+                    if amount > 0:
+                        self.post(
+                            s,
+                            "refund",
+                            self.house_id,
+                            account_id,
+                            amount,
+                            round_id=round_id,
+                            key=key,
+                        )
+                    elif amount < 0:
+                        self.post(
+                            s,
+                            "refund",
+                            account_id,
+                            self.house_id,
+                            -amount,
+                            round_id=round_id,
+                            key=key,
+                        )
+                    s.execute(
+                        update(RoundPlayer)
+                        .where(
+                            RoundPlayer.round_id == round_id, RoundPlayer.account_id == account_id
+                        )
+                        .values(staked=max(amount, 0), net=0)
+                    )
+                s.execute(
+                    update(GameRound)
+                    .where(GameRound.id == round_id)
+                    .values(status="refunded", finished_at=utcnow())
+                )
+                done.append(round_id)
+        return done

@@ -1,0 +1,67 @@
+"""The JSON API's request and response models (they make the OpenAPI document)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class Credentials(BaseModel):
+    """A username and password, to register or log in."""
+
+    username: str = Field(examples=["ann"])
+    password: str = Field(examples=["correct horse battery"])
+
+
+class Me(BaseModel):
+    """The logged-in player."""
+
+    username: str
+    balance: int = Field(description="ledger balance in minor units")
+    starting_balance: int
+    table: str | None = Field(description="the table the player is seated at")
+
+
+class Limits(BaseModel):
+    """Table limits per box, minor units."""
+
+    min: int
+    max: int
+
+
+class TableOut(BaseModel):
+    """A table of the lobby."""
+
+    id: str
+    name: str
+    rules: str
+    rule_card: str
+    limits: Limits
+    boxes: int
+    boxes_per_player: int
+    free_boxes: int
+    players: list[str]
+    multi_player: bool
+    jackpot: bool
+    house_edge: float | None = Field(description="house edge for basic strategy, or null")
+    house_edge_text: str
+    default_action: str
+    countdown_seconds: float | None
+    decision_seconds: float
+
+
+class RoundRecord(BaseModel):
+    """A finished round of the player, with its replay JSON and result."""
+
+    id: int
+    table: str
+    rules: str
+    started_at: str
+    finished_at: str | None
+    status: str = Field(description="settled, or refunded after a restart")
+    staked: int
+    net: int
+    replay: dict[str, Any]
+    result: dict[str, Any] | None
+    decided_by_clock: list[int]

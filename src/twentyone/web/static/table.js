@@ -1,0 +1,492 @@
+// The table screen: one WebSocket to a table, the view it sends drawn on the felt, and the
+// player's intentions (chips, deal/ready, decisions) sent with ids the server applies once.
+// The protocol is docs/protocol.md.
+
+import { cardsEl, decisionText, el, fill, money, parseMoney, totalText } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Keys for decisions: play actions, and y/n for the prompts.
+const PLAY_KEYS = { h: "hit", s: "stand", d: "double", p: "split", r: "surrender" };
+const YES = { insurance: "insure", "even-money": "even-money", surrender: "surrender" };
+const NO = { insurance: "no-insurance", "even-money": "no-even-money", surrender: "no-surrender" };
+const PROMPTS = {
+  insurance: "Insurance?",
+  "even-money": "Even money for your blackjack?",
+  surrender: "Surrender now (half the bet back)?",
+  play: "Your move",
+};
+const RESULT_TEXT = {
+  blackjack: "Blackjack", win: "Win", push: "Push", lose: "Lose", bust: "Bust",
+  surrender: "Surrendered", "even-money": "Even money",
+};
+
+/** The labels of a question's actions (key shown in brackets). */
+function actionLabel(kind, action) {
+  const labels = {
+    hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
+    "no-surrender": "Play on", insure: "Insure", "no-insurance": "No insurance",
+    "even-money": "Even money", "no-even-money": "No",
+  };
+  return labels[action] || action;
+}
+
+function keyFor(kind, action) {
+  if (kind === "play") {
+    for (const [k, a] of Object.entries(PLAY_KEYS)) if (a === action) return k;
+    return null;
+  }
+  if (YES[kind] === action) return "y";
+  if (NO[kind] === action) return "n";
+  return null;
+}
+
+/** Chip values for a table's limits: the minimum and round multiples up to the maximum. */
+export function chipValues(min, max) {
+  const out = [];
+  for (const f of [1, 5, 10, 25, 100, 500, 1000]) {
+    const v = min * f;
+    if (v <= max) out.push(v);
+    if (out.length === 6) break;
+  }
+  return out;
+}
+
+export class TableScreen {
+  /**
+   * @param {string} tableId
+   * @param {{onBalance: Function, onRoundEnd: Function, onLoggedOut: Function,
+   *          onLobby: Function, autoSit: boolean}} hooks
+   */
+  constructor(tableId, hooks) {
+    this.tableId = tableId;
+    this.hooks = hooks;
+    this.wantSeat = Boolean(hooks.autoSit);
+    this.prefix = "p" + Math.random().toString(36).slice(2, 8);
+    this.counter = 0;
+    this.view = null;
+    this.receivedAt = 0;
+    this.socket = null;
+    this.closed = false;
+    this.retries = 0;
+    this.chip = null;
+    this.lastRoundSeen = null;
+    this.timer = setInterval(() => this.renderClocks(), 200);
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+    this.bindButtons();
+  }
+
+  // ------------------------------------------------------------- the socket
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
+    this.socket = ws;
+    ws.addEventListener("open", () => {
+      this.retries = 0;
+      this.fresh = true; // a restarted server counts seq from 0 again
+      this.sitId = null;
+      this.hooks.banner(null);
+    });
+    ws.addEventListener("message", (e) => this.receive(JSON.parse(e.data)));
+    ws.addEventListener("close", () => {
+      if (this.closed || this.socket !== ws) return;
+      this.reconnect();
+    });
+  }
+
+  async reconnect() {
+    this.retries += 1;
+    this.hooks.banner("Connection lost: reconnecting\u2026");
+    if (this.retries > 2 && !(await this.hooks.stillLoggedIn())) return;
+    const delay = Math.min(5000, 250 * 2 ** Math.min(this.retries, 5));
+    setTimeout(() => {
+      if (!this.closed) this.connect();
+    }, delay);
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.timer);
+    document.removeEventListener("keydown", this.onKey);
+    if (this.socket) {
+      if (this.view && this.view.you.seated && this.view.phase === "betting") this.send("leave");
+      const ws = this.socket;
+      setTimeout(() => ws.close(), 50);
+    }
+  }
+
+  send(type, fields = {}) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+      this.note("Not connected: try again in a moment.", "error");
+      return null;
+    }
+    const id = `${this.prefix}-${++this.counter}`;
+    this.socket.send(JSON.stringify({ type, id, ...fields }));
+    return id;
+  }
+
+  receive(msg) {
+    if (msg.type === "view") {
+      if (!this.fresh && this.view && msg.seq < this.view.seq) return;
+      this.fresh = false;
+      this.view = msg;
+      this.receivedAt = performance.now() / 1000;
+      if (this.wantSeat && !msg.you.seated && !this.sitId) this.sitId = this.send("sit");
+      if (msg.you.seated) this.sitId = null;
+      this.render();
+    } else if (msg.type === "error") {
+      if (msg.id !== null && msg.id === this.sitId) this.wantSeat = false; // the table is full or taken
+      this.note(msg.error, "error");
+      this.hooks.banner(msg.error, "error", 4000);
+      if (this.view) this.render();
+    } else if (msg.type === "notice") {
+      this.note(msg.text, msg.kind);
+      if (msg.kind === "default-action" || msg.kind === "bets-dropped" || msg.kind === "table-error") {
+        this.hooks.banner(msg.text, "notice", 5000);
+      }
+    }
+  }
+
+  note(text, kind = "info") {
+    const list = $("notices");
+    list.prepend(el("li", { class: `notice ${kind}` }, text));
+    while (list.children.length > 30) list.lastChild.remove();
+  }
+
+  // ------------------------------------------------------------- intentions
+  bindButtons() {
+    const on = (id, f) => {
+      const b = $(id);
+      const clone = b.cloneNode(true); // drop listeners of an earlier table screen
+      b.replaceWith(clone);
+      clone.addEventListener("click", f);
+    };
+    on("undo", () => this.send("undo"));
+    on("clear", () => this.send("clear"));
+    on("rebet", () => this.send("rebet"));
+    on("double-rebet", () => this.send("double-rebet"));
+    on("deal", () => this.send(this.view && this.view.table.multi_player ? "ready" : "deal"));
+    on("sit", () => {
+      this.wantSeat = true;
+      this.sitId = this.send("sit");
+    });
+  }
+
+  bet(box) {
+    const v = this.view;
+    if (!v || v.phase !== "betting" || !v.you.seated) return;
+    const side = $("side-jackpot").checked ? "jackpot" : "main";
+    this.send("bet", { box, amount: this.chip, side });
+  }
+
+  decide(decision) {
+    const t = this.view && this.view.turn;
+    if (!t || !t.actions.length) return;
+    this.send("decide", { decision, box: t.box, hand: t.hand });
+  }
+
+  /** An amount action (double:N, insure:N) with the amount typed in its field. */
+  decideAmount(name) {
+    const input = document.querySelector(`input[data-amount-for="${name}"]`);
+    const t = this.view && this.view.turn;
+    if (!input || !t) return;
+    const units = parseMoney(input.value);
+    const [lo, hi] = t.amount_range || [0, 0];
+    if (units === null || units < lo || units > hi) {
+      this.hooks.banner(`Amount: between ${money(lo)} and ${money(hi)}`, "error", 4000);
+      input.focus();
+      return;
+    }
+    this.decide(`${name}:${units}`);
+  }
+
+  key(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const inField = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement;
+    const v = this.view;
+    if (!v) return;
+    const t = v.turn;
+    if (e.key === "Enter" && inField && e.target.dataset.amountFor) {
+      e.preventDefault();
+      this.decideAmount(e.target.dataset.amountFor);
+      return;
+    }
+    if (inField) return;
+    const k = e.key.toLowerCase();
+    if (t && t.actions.length) {
+      let action = t.kind === "play" ? PLAY_KEYS[k] : k === "y" ? YES[t.kind] : k === "n" ? NO[t.kind] : null;
+      if (t.kind === "surrender" && k === "r") action = "surrender";
+      if (!action) return;
+      e.preventDefault();
+      if (t.actions.includes(action)) this.decide(action);
+      else if (t.actions.includes(`${action}:N`)) this.decideAmount(action);
+      return;
+    }
+    const onChip = e.target instanceof HTMLElement && e.target.closest("#chips");
+    if (v.phase === "betting" && v.you.seated && e.key === "Enter" && (onChip || !(e.target instanceof HTMLButtonElement))) {
+      e.preventDefault();
+      this.send(v.table.multi_player ? "ready" : "deal"); // the server checks the bets
+    }
+  }
+
+  // ------------------------------------------------------------- drawing
+  render() {
+    const v = this.view;
+    const me = v.you.username;
+    this.hooks.onBalance(v.you.balance, v.you.pending);
+    if (v.last_round && v.last_round.id !== this.lastRoundSeen) {
+      this.lastRoundSeen = v.last_round.id;
+      this.hooks.onRoundEnd(v.last_round, me);
+    }
+    const t = v.table;
+    $("table-name").textContent = t.id;
+    const facts = [
+      `${money(t.limits.min)}\u2013${money(t.limits.max)} a box`,
+      t.boxes_per_player < t.boxes ? `${t.boxes} boxes, up to ${t.boxes_per_player} each` : `${t.boxes} boxes`,
+      t.multi_player ? "several players" : "single player",
+      `clock ${Math.round(t.decision_seconds)} s, then ${t.default_action}`,
+    ];
+    $("table-facts").textContent = facts.join(" \u00b7 ");
+    this.renderDealer(v);
+    this.renderBoxes(v, me);
+    this.renderStatus(v, me);
+    this.renderDecision(v, me);
+    this.renderBetting(v);
+    this.renderClocks();
+  }
+
+  renderDealer(v) {
+    const d = v.phase === "playing" ? v.dealer : v.last_round ? v.last_round.dealer : null;
+    $("dealer").classList.toggle("last", v.phase === "betting");
+    $("felt").classList.toggle("playing", v.phase === "playing");
+    if (!d) {
+      fill($("dealer-cards"));
+      $("dealer-total").textContent = "";
+      return;
+    }
+    $("dealer-cards").replaceWith(Object.assign(cardsEl(d.cards, d.hidden), { id: "dealer-cards" }));
+    let text = d.cards.length === 1 ? String(d.total) : totalText(d.total, d.soft);
+    if (d.blackjack) text = "Blackjack";
+    else if (d.total > 21) text = `${d.total} \u2014 bust`;
+    $("dealer-total").textContent = text;
+  }
+
+  renderBoxes(v, me) {
+    const root = $("boxes");
+    const t = v.turn;
+    const last = v.phase === "betting" && v.last_round ? v.last_round.boxes : null;
+    const boxes = v.boxes.map((box, i) => {
+      const shown = v.phase === "playing" ? box : last && last[i] && last[i].player ? last[i] : null;
+      const owner = box.player || (shown && shown.player);
+      const mine = owner === me;
+      const cls = ["box"];
+      if (mine) cls.push("mine");
+      else if (owner) cls.push("theirs");
+      else cls.push("free");
+      if (t && t.box === i) cls.push("turn");
+      if (v.phase === "betting" && v.you.seated && (!box.player || box.player === me)) cls.push("bettable");
+      const node = el(
+        "div",
+        { class: cls.join(" "), dataset: { box: i }, "data-testid": `box-${i}` },
+        el("div", { class: "box-head" }, el("span", { class: "num" }, i + 1), el("span", { class: "owner" }, owner || "free")),
+      );
+      if (shown) {
+        const hands = el("div", { class: "hands" + (v.phase === "betting" ? " last" : "") });
+        shown.hands.forEach((h, j) => {
+          const hcls = ["hand"];
+          if (h.active) hcls.push("active");
+          if (h.result) hcls.push(`r-${h.result}`);
+          const info = [];
+          info.push(el("span", { class: "total" }, h.surrendered ? "" : totalText(h.total, h.soft)));
+          info.push(el("span", { class: "hand-bet" }, `bet ${money(h.bet)}`, h.doubled ? " doubled" : ""));
+          if (h.result) {
+            info.push(el("span", { class: `result ${h.result}` }, RESULT_TEXT[h.result] || h.result));
+            if (h.returned) info.push(el("span", { class: "paid" }, `paid ${money(h.returned)}`));
+          }
+          hands.append(
+            el(
+              "div",
+              { class: hcls.join(" "), "data-testid": `hand-${i}-${j}` },
+              cardsEl(h.cards),
+              el("div", { class: "hand-info" }, ...info),
+            ),
+          );
+        });
+        node.append(hands);
+        if (shown.insurance) node.append(el("div", { class: "insurance" }, `insured ${money(shown.insurance)}`));
+        if (shown.net !== null && shown.net !== undefined) {
+          const net = shown.net;
+          node.append(el("div", { class: `net ${net > 0 ? "up" : net < 0 ? "down" : "even"}`, "data-testid": `net-${i}` }, money(net, true)));
+        }
+      }
+      if (v.phase === "betting" && (box.bet || box.jackpot)) {
+        node.append(
+          el(
+            "div",
+            { class: "stake pending", "data-testid": `stake-${i}` },
+            el("span", { class: "chip-mark" }, money(box.bet)),
+            box.jackpot ? el("span", { class: "jackpot" }, `jackpot ${money(box.jackpot)}`) : null,
+          ),
+        );
+      } else if (v.phase === "playing" && box.player) {
+        node.append(el("div", { class: "stake" }, el("span", { class: "chip-mark" }, money(box.bet)), box.jackpot ? el("span", { class: "jackpot" }, `jackpot ${money(box.jackpot)}`) : null));
+      }
+      if (cls.includes("bettable")) {
+        node.addEventListener("click", () => this.bet(i));
+        node.setAttribute("role", "button");
+        node.setAttribute("title", `Bet on box ${i + 1}`);
+      }
+      return node;
+    });
+    fill(root, boxes);
+  }
+
+  renderStatus(v, me) {
+    const parts = [];
+    if (v.phase === "playing") {
+      parts.push(`Round ${v.round.id}`);
+      if (v.turn) {
+        const who = v.turn.player === me ? "you" : v.turn.player;
+        parts.push(`${who} to act (box ${v.turn.box + 1}${v.turn.kind === "play" ? `, hand ${v.turn.hand + 1}` : ""})`);
+      } else parts.push("the dealer plays");
+    } else if (v.last_round) {
+      const net = v.last_round.net[me];
+      parts.push(`Round ${v.last_round.id} over` + (net !== undefined ? `: you ${money(net, true)}` : ""));
+      parts.push("place your bets");
+    } else parts.push("Place your bets");
+    const players = v.players.map((p) => `${p.username}${p.ready ? " \u2713" : ""}${p.connected ? "" : " (away)"}`);
+    fill($("status"), el("span", {}, parts.join(" \u2014 ")), players.length ? el("span", { class: "players" }, "Seated: " + players.join(", ")) : null);
+  }
+
+  renderDecision(v, me) {
+    const t = v.turn;
+    $("decision").hidden = !t;
+    if (!t) {
+      this.actionsKey = null;
+      return;
+    }
+    const mine = t.player === me;
+    $("decision").classList.toggle("mine", mine);
+    const where = `box ${t.box + 1}` + (t.kind === "play" ? `, hand ${t.hand + 1}` : "");
+    $("prompt").textContent = mine ? `${PROMPTS[t.kind] || t.kind} \u2014 ${where}` : `${t.kind === "play" ? `${t.player} to play` : `${t.player}: ${PROMPTS[t.kind] || t.kind}`} \u2014 ${where}`;
+    const buttons = [];
+    const hinted = v.table.default_action === "basic strategy" && $("show-hint").checked ? t.default : null;
+    for (const action of t.actions) {
+      if (action.endsWith(":N")) continue;
+      const key = keyFor(t.kind, action);
+      let label = actionLabel(t.kind, action);
+      if (action === "insure" && t.amount_range) label = `Insure ${money(t.amount_range[1])}`;
+      buttons.push(
+        el(
+          "button",
+          {
+            type: "button",
+            class: "action" + (action === hinted ? " hinted" : ""),
+            "data-action": action,
+            onclick: () => this.decide(action),
+          },
+          label,
+          key ? el("kbd", {}, key) : null,
+        ),
+      );
+    }
+    for (const action of t.actions) {
+      if (!action.endsWith(":N") || !t.amount_range) continue;
+      const name = action.slice(0, -2);
+      const [lo, hi] = t.amount_range;
+      buttons.push(
+        el(
+          "span",
+          { class: "amount" },
+          el("input", {
+            type: "text",
+            inputmode: "decimal",
+            value: money(hi),
+            "data-amount-for": name,
+            "aria-label": `${name} amount, ${money(lo)} to ${money(hi)}`,
+            size: 7,
+          }),
+          el("button", { type: "button", class: "action", "data-action": action, onclick: () => this.decideAmount(name) }, name === "double" ? "Double for" : "Insure for"),
+          el("span", { class: "range" }, `${money(lo)}\u2013${money(hi)}`),
+        ),
+      );
+    }
+    // the same question again (another player's change): keep the buttons, a typed amount
+    // and the focus as they are
+    const key = JSON.stringify([t.kind, t.box, t.hand, t.deadline, t.actions, t.amount_range, hinted]);
+    if (this.actionsKey !== key) {
+      this.actionsKey = key;
+      fill($("actions"), buttons);
+    }
+    const hint = $("hint");
+    hint.hidden = !(mine && hinted);
+    if (mine && hinted) hint.textContent = `Basic strategy: ${decisionText(hinted)}`;
+  }
+
+  renderBetting(v) {
+    const t = v.table;
+    const betting = v.phase === "betting" && v.you.seated;
+    $("betting").hidden = !betting;
+    $("watching").hidden = v.you.seated;
+    if (!v.you.seated) {
+      $("watching-text").textContent =
+        v.phase === "playing" ? "You are watching: take a seat to bet on the next round." : "You are watching this table.";
+    }
+    if (!betting) return;
+    const values = chipValues(t.limits.min, t.limits.max);
+    const free = v.you.balance - v.you.pending;
+    if (this.chip === null || !values.includes(this.chip)) this.chip = values[0];
+    fill(
+      $("chips"),
+      values.map((value, n) =>
+        el(
+          "button",
+          {
+            type: "button",
+            class: `chip c${n}` + (value === this.chip ? " selected" : ""),
+            role: "radio",
+            "aria-checked": value === this.chip ? "true" : "false",
+            "data-chip": value,
+            disabled: value > free,
+            onclick: () => {
+              this.chip = value;
+              this.render();
+            },
+          },
+          money(value).replace(/\.00$/, ""),
+        ),
+      ),
+    );
+    $("side-wrap").hidden = !t.jackpot;
+    $("undo").disabled = !v.you.pending;
+    $("clear").disabled = !v.you.pending;
+    $("rebet").disabled = !v.you.can_rebet;
+    $("double-rebet").disabled = !v.you.can_rebet;
+    const deal = $("deal");
+    deal.disabled = !v.you.pending || (t.multi_player && v.you.ready);
+    deal.textContent = t.multi_player ? (v.you.ready ? "Ready \u2713" : "Ready") : "Deal";
+  }
+
+  /** The countdown and the decision clock, counted down between views. */
+  renderClocks() {
+    const v = this.view;
+    if (!v) return;
+    const elapsed = performance.now() / 1000 - this.receivedAt;
+    const cd = $("countdown");
+    if (v.phase === "betting" && v.table.multi_player) {
+      if (v.countdown) {
+        const left = Math.max(0, v.countdown.seconds_left - elapsed);
+        cd.textContent = `Cards in ${Math.ceil(left)} s (or when every seated player is ready)`;
+      } else cd.textContent = "The countdown starts with the first chip.";
+    } else cd.textContent = v.phase === "betting" ? "Press Deal when your bets are placed." : "";
+    const t = v.turn;
+    if (!t) return;
+    const left = Math.max(0, t.seconds_left - elapsed);
+    const total = v.table.decision_seconds || 1;
+    $("clock-bar").style.width = `${Math.min(100, (100 * left) / total)}%`;
+    $("clock-bar").classList.toggle("low", left < Math.min(5, total / 3));
+    const who = t.player === v.you.username ? "you" : t.player;
+    $("clock-text").textContent = `${Math.ceil(left)} s \u2014 then ${who === "you" ? "you get" : who + " gets"}: ${t.default ? decisionText(t.default) : "the table default"}`;
+  }
+}

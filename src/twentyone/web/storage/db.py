@@ -1,0 +1,59 @@
+"""The database engine for a URL, and the migrations applied on start.
+
+``sqlite:///path.db`` (the default) and ``postgresql://user:pass@host/db`` (driven by
+psycopg 3) run the same code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+
+DEFAULT_DATABASE_URL = "sqlite:///twentyone.db"
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def normalize_url(url: str) -> str:
+    """Pick the psycopg 3 driver for a plain ``postgresql://`` (or ``postgres://``) URL.
+
+    >>> normalize_url("postgresql://u@localhost/t")
+    'postgresql+psycopg://u@localhost/t'
+    >>> normalize_url("sqlite:///x.db")
+    'sqlite:///x.db'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for the URL; SQLite gets WAL, foreign keys and cross-thread use."""
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cur = dbapi_connection.cursor()
+            cur.execute("PRAGMA foreign_keys=ON")
+            if ":memory:" not in url:
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (Alembic, configured in code)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")

@@ -1,0 +1,117 @@
+"""The tables of the web server's database (SQLAlchemy 2 declarative models).
+
+Money columns are integer minor units. Player accounts carry a ``CHECK`` that their balance
+is never negative; the two system accounts (``bank``: where play money comes from, ``house``:
+the counterparty of every bet) may be negative, and the sum over all accounts is always zero.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base with constraint naming conventions (stable migration names)."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Account(Base):
+    """A wallet: a player's (``kind='player'``) or a system account (``bank``, ``house``)."""
+
+    __tablename__ = "accounts"
+    __table_args__ = (
+        CheckConstraint("kind <> 'player' OR balance >= 0", name="player_balance_not_negative"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    username: Mapped[str] = mapped_column(String(64))
+    username_key: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Session(Base):
+    """A login session; the cookie holds the token, the database only its SHA-256."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameRound(Base):
+    """A round played at a table, with its replay JSON (updated as it goes) and result."""
+
+    __tablename__ = "rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    rules: Mapped[str] = mapped_column(String(128))
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open, settled, refunded
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    replay: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock_decisions: Mapped[list[int]] = mapped_column(JSON, default=list)
+
+
+class RoundPlayer(Base):
+    """A player's part in a round: what they staked and their net (filled when it ends)."""
+
+    __tablename__ = "round_players"
+
+    round_id: Mapped[int] = mapped_column(
+        ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    staked: Mapped[int] = mapped_column(BigInteger, default=0)
+    net: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class LedgerEntry(Base):
+    """One movement of money: ``amount`` leaves ``debit_account`` and reaches
+    ``credit_account``. ``key`` (unique) makes posting idempotent: a movement with a key
+    already posted is never posted again."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (CheckConstraint("amount > 0", name="amount_positive"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    kind: Mapped[str] = mapped_column(String(16))  # grant, stake, payout, refund
+    debit_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    credit_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"), nullable=True, index=True)
+    key: Mapped[str | None] = mapped_column(String(128), unique=True, nullable=True)

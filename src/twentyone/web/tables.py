@@ -1,0 +1,558 @@
+"""The live table: seats, chips, the betting countdown or the deal button, the round in play
+and its decision clock.
+
+A :class:`LiveTable` is driven by intentions (``sit``, ``bet``, ``decide``…) and by
+:meth:`LiveTable.tick`, which the server calls with the clock's time to fire the countdown
+and the decision clock. Every intention either changes the table and returns, or raises
+:class:`TableError` naming the bad value and changes nothing. The engine
+(:class:`~twentyone.round.Round`) is the only judge of the game; the
+:class:`~twentyone.web.ledger.Ledger` holds the money. The views players see are built by
+:mod:`twentyone.web.views` from this state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from twentyone.errors import TwentyOneError
+from twentyone.hands import BoxBet
+from twentyone.records import Action, Payment
+from twentyone.replay import round_result, round_to_replay
+from twentyone.round import Round
+from twentyone.rules import Rules
+from twentyone.shoe import CardSource
+from twentyone.table import format_money
+from twentyone.web.ledger import InsufficientFundsError, Ledger, RoundMove
+from twentyone.web.storage.accounts import Player
+from twentyone.web.views import boxes_view, dealer_view
+
+Clock = Callable[[], float]
+SIDES = ("main", "jackpot")
+
+
+class TableError(Exception):
+    """An intention refused; ``field`` and ``value`` name what was wrong."""
+
+    def __init__(self, message: str, field: str | None = None, value: Any = None) -> None:
+        super().__init__(message)
+        self.field = field
+        self.value = value
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """A table of the lobby: its id, its rule set (preset, shorthand or TOML path) and
+    timings. ``multi_player`` None: single-player for the online games (``*-online``)."""
+
+    id: str
+    rules: str
+    multi_player: bool | None = None
+    countdown_seconds: float = 15.0
+    decision_seconds: float = 20.0
+
+
+class DefaultAction:
+    """What the decision clock does for a player who does not act in time."""
+
+    def __init__(self, name: str, chooser: Callable[[Round], str] | None = None) -> None:
+        self.name = name
+        self.chooser = chooser
+
+    def decide(self, rnd: Round) -> str:
+        """A legal decision for the round's question: the chooser's, or stand (hit where a
+        stand is not allowed), and every prompt declined."""
+        q = rnd.question
+        assert q is not None
+        if self.chooser is not None:
+            try:
+                choice = self.chooser(rnd)
+            except Exception:  # a failing strategy must not stop the table
+                choice = ""
+            if choice and rnd.can(choice):
+                return choice
+        for fallback in ("no-insurance", "no-even-money", "no-surrender", "stand", "hit"):
+            if fallback in q.actions:
+                return fallback
+        return q.actions[0]
+
+
+@dataclass(slots=True)
+class Chip:
+    """A chip placed in the betting phase (undo takes back the last one)."""
+
+    box: int
+    side: str
+    amount: int
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seated player, their chips and what their last round staked (for rebet)."""
+
+    player: Player
+    ready: bool = False
+    connections: int = 0
+    chips: list[Chip] = field(default_factory=list)
+    last_bets: list[Chip] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Played:
+    """The round in play: the engine's round plus what the table needs around it."""
+
+    id: int
+    rnd: Round
+    box_map: list[int]  # the round's box i sits at table box box_map[i]
+    accounts: dict[str, int]
+    posted: int = 0  # log records already sent to the ledger
+    clock_decisions: list[int] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    question_key: tuple[Any, ...] | None = None
+    deadline: float | None = None
+    default: str | None = None
+
+
+class LiveTable:
+    """One table of the lobby, alive."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        rules: Rules,
+        *,
+        ledger: Ledger,
+        shoe: CardSource,
+        clock: Clock,
+        default_action: DefaultAction,
+    ) -> None:
+        self.config = config
+        self.id = config.id
+        self.rules = rules
+        self.ledger = ledger
+        self.shoe = shoe
+        self.clock = clock
+        self.default_action = default_action
+        self.multi_player = (
+            config.multi_player
+            if config.multi_player is not None
+            else not rules.name.endswith("-online")
+        )
+        self.seq = 0
+        self.seats: dict[str, Seat] = {}
+        self.played: Played | None = None
+        self.countdown: float | None = None
+        self.last_round: dict[str, Any] | None = None
+        self.notices: list[dict[str, Any]] = []
+
+    # ----------------------------------------------------------------- reading
+    def owner(self, box: int) -> str | None:
+        """Who owns a table box: the round's player, or whoever has chips on it."""
+        if self.played is not None:
+            for i, t in enumerate(self.played.box_map):
+                if t == box:
+                    return self.played.rnd.boxes[i].player
+            return None
+        for name, seat in self.seats.items():
+            if any(c.box == box for c in seat.chips):
+                return name
+        return None
+
+    def pending(self, name: str) -> int:
+        """The total of a player's chips not yet staked."""
+        seat = self.seats.get(name)
+        return sum(c.amount for c in seat.chips) if seat else 0
+
+    def free_boxes(self) -> int:
+        """Boxes nobody bets on or plays (none while a single-player table is taken)."""
+        if not self.multi_player and self.seats:
+            return 0
+        return sum(1 for b in range(self.rules.table_boxes) if self.owner(b) is None)
+
+    def in_round(self, name: str) -> bool:
+        """Whether a player has a box in the round in play."""
+        return self.played is not None and name in self.played.accounts
+
+    def _changed(self) -> None:
+        self.seq += 1
+
+    def _notice(self, kind: str, text: str, **extra: Any) -> None:
+        self.notices.append({"type": "notice", "kind": kind, "text": text, **extra})
+
+    # ----------------------------------------------------------------- seats
+    def connect(self, player: Player) -> None:
+        """A connection of a player opened (seated or not)."""
+        seat = self.seats.get(player.username)
+        if seat is not None:
+            seat.connections += 1
+            self._changed()
+
+    def disconnect(self, player: Player) -> None:
+        """A connection closed; a seated player with no connection left stands up unless
+        they play in the round (then after it, and the decision clock plays for them)."""
+        seat = self.seats.get(player.username)
+        if seat is None:
+            return
+        seat.connections = max(0, seat.connections - 1)
+        if seat.connections == 0 and not self.in_round(player.username):
+            del self.seats[player.username]
+            self._countdown_check()
+        self._changed()
+
+    def sit(self, player: Player, connections: int = 1) -> None:
+        """Take a seat (a no-op for a seated player)."""
+        if player.username in self.seats:
+            return
+        if not self.multi_player and self.seats:
+            other = next(iter(self.seats))
+            raise TableError(f"table {self.id} is a single-player table and {other} plays it")
+        if len(self.seats) >= self.rules.table_boxes:
+            raise TableError(f"table {self.id} is full ({self.rules.table_boxes} seats)")
+        self.seats[player.username] = Seat(player, connections=connections)
+        self._changed()
+
+    def leave(self, player: Player) -> None:
+        """Stand up between rounds; chips go back."""
+        if player.username not in self.seats:
+            raise TableError("you are not seated at this table", "type", "leave")
+        if self.in_round(player.username):
+            raise TableError("you play in this round: leave after it", "type", "leave")
+        del self.seats[player.username]
+        self._countdown_check()
+        self._changed()
+
+    def _seat(self, player: Player) -> Seat:
+        seat = self.seats.get(player.username)
+        if seat is None:
+            raise TableError("sit down first: you are not seated at this table", "type")
+        return seat
+
+    # ----------------------------------------------------------------- betting
+    def _betting_seat(self, player: Player) -> Seat:
+        seat = self._seat(player)
+        if self.played is not None:
+            raise TableError("bets are closed: a round is in play", "type")
+        return seat
+
+    def _check_chips(self, player: Player, chips: list[Chip]) -> None:
+        """Raise unless these chips are a valid set of pending bets for the player."""
+        boxes: dict[int, dict[str, int]] = {}
+        for c in chips:
+            if not 0 <= c.box < self.rules.table_boxes:
+                raise TableError(
+                    f"box {c.box}: the table has boxes 0 to {self.rules.table_boxes - 1}",
+                    "box",
+                    c.box,
+                )
+            owner = self.owner(c.box)
+            if owner is not None and owner != player.username:
+                raise TableError(f"box {c.box} is {owner}'s", "box", c.box)
+            if c.side == "jackpot" and not self.rules.offers_jackpot:
+                raise TableError("side 'jackpot': this table has no jackpot", "side", c.side)
+            sides = boxes.setdefault(c.box, {"main": 0, "jackpot": 0})
+            sides[c.side] += c.amount
+            if sides[c.side] > self.rules.table_max:
+                raise TableError(
+                    f"amount {c.amount}: box {c.box} would hold {sides[c.side]}, "
+                    f"above the table maximum {self.rules.table_max}",
+                    "amount",
+                    c.amount,
+                )
+        if len(boxes) > self.rules.boxes_per_player:
+            raise TableError(
+                f"box {chips[-1].box}: at most {self.rules.boxes_per_player} boxes per player",
+                "box",
+                chips[-1].box,
+            )
+        total = sum(c.amount for c in chips)
+        balance = self.ledger.balance(player.id)
+        if total > balance:
+            raise TableError(
+                f"amount {chips[-1].amount}: bets of {total} exceed the balance {balance}",
+                "amount",
+                chips[-1].amount,
+            )
+
+    def _set_chips(self, seat: Seat, chips: list[Chip]) -> None:
+        self._check_chips(seat.player, chips)
+        seat.chips = chips
+        seat.ready = False
+        if self.multi_player and self.countdown is None and chips:
+            self.countdown = self.clock() + self.config.countdown_seconds
+        self._countdown_check()
+        self._changed()
+
+    def bet(self, player: Player, box: Any, amount: Any, side: Any = "main") -> None:
+        """Add a chip to a box."""
+        seat = self._betting_seat(player)
+        if not isinstance(box, int) or isinstance(box, bool):
+            raise TableError(f"box {box!r}: expected a box number", "box", box)
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise TableError(
+                f"amount {amount!r}: expected a whole number of minor units above 0",
+                "amount",
+                amount,
+            )
+        if side not in SIDES:
+            raise TableError(f"side {side!r}: expected 'main' or 'jackpot'", "side", side)
+        self._set_chips(seat, [*seat.chips, Chip(box, side, amount)])
+
+    def undo(self, player: Player) -> None:
+        """Take back the player's last chip."""
+        seat = self._betting_seat(player)
+        if not seat.chips:
+            raise TableError("undo: you have no chips on the table", "type", "undo")
+        self._set_chips(seat, seat.chips[:-1])
+
+    def clear(self, player: Player) -> None:
+        """Take back all the player's chips."""
+        seat = self._betting_seat(player)
+        self._set_chips(seat, [])
+
+    def rebet(self, player: Player, factor: int = 1) -> None:
+        """The bets of the player's last round again (``factor`` 2: doubled)."""
+        seat = self._betting_seat(player)
+        if not seat.last_bets:
+            name = "rebet" if factor == 1 else "double-rebet"
+            raise TableError(f"{name}: you have no last round to repeat here", "type", name)
+        self._set_chips(seat, [Chip(c.box, c.side, c.amount * factor) for c in seat.last_bets])
+
+    def ready(self, player: Player) -> None:
+        """Multi-player: ready (the round starts once all are); single-player: deal now."""
+        seat = self._betting_seat(player)
+        if not seat.chips:
+            raise TableError("place a bet first", "type", "ready")
+        self._check_minimums(seat)
+        seat.ready = True
+        self._changed()
+        if not self.multi_player:
+            self._start_round()
+        else:
+            self._countdown_check()
+
+    def _check_minimums(self, seat: Seat) -> None:
+        for box, main in self._boxes_of(seat).items():
+            if main[0] < self.rules.table_min:
+                raise TableError(
+                    f"box {box}: bet {main[0]} is below the table minimum {self.rules.table_min}",
+                    "box",
+                    box,
+                )
+
+    @staticmethod
+    def _boxes_of(seat: Seat) -> dict[int, tuple[int, int]]:
+        out: dict[int, tuple[int, int]] = {}
+        for c in seat.chips:
+            main, jackpot = out.get(c.box, (0, 0))
+            out[c.box] = (
+                (main + c.amount, jackpot) if c.side == "main" else (main, jackpot + c.amount)
+            )
+        return out
+
+    def _countdown_check(self) -> None:
+        """Multi-player: start when every seated player is ready and someone bets."""
+        if self.played is not None or not self.multi_player:
+            return
+        if not any(s.chips for s in self.seats.values()):
+            self.countdown = None
+            return
+        if all(s.ready for s in self.seats.values()):
+            self._start_round()
+
+    # ----------------------------------------------------------------- the round
+    def _start_round(self) -> None:
+        bets: list[tuple[int, BoxBet]] = []
+        accounts: dict[str, int] = {}
+        for name, seat in self.seats.items():
+            boxes = self._boxes_of(seat)
+            low = [b for b, (main, _) in boxes.items() if main < self.rules.table_min]
+            if low:
+                self._notice(
+                    "bets-dropped",
+                    f"{name}: box {low[0] + 1} is below the table minimum "
+                    f"{format_money(self.rules.table_min)}; {name}'s bets are not in this round",
+                    player=name,
+                )
+                seat.chips = []
+                continue
+            for b, (main, jackpot) in boxes.items():
+                bets.append((b, BoxBet(name, main, jackpot)))
+                accounts[name] = seat.player.id
+        self.countdown = None
+        if not bets:
+            self._changed()
+            return
+        bets.sort(key=lambda pair: pair[0])
+        bankrolls = self.ledger.balances(accounts.values())
+        by_name = {name: bankrolls.get(acct, 0) for name, acct in accounts.items()}
+        try:
+            rnd = Round(self.rules, self.shoe, [b for _, b in bets], by_name)
+        except TwentyOneError as exc:
+            self._clear_bets()
+            self._notice("table-error", f"the round could not start: {exc}")
+            self._changed()
+            return
+        moves = self._moves(rnd, 0, accounts)
+        try:
+            round_id = self.ledger.start_round(
+                self.id, self.rules.name, round_to_replay(rnd), list(accounts.values()), moves
+            )
+        except InsufficientFundsError as exc:
+            self._clear_bets()
+            self._notice("table-error", f"the round could not start: {exc}")
+            self._changed()
+            return
+        for seat in self.seats.values():
+            if seat.chips:
+                seat.last_bets = seat.chips
+            seat.chips = []
+            seat.ready = False
+        self.played = Played(round_id, rnd, [b for b, _ in bets], accounts, posted=len(rnd.log))
+        self._notice("round-start", f"round {round_id}: no more bets", round=round_id)
+        self._after_change()
+
+    def _clear_bets(self) -> None:
+        for seat in self.seats.values():
+            seat.chips = []
+            seat.ready = False
+
+    @staticmethod
+    def _moves(rnd: Round, start: int, accounts: dict[str, int]) -> list[RoundMove]:
+        moves = []
+        for index in range(start, len(rnd.log)):
+            rec = rnd.log[index]
+            if isinstance(rec, Payment) and rec.amount:
+                player = rnd.boxes[rec.box].player
+                moves.append(RoundMove(index, accounts[player], rec.amount))
+        return moves
+
+    def decide(self, player: Player, decision: Any, box: Any = None, hand: Any = None) -> None:
+        """Answer the round's question (only the player whose turn it is)."""
+        played = self.played
+        if played is None or played.rnd.question is None:
+            raise TableError(f"decision {decision!r}: no round is asking", "decision", decision)
+        if not isinstance(decision, str):
+            raise TableError(f"decision {decision!r}: expected a string", "decision", decision)
+        q = played.rnd.question
+        whose = played.rnd.boxes[q.box].player
+        if whose != player.username:
+            raise TableError(
+                f"decision {decision!r}: it is {whose}'s turn, not yours", "decision", decision
+            )
+        table_box = played.box_map[q.box]
+        if box is not None and box != table_box:
+            raise TableError(f"box {box!r}: the turn is at box {table_box}", "box", box)
+        if hand is not None and hand != q.hand:
+            raise TableError(f"hand {hand!r}: the turn is at hand {q.hand}", "hand", hand)
+        try:
+            self._apply(played, decision, "player")
+        except TwentyOneError as exc:
+            raise TableError(str(exc), "decision", decision) from exc
+
+    def _apply(self, played: Played, decision: str, by: str) -> None:
+        rnd = played.rnd
+        q = rnd.question
+        assert q is not None
+        record: Action = rnd.apply(decision)
+        player = rnd.boxes[q.box].player
+        if by == "clock":
+            played.clock_decisions.append(len(rnd.decisions) - 1)
+        played.log.append(
+            {
+                "box": played.box_map[q.box],
+                "hand": q.hand,
+                "decision": record.decision,
+                "player": player,
+                "by": by,
+            }
+        )
+        self._after_change()
+
+    def _after_change(self) -> None:
+        played = self.played
+        assert played is not None
+        rnd = played.rnd
+        moves = self._moves(rnd, played.posted, played.accounts)
+        played.posted = len(rnd.log)
+        if rnd.is_over:
+            self._finish(played, moves)
+            return
+        if moves:  # money moved: post it, with the replay so far (hits and stands wait)
+            self.ledger.record_moves(played.id, moves, round_to_replay(rnd), played.clock_decisions)
+        q = rnd.question
+        assert q is not None
+        key = (q.kind, q.box, q.hand, len(rnd.log))
+        if key != played.question_key:
+            played.question_key = key
+            played.deadline = self.clock() + self.config.decision_seconds
+            played.default = self.default_action.decide(rnd)
+        self._changed()
+
+    def _finish(self, played: Played, moves: list[RoundMove]) -> None:
+        rnd = played.rnd
+        net = rnd.net()
+        staked: dict[str, int] = {}
+        for rec in rnd.log:
+            if isinstance(rec, Payment) and rec.amount < 0:
+                name = rnd.boxes[rec.box].player
+                staked[name] = staked.get(name, 0) - rec.amount
+        per_player = {
+            acct: (staked.get(name, 0), net.get(name, 0)) for name, acct in played.accounts.items()
+        }
+        self.ledger.settle_round(
+            played.id,
+            moves,
+            round_to_replay(rnd),
+            round_result(rnd),
+            per_player,
+            played.clock_decisions,
+        )
+        self.last_round = {
+            "id": played.id,
+            "dealer": dealer_view(rnd),
+            "boxes": boxes_view(self, played, final=True),
+            "net": net,
+            "log": played.log,
+        }
+        self.played = None
+        for name in [n for n, s in self.seats.items() if s.connections == 0]:
+            del self.seats[name]
+        summary = ", ".join(f"{n} {format_money(v, sign=True)}" for n, v in net.items())
+        self._notice("round-end", f"round {played.id}: {summary}", round=played.id, net=net)
+        self._changed()
+
+    # ----------------------------------------------------------------- time
+    def tick(self, now: float) -> bool:
+        """Fire the countdown and the decision clock if their time has come; True when the
+        table changed."""
+        before = self.seq
+        if self.played is None and self.countdown is not None and now >= self.countdown:
+            self._start_round()
+        played = self.played
+        if (
+            played is not None
+            and played.rnd.question is not None
+            and played.deadline is not None
+            and now >= played.deadline
+        ):
+            q = played.rnd.question
+            player = played.rnd.boxes[q.box].player
+            decision = played.default or self.default_action.decide(played.rnd)
+            box = played.box_map[q.box]
+            self._notice(
+                "default-action",
+                f"{player} did not act in time: {decision} "
+                f"(table default: {self.default_action.name})",
+                player=player,
+                box=box,
+                hand=q.hand,
+                decision=decision,
+            )
+            self._apply(played, decision, "clock")
+        return self.seq != before
+
+    def take_notices(self) -> list[dict[str, Any]]:
+        """The notices since the last call (the server broadcasts them)."""
+        out, self.notices = self.notices, []
+        return out

@@ -1,0 +1,194 @@
+"""What each player sees of a table (the ``view`` message of docs/protocol.md).
+
+Built only from what players may see: the dealer's cards through
+:attr:`~twentyone.round.Round.dealer_visible`, never the shoe. The legal actions go only to
+the player whose turn it is.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from twentyone.cards import hand_total
+from twentyone.round import Round
+
+if TYPE_CHECKING:
+    from twentyone.web.tables import LiveTable, Played
+
+
+def dealer_view(rnd: Round) -> dict[str, Any]:
+    """The dealer's hand as players see it."""
+    shown = rnd.dealer_visible
+    total = hand_total(shown) if shown else None
+    known = rnd.is_over or rnd.dealer_blackjack is False
+    return {
+        "cards": [str(c) for c in shown],
+        "hidden": len(rnd.dealer) - len(shown),
+        "total": total.total if total else 0,
+        "soft": bool(total and total.soft),
+        "blackjack": rnd.dealer_blackjack if known else None,
+    }
+
+
+def boxes_view(
+    table: LiveTable, played: Played | None, *, final: bool = False
+) -> list[dict[str, Any]]:
+    """Every box of the table: the round's boxes in play, else the pending chips."""
+    out: list[dict[str, Any]] = [
+        {
+            "index": i,
+            "player": None,
+            "bet": 0,
+            "jackpot": 0,
+            "insurance": 0,
+            "net": None,
+            "hands": [],
+        }
+        for i in range(table.rules.table_boxes)
+    ]
+    if played is None:
+        for name, seat in table.seats.items():
+            for chip in seat.chips:
+                box = out[chip.box]
+                box["player"] = name
+                box["bet" if chip.side == "main" else "jackpot"] += chip.amount
+        return out
+    rnd = played.rnd
+    q = rnd.question
+    for i, b in enumerate(rnd.boxes):
+        hands = []
+        for h_index, h in enumerate(b.hands):
+            total = h.total
+            hands.append(
+                {
+                    "cards": [str(c) for c in h.cards],
+                    "bet": h.bet,
+                    "total": total.total,
+                    "soft": total.soft,
+                    "doubled": h.doubled,
+                    "surrendered": h.surrendered,
+                    "result": h.result,
+                    "returned": h.returned,
+                    "bonus": h.bonus,
+                    "active": (
+                        not final
+                        and q is not None
+                        and q.kind == "play"
+                        and q.box == i
+                        and q.hand == h_index
+                    ),
+                }
+            )
+        out[played.box_map[i]] = {
+            "index": played.box_map[i],
+            "player": b.player,
+            "bet": b.bet,
+            "jackpot": b.jackpot,
+            "insurance": b.insurance,
+            "net": b.net if rnd.is_over else None,
+            "hands": hands,
+        }
+    return out
+
+
+def table_info(table: LiveTable) -> dict[str, Any]:
+    """The table's fixed facts as the view carries them."""
+    return {
+        "id": table.id,
+        "rules": table.rules.name,
+        "limits": {"min": table.rules.table_min, "max": table.rules.table_max},
+        "boxes": table.rules.table_boxes,
+        "boxes_per_player": table.rules.boxes_per_player,
+        "multi_player": table.multi_player,
+        "jackpot": table.rules.offers_jackpot,
+        "default_action": table.default_action.name,
+        "countdown_seconds": table.config.countdown_seconds if table.multi_player else None,
+        "decision_seconds": table.config.decision_seconds,
+    }
+
+
+def turn_view(table: LiveTable, username: str, now: float) -> dict[str, Any] | None:
+    """Whose turn it is; the legal actions only for that player."""
+    played = table.played
+    if played is None or played.rnd.question is None:
+        return None
+    q = played.rnd.question
+    whose = played.rnd.boxes[q.box].player
+    mine = whose == username
+    deadline = played.deadline or now
+    return {
+        "player": whose,
+        "kind": q.kind,
+        "box": played.box_map[q.box],
+        "hand": q.hand,
+        "actions": list(q.actions) if mine else [],
+        "amount_range": list(q.amount_range) if (mine and q.amount_range) else None,
+        "deadline": deadline,
+        "seconds_left": max(0.0, deadline - now),
+        "default": played.default,
+    }
+
+
+def shared_view(table: LiveTable, now: float) -> dict[str, Any]:
+    """The part of the ``view`` message that is the same for every player (all of it but
+    ``type``, ``seq``, ``you`` and ``turn``)."""
+    played = table.played
+    countdown = None
+    if played is None and table.countdown is not None:
+        countdown = {"deadline": table.countdown, "seconds_left": max(0.0, table.countdown - now)}
+    return {
+        "table": table_info(table),
+        "players": [
+            {"username": name, "ready": s.ready, "connected": s.connections > 0}
+            for name, s in table.seats.items()
+        ],
+        "phase": "playing" if played is not None else "betting",
+        "countdown": countdown,
+        "boxes": boxes_view(table, played),
+        "dealer": dealer_view(played.rnd) if played is not None else None,
+        "round": {"id": played.id, "log": played.log} if played is not None else None,
+        "last_round": table.last_round if played is None else None,
+    }
+
+
+def own_view(table: LiveTable, username: str, balance: int, now: float) -> dict[str, Any]:
+    """The part of the ``view`` message that is the player's own."""
+    seat = table.seats.get(username)
+    return {
+        "type": "view",
+        "seq": table.seq,
+        "you": {
+            "username": username,
+            "balance": balance,
+            "seated": seat is not None,
+            "ready": bool(seat and seat.ready),
+            "pending": table.pending(username),
+            "can_rebet": bool(seat and seat.last_bets),
+        },
+        "turn": turn_view(table, username, now),
+    }
+
+
+def table_view(table: LiveTable, username: str, balance: int) -> dict[str, Any]:
+    """The whole ``view`` message for one player."""
+    now = table.clock()
+    return {**own_view(table, username, balance, now), **shared_view(table, now)}
+
+
+def view_texts(table: LiveTable, balances: dict[str, int]) -> dict[str, str]:
+    """The ``view`` message of each named player as JSON text (their balances given): the
+    shared part is built and encoded once, each player's own part on its own.
+
+    The text decodes to exactly :func:`table_view`'s message.
+    """
+    now = table.clock()
+    shared = _dumps(shared_view(table, now))
+    return {
+        name: _dumps(own_view(table, name, balance, now))[:-1] + "," + shared[1:]
+        for name, balance in balances.items()
+    }
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))

@@ -1,0 +1,262 @@
+"""The table WebSocket (docs/protocol.md): connections, intentions applied once, views.
+
+A connection is authenticated from its session cookie before it is accepted. Each
+connection has a queue and a writer task, so a slow browser never holds up a table. The
+:class:`Hub` owns the live tables, applies intentions, remembers the answer to each client
+message id (a repeated id gets the same answer, nothing is applied twice), and sends every
+connection its own view after each change. Its ticker fires countdowns and decision clocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import OrderedDict
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from twentyone.web.ledger import Ledger
+from twentyone.web.storage.accounts import Player
+from twentyone.web.tables import Clock, LiveTable, TableError
+from twentyone.web.views import table_view, view_texts
+
+log = logging.getLogger(__name__)
+REMEMBERED_IDS = 1000
+
+
+class Connection:
+    """One open WebSocket of a player at a table, with its outgoing queue."""
+
+    def __init__(self, ws: WebSocket, player: Player, table: LiveTable) -> None:
+        self.ws = ws
+        self.player = player
+        self.table = table
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+
+    def send(self, message: dict[str, Any] | str | None) -> None:
+        """Queue a message (a dict, or JSON text already encoded; never blocks); ``None``
+        ends the writer."""
+        self.queue.put_nowait(message)
+
+    async def writer(self) -> None:
+        """Send queued messages until ``None`` or the socket fails."""
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            if not isinstance(message, str):
+                message = json.dumps(message, separators=(",", ":"))
+            try:
+                await self.ws.send_text(message)
+            except Exception:
+                return
+
+
+class Hub:
+    """The live tables and everyone connected to them."""
+
+    def __init__(
+        self,
+        tables: dict[str, LiveTable],
+        ledger: Ledger,
+        clock: Clock,
+        tick_interval: float = 0.05,
+    ) -> None:
+        self.tables = tables
+        self.ledger = ledger
+        self.clock = clock
+        self.tick_interval = tick_interval
+        self.connections: dict[str, set[Connection]] = {t: set() for t in tables}
+        self.replies: dict[tuple[str, str], OrderedDict[str, dict[str, Any]]] = {}
+
+    def seated_at(self, username: str) -> str | None:
+        """The table a player is seated at, if any."""
+        for table in self.tables.values():
+            if username in table.seats:
+                return table.id
+        return None
+
+    # ----------------------------------------------------------------- sending
+    def send_view(self, conn: Connection, balance: int | None = None) -> None:
+        """Send one connection its view."""
+        if balance is None:
+            balance = self.ledger.balance(conn.player.id)
+        conn.send(table_view(conn.table, conn.player.username, balance))
+
+    def broadcast(self, table: LiveTable) -> None:
+        """Notices, then each connection's own view."""
+        conns = self.connections.get(table.id, set())
+        notices = table.take_notices()
+        if not conns:
+            return
+        balances = self.ledger.balances({c.player.id for c in conns})
+        views = view_texts(table, {c.player.username: balances.get(c.player.id, 0) for c in conns})
+        encoded = [json.dumps(n, separators=(",", ":")) for n in notices]
+        for conn in conns:
+            for notice in encoded:
+                conn.send(notice)
+            conn.send(views[conn.player.username])
+
+    # ----------------------------------------------------------------- intentions
+    def handle(self, conn: Connection, text: str) -> None:
+        """Apply one client message (once per id) and send what follows from it."""
+        table = conn.table
+        try:
+            msg = json.loads(text)
+        except json.JSONDecodeError as exc:
+            conn.send(_error(None, f"not valid JSON: {exc}", None, None))
+            return
+        if not isinstance(msg, dict):
+            conn.send(_error(None, "a message is a JSON object with type and id", None, msg))
+            return
+        mid = msg.get("id")
+        if (isinstance(mid, bool) or not isinstance(mid, str | int)) or (
+            isinstance(mid, str) and not 1 <= len(mid) <= 64
+        ):
+            conn.send(
+                _error(
+                    None,
+                    f"id {mid!r}: expected a string of 1 to 64 characters or an integer",
+                    "id",
+                    mid,
+                )
+            )
+            return
+        key = str(mid) if isinstance(mid, str) else f"#{mid}"
+        remembered = self.replies.setdefault((conn.player.username, table.id), OrderedDict())
+        if key in remembered:
+            conn.send({**remembered[key], "duplicate": True})
+            return
+        before = table.seq
+        try:
+            self._dispatch(conn, msg)
+            reply: dict[str, Any] = {"type": "ack", "id": mid, "duplicate": False}
+        except TableError as exc:
+            reply = _error(mid, str(exc), exc.field, exc.value)
+        remembered[key] = reply
+        while len(remembered) > REMEMBERED_IDS:
+            remembered.popitem(last=False)
+        conn.send(reply)
+        if table.seq != before or table.notices:
+            self.broadcast(table)
+        elif reply["type"] == "ack":
+            self.send_view(conn)
+
+    def _dispatch(self, conn: Connection, msg: dict[str, Any]) -> None:
+        table, player = conn.table, conn.player
+        kind = msg.get("type")
+        if kind == "sit":
+            elsewhere = self.seated_at(player.username)
+            if elsewhere is not None and elsewhere != table.id:
+                raise TableError(
+                    f"you are seated at table {elsewhere}: leave it first", "type", "sit"
+                )
+            mine = sum(1 for c in self.connections[table.id] if c.player.id == player.id)
+            table.sit(player, connections=mine)
+        elif kind == "leave":
+            table.leave(player)
+        elif kind == "bet":
+            table.bet(player, msg.get("box"), msg.get("amount"), msg.get("side", "main"))
+        elif kind == "undo":
+            table.undo(player)
+        elif kind == "clear":
+            table.clear(player)
+        elif kind == "rebet":
+            table.rebet(player, 1)
+        elif kind == "double-rebet":
+            table.rebet(player, 2)
+        elif kind in ("ready", "deal"):
+            table.ready(player)
+        elif kind == "decide":
+            table.decide(player, msg.get("decision"), msg.get("box"), msg.get("hand"))
+        elif kind == "view":
+            pass  # the view follows the ack
+        else:
+            raise TableError(
+                f"type {kind!r}: expected one of sit, leave, bet, undo, clear, rebet, "
+                "double-rebet, ready, deal, decide, view",
+                "type",
+                kind,
+            )
+
+    # ----------------------------------------------------------------- time
+    def tick(self) -> None:
+        """Fire every table's countdown and decision clock that is due."""
+        now = self.clock()
+        for table in self.tables.values():
+            try:
+                changed = table.tick(now)
+            except Exception:  # keep the other tables going
+                log.exception("table %s failed on tick", table.id)
+                changed = True
+            if changed or table.notices:
+                self.broadcast(table)
+
+    async def ticker(self) -> None:
+        """Tick forever (the app's lifespan starts and cancels it)."""
+        while True:
+            await asyncio.sleep(self.tick_interval)
+            self.tick()
+
+    # ----------------------------------------------------------------- sockets
+    async def serve(self, conn: Connection) -> None:
+        """Run an accepted connection until it closes."""
+        table = conn.table
+        self.connections[table.id].add(conn)
+        table.connect(conn.player)
+        writer = asyncio.create_task(conn.writer())
+        self.send_view(conn)
+        try:
+            while True:
+                text = await conn.ws.receive_text()
+                self.handle(conn, text)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self.connections[table.id].discard(conn)
+            table.disconnect(conn.player)
+            self.broadcast(table)
+            conn.send(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=1)
+
+
+def _error(mid: Any, message: str, field: str | None, value: Any) -> dict[str, Any]:
+    return {
+        "type": "error",
+        "id": mid,
+        "field": field,
+        "value": value,
+        "error": message,
+        "duplicate": False,
+    }
+
+
+def origin_allowed(ws: WebSocket) -> bool:
+    """A browser's ``Origin`` must name this server's host (no cross-site sockets)."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    host = ws.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
+router = APIRouter()
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    """A player's connection to a table (authenticated before it is accepted)."""
+    state = ws.app.state
+    hub: Hub = state.hub
+    player = state.auth.player_from_cookies(ws.cookies)
+    table = hub.tables.get(table_id)
+    if player is None or table is None or not origin_allowed(ws):
+        await ws.close(code=4403)
+        return
+    await ws.accept()
+    await hub.serve(Connection(ws, player, table))

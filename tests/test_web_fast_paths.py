@@ -1,0 +1,82 @@
+"""The server's fast paths stay exact: the ledger's cached balances always equal the
+database's, and the view texts built from a shared part equal the plain views."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from twentyone.web.ledger import InsufficientFundsError, Ledger, RoundMove
+from twentyone.web.storage.accounts import Accounts
+from twentyone.web.storage.db import make_engine, migrate
+from twentyone.web.storage.models import Account
+from twentyone.web.views import table_view, view_texts
+from web_support import Player, cookie, make_app, register
+
+
+def db_balances(ledger: Ledger) -> dict[int, int]:
+    with ledger.sessions() as s:
+        return {i: b for i, b in s.execute(select(Account.id, Account.balance))}
+
+
+def test_cached_balances_follow_commits_and_ignore_rollbacks(tmp_path: Any) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path}/cache.db")
+    migrate(engine)
+    ledger = Ledger(engine)
+    accounts = Accounts(ledger, 1_000)
+    ids = [accounts.create_player(f"p{i}", "x").id for i in range(4)]
+    everyone = [*ids, ledger.house_id, ledger.bank_id]
+    rng = random.Random(7)
+    assert ledger.balances(everyone) == {i: db_balances(ledger)[i] for i in everyone}
+    failures = 0
+    for n in range(300):
+        a, b = rng.sample(ids, 2)
+        try:
+            if n % 3 == 0:  # a round: stakes and payments against the house
+                moves = [RoundMove(k, rng.choice(ids), rng.randint(-900, 900)) for k in range(3)]
+                ledger.start_round("t", "ru-online", {}, ids, moves)
+            elif n % 3 == 1:
+                with ledger.sessions.begin() as s:
+                    ledger.post(s, "stake", a, b, rng.randint(1, 700))
+            else:  # money moves, then the transaction fails and rolls back
+                with pytest.raises(RuntimeError), ledger.sessions.begin() as s:
+                    ledger.post(s, "stake", a, ledger.house_id, 1)
+                    raise RuntimeError("rolled back")
+        except InsufficientFundsError:
+            failures += 1
+        # the cache (warm: read every time) equals the database after every transaction
+        assert ledger.balances(everyone) == {i: db_balances(ledger)[i] for i in everyone}
+    assert failures > 0  # refused debits (rolled back) were exercised too
+    assert ledger.audit() == []
+
+
+def test_view_texts_equal_each_players_view(tmp_path: Any) -> None:
+    # ro-casino, two players mid-round: the texts sent to each player decode to table_view
+    app = make_app(f"sqlite:///{tmp_path}/views.db", {"ro-casino": "TS 9D 8H 7C 6S 5H 4D"})
+    with TestClient(app) as client:
+        tokens = {name: register(client, name) for name in ("ann", "bob")}
+        with (
+            client.websocket_connect("/ws/tables/ro-casino", headers=cookie(tokens["ann"])) as w1,
+            client.websocket_connect("/ws/tables/ro-casino", headers=cookie(tokens["bob"])) as w2,
+        ):
+            ann, bob = Player(w1, "ann"), Player(w2, "bob")
+            ann.recv(), bob.recv()
+            for p, box in ((ann, 0), (bob, 1)):
+                p.ok("sit")
+                p.ok("bet", box=box, amount=1000)
+            ann.ok("ready")
+            view = bob.ok("ready")
+            assert view["phase"] == "playing" and view["turn"] is not None
+            table = app.state.hub.tables["ro-casino"]
+            balances = {"ann": 99_000, "bob": 99_000}
+            texts = view_texts(table, balances)
+            for name, text in texts.items():
+                assert json.loads(text) == table_view(table, name, balances[name])
+            # only the player whose turn it is gets the actions
+            turn = {n: json.loads(t)["turn"] for n, t in texts.items()}
+            assert turn["ann"]["actions"] and turn["bob"]["actions"] == []
