@@ -185,6 +185,7 @@ def test_shoe_too_short_example() -> None:
     out = json.loads(proc.stdout)
     assert out["decision"] == 1  # the second "hit" needs a sixth card
     assert "empty after 5 cards" in out["error"]
+    assert "while playing decision 1 'hit'" in out["error"]
 
 
 def test_shoe_too_short_for_the_deal() -> None:
@@ -192,7 +193,7 @@ def test_shoe_too_short_for_the_deal() -> None:
     data["shoe"] = "9H AS KH"
     out = replay_error(data)
     assert out["decision"] == 0
-    assert "empty after 3 cards" in out["error"]
+    assert "empty after 3 cards" in out["error"] and "while dealing the round" in out["error"]
 
 
 def test_missing_decision_names_the_question() -> None:

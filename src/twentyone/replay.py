@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from twentyone.cards import format_cards, hand_total
-from twentyone.errors import ReplayError, TwentyOneError
+from twentyone.errors import ReplayError, ShoeExhaustedError, TwentyOneError
 from twentyone.hands import BoxBet
 from twentyone.round import Round
 from twentyone.rules import Rules
@@ -152,9 +152,11 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     ):
         raise ReplayError(f"bankrolls={bankrolls!r}: expected {{player: whole amount >= 0}}")
     index = 0
+    doing = "dealing the round"
     try:
         rnd = Round(rules, StackedShoe(data["shoe"]), _boxes(data["boxes"]), bankrolls)
         for index, decision in enumerate(decisions):
+            doing = f"playing decision {index} {decision!r}"
             if rnd.is_over:
                 raise ReplayError(
                     f"left-over decision {decision!r}: the round ended after {index} decisions",
@@ -168,6 +170,8 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
             )
     except ReplayError:
         raise
+    except ShoeExhaustedError as exc:
+        raise ReplayError(f"shoe too short: {exc} while {doing}", index) from exc
     except TwentyOneError as exc:
         raise ReplayError(str(exc), index) from exc
     return round_result(rnd)
