@@ -11,7 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosedOK
 
 COOKIE = "twentyone_session"
 
@@ -118,7 +120,7 @@ class Client:
             max_size=2**22,
             open_timeout=60,
         )
-        first = json.loads(await self.ws.recv())
+        first = orjson.loads(await self.ws.recv(decode=False))
         assert first["type"] == "view", first
         self.view = first
 
@@ -129,7 +131,7 @@ class Client:
         mid = f"{self.name}-{self.counter}"
         self.in_flight = (mid, type_, time.perf_counter())
         self.answered = False
-        await self.ws.send(json.dumps({"type": type_, "id": mid, **fields}))
+        await self.ws.send(orjson.dumps({"type": type_, "id": mid, **fields}).decode())
 
     def next_step(self) -> tuple[str, dict[str, Any]] | None:
         """What to send on the latest view ("close" to leave), or None to wait."""
@@ -215,9 +217,13 @@ class Client:
         stats = self.stats
         try:
             await self.step()
-            async for raw in self.ws:
+            while True:
+                try:
+                    raw = await self.ws.recv(decode=False)
+                except ConnectionClosedOK:
+                    break
                 now = time.perf_counter()
-                msg = json.loads(raw)
+                msg = orjson.loads(raw)
                 kind = msg["type"]
                 if kind == "view":
                     self.view = msg

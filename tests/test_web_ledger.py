@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from twentyone.hands import BoxBet
 from twentyone.records import Payment
@@ -22,7 +22,7 @@ from twentyone.shoe import Shoe, StackedShoe
 from twentyone.web.ledger import InsufficientFundsError, Ledger, RoundMove
 from twentyone.web.storage.accounts import Accounts, Player
 from twentyone.web.storage.db import make_engine, migrate
-from twentyone.web.storage.models import LedgerEntry
+from twentyone.web.storage.models import Account, GameRound, LedgerEntry
 from twentyone.web.tables import DefaultAction, LiveTable, TableConfig
 from web_support import BACKENDS, FakeClock, database_url
 
@@ -137,6 +137,28 @@ def test_a_round_nobody_can_pay_for_is_not_recorded(ledger: Ledger) -> None:
     with pytest.raises(InsufficientFundsError):
         ledger.start_round("t", "ru-online", {}, [ann.id], _moves(rnd, ann.id))
     assert ledger.balance(ann.id) == 500 and ledger.audit() == []
+
+
+def test_a_round_one_player_cannot_pay_for_takes_no_stake(ledger: Ledger) -> None:
+    # the stakes are taken together (one statement where the driver counts its rows): when
+    # the second player cannot pay, the first player's stake is not taken either, no round is
+    # recorded, and the cached balances do not move
+    ann, bob = players(ledger, "ann", "bob", balance=1_000)
+    stakes = [RoundMove(0, ann.id, -500), RoundMove(1, bob.id, -1_001)]
+    with pytest.raises(InsufficientFundsError):
+        ledger.start_round("t", "ru-online", {}, [ann.id, bob.id], stakes)
+    assert ledger.balances([ann.id, bob.id]) == {ann.id: 1_000, bob.id: 1_000}
+    with ledger.sessions() as s:
+        assert s.scalar(select(func.count()).select_from(GameRound)) == 0
+        assert s.scalar(select(func.count()).select_from(LedgerEntry)) == 2  # the grants
+    # both can pay: each stake is taken once, the cache and the database agree
+    stakes = [RoundMove(0, ann.id, -500), RoundMove(1, bob.id, -1_000), RoundMove(2, ann.id, -500)]
+    ledger.start_round("t", "ru-online", {}, [ann.id, bob.id], stakes)
+    assert ledger.balances([ann.id, bob.id]) == {ann.id: 0, bob.id: 0}
+    with ledger.sessions() as s:
+        found = dict(s.execute(select(Account.id, Account.balance)).all())
+    assert found[ann.id] == found[bob.id] == 0
+    assert ledger.audit() == []
 
 
 @pytest.mark.parametrize("preset", ["ro-casino", "pt-casino", "hu-casino"])

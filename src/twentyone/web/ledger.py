@@ -16,8 +16,9 @@ engine pays it; the round is then marked settled in the same transaction.
 Balances are read often (every view carries the player's), so the ledger keeps them in
 memory: each transaction of :attr:`Ledger.sessions` notes how much it moved on each account,
 and when it commits the cached balances move by as much (when it rolls back, nothing moves).
-All writes go through :meth:`Ledger.post` or the round methods, in sessions of
-:attr:`Ledger.sessions`.
+All writes go through :meth:`Ledger.post` (in sessions of :attr:`Ledger.sessions`) or the
+round methods (plain Core transactions, lighter than ORM sessions, which move the cache the
+same way once they commit).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, bindparam, event, func, or_, select, update
+from sqlalchemy import Connection, Engine, Table, bindparam, event, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from twentyone.web.storage.models import Account, GameRound, LedgerEntry, RoundPlayer, utcnow
@@ -138,6 +139,16 @@ class Ledger:
     def _rolled_back(self, s: Session) -> None:
         """After a rollback: nothing moved."""
         s.info.pop(_MOVED, None)
+
+    def _apply_moved(self, moved: Mapping[int, int]) -> None:
+        """After a Core transaction of the round methods committed: the cached balances move
+        as it moved them (the same as :meth:`_committed` does for sessions)."""
+        if moved:
+            with self._cache_lock:
+                self._cache_epoch += 1
+                for account_id, amount in moved.items():
+                    if account_id in self._cache:
+                        self._cache[account_id] += amount
 
     # ----------------------------------------------------------------- entries
     def post(
@@ -263,16 +274,29 @@ class Ledger:
         return problems
 
     # ----------------------------------------------------------------- round money
-    def _post_moves(self, s: Session, round_id: int, moves: Iterable[RoundMove]) -> None:
+    def _post_moves(
+        self,
+        conn: Connection,
+        moved: dict[int, int],
+        round_id: int,
+        moves: Iterable[RoundMove],
+        *,
+        new_round: bool = False,
+    ) -> None:
         """Post a round's moves against the house, as :meth:`post` would one by one, in a
-        few Core statements: one look-up of the keys already posted, one guarded update per
-        stake, one update for the payments, one of the house, one insert of the entries."""
+        few Core statements: one look-up of the keys already posted (none for a round this
+        transaction created), the guarded updates of the stakes (one statement for them all
+        where the driver counts the rows an executemany changed), one update for the payments,
+        one of the house, one insert of the entries. What moved on each account is added to
+        ``moved`` (for the balance cache, once the transaction commits)."""
         keyed = {f"round:{round_id}:{m.index}": m for m in moves if m.amount}
         if not keyed:
             return
-        conn = s.connection()
-        done = set(conn.execute(_POSTED_KEYS, {"keys": list(keyed)}).scalars())
+        done: set[str] = (
+            set() if new_round else set(conn.execute(_POSTED_KEYS, {"keys": list(keyed)}).scalars())
+        )
         rows: list[dict[str, Any]] = []
+        debits: list[dict[str, int]] = []
         credits: list[dict[str, int]] = []
         house_delta = 0
         now = utcnow()
@@ -281,19 +305,15 @@ class Ledger:
                 continue
             amount = abs(m.amount)
             if m.amount < 0:  # a stake: the player pays the house, never below zero
-                taken = conn.execute(_DEBIT_PLAYER, {"acct": m.account_id, "amount": amount})
-                if taken.rowcount != 1:
-                    have = s.scalar(select(Account.balance).where(Account.id == m.account_id))
-                    raise InsufficientFundsError(
-                        f"account {m.account_id} has {have}, cannot pay {amount}"
-                    )
+                debits.append({"acct": m.account_id, "amount": amount})
                 debit, credit, kind = m.account_id, self.house_id, "stake"
                 house_delta += amount
             else:  # a payment from the house (which may go negative)
                 credits.append({"acct": m.account_id, "amount": amount})
                 debit, credit, kind = self.house_id, m.account_id, "payout"
                 house_delta -= amount
-            self._moved(s, m.account_id, -amount if m.amount < 0 else amount)
+            delta = -amount if m.amount < 0 else amount
+            moved[m.account_id] = moved.get(m.account_id, 0) + delta
             rows.append(
                 {
                     "kind": kind,
@@ -305,13 +325,36 @@ class Ledger:
                     "created_at": now,
                 }
             )
+        self._take_stakes(conn, debits)
         if credits:
             conn.execute(_CREDIT, credits)
         if house_delta:
             conn.execute(_CREDIT, {"acct": self.house_id, "amount": house_delta})
-            self._moved(s, self.house_id, house_delta)
+            moved[self.house_id] = moved.get(self.house_id, 0) + house_delta
         if rows:
             conn.execute(_ENTRIES.insert(), rows)
+
+    @staticmethod
+    def _take_stakes(conn: Connection, debits: list[dict[str, int]]) -> None:
+        """Debit each stake from its player, each update guarded (``balance >= amount``);
+        raises :class:`InsufficientFundsError` (the caller's transaction then rolls back)
+        when any one of them finds too little."""
+        if not debits:
+            return
+        if len(debits) > 1 and conn.dialect.supports_sane_multi_rowcount:
+            if conn.execute(_DEBIT_PLAYER, debits).rowcount == len(debits):
+                return
+            raise InsufficientFundsError(
+                "stakes "
+                + ", ".join(f"{d['amount']} from account {d['acct']}" for d in debits)
+                + ": a balance cannot pay its stake"
+            )
+        for d in debits:
+            if conn.execute(_DEBIT_PLAYER, d).rowcount != 1:
+                have = conn.scalar(select(Account.balance).where(Account.id == d["acct"]))
+                raise InsufficientFundsError(
+                    f"account {d['acct']} has {have}, cannot pay {d['amount']}"
+                )
 
     def start_round(
         self,
@@ -325,8 +368,8 @@ class Ledger:
 
         Raises :class:`InsufficientFundsError` (and records nothing) when a player cannot pay.
         """
-        with self.sessions.begin() as s:
-            conn = s.connection()
+        moved: dict[int, int] = {}
+        with self.engine.begin() as conn:
             round_id: int = conn.execute(
                 _ROUNDS.insert().returning(_ROUNDS.c.id),
                 {
@@ -346,8 +389,9 @@ class Ledger:
                         for a in players
                     ],
                 )
-            self._post_moves(s, round_id, moves)
-            return round_id
+            self._post_moves(conn, moved, round_id, moves, new_round=True)
+        self._apply_moved(moved)
+        return round_id
 
     def record_moves(
         self,
@@ -358,12 +402,14 @@ class Ledger:
     ) -> None:
         """Post a round's new payments (doubles, splits, insurance, money paid at once) and
         store its replay so far."""
-        with self.sessions.begin() as s:
-            self._post_moves(s, round_id, moves)
-            s.connection().execute(
+        moved: dict[int, int] = {}
+        with self.engine.begin() as conn:
+            self._post_moves(conn, moved, round_id, moves)
+            conn.execute(
                 _ROUND_PROGRESS,
                 {"rid": round_id, "replay": replay, "clock_decisions": list(clock_decisions)},
             )
+        self._apply_moved(moved)
 
     def settle_round(
         self,
@@ -377,8 +423,9 @@ class Ledger:
         """Post the round's last payments and mark it settled, once: returns False and
         changes nothing when the round is not open (settled or refunded already).
         ``per_player`` maps an account to (staked, net)."""
-        with self.sessions.begin() as s:
-            marked = s.connection().execute(
+        moved: dict[int, int] = {}
+        with self.engine.begin() as conn:
+            marked = conn.execute(
                 _ROUND_SETTLED,
                 {
                     "rid": round_id,
@@ -390,16 +437,17 @@ class Ledger:
             )
             if marked.rowcount != 1:
                 return False
-            self._post_moves(s, round_id, moves)
+            self._post_moves(conn, moved, round_id, moves)
             if per_player:
-                s.connection().execute(
+                conn.execute(
                     _ROUND_PLAYER_RESULT,
                     [
                         {"rid": round_id, "acct": a, "st": staked, "nt": net}
                         for a, (staked, net) in per_player.items()
                     ],
                 )
-            return True
+        self._apply_moved(moved)
+        return True
 
     def refund_open_rounds(self) -> list[int]:
         """Void every round still open (a restart cut it short): each player gets back

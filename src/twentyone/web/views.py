@@ -7,8 +7,9 @@ the player whose turn it is.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from twentyone.cards import hand_total
 from twentyone.round import Round
@@ -183,12 +184,13 @@ def view_texts(table: LiveTable, balances: dict[str, int]) -> dict[str, str]:
     The text decodes to exactly :func:`table_view`'s message.
     """
     now = table.clock()
-    shared = _dumps(shared_view(table, now))
+    shared = dumps(shared_view(table, now))
     return {
-        name: _dumps(own_view(table, name, balance, now))[:-1] + "," + shared[1:]
+        name: dumps(own_view(table, name, balance, now))[:-1] + "," + shared[1:]
         for name, balance in balances.items()
     }
 
 
-def _dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+def dumps(message: Any) -> str:
+    """Compact JSON text of a message (orjson: UTF-8 as is, no spaces)."""
+    return orjson.dumps(message).decode()

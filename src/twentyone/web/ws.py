@@ -22,7 +22,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from twentyone.web.ledger import Ledger
 from twentyone.web.storage.accounts import Player
 from twentyone.web.tables import Clock, LiveTable, TableError
-from twentyone.web.views import table_view, view_texts
+from twentyone.web.views import dumps, table_view, view_texts
 
 log = logging.getLogger(__name__)
 REMEMBERED_IDS = 1000
@@ -49,7 +49,7 @@ class Connection:
             if message is None:
                 return
             if not isinstance(message, str):
-                message = json.dumps(message, separators=(",", ":"))
+                message = dumps(message)
             try:
                 await self.ws.send_text(message)
             except Exception:
@@ -72,6 +72,7 @@ class Hub:
         self.tick_interval = tick_interval
         self.connections: dict[str, set[Connection]] = {t: set() for t in tables}
         self.replies: dict[tuple[str, str], OrderedDict[str, dict[str, Any]]] = {}
+        self.dirty: dict[str, LiveTable] = {}  # tables whose broadcast is due this loop turn
 
     def seated_at(self, username: str) -> str | None:
         """The table a player is seated at, if any."""
@@ -87,15 +88,35 @@ class Hub:
             balance = self.ledger.balance(conn.player.id)
         conn.send(table_view(conn.table, conn.player.username, balance))
 
+    def schedule_broadcast(self, table: LiveTable) -> None:
+        """Broadcast the table once the event loop has read what is ready now: intentions for
+        one table arriving together get one broadcast (each player's ack goes first, the view
+        that reflects it follows in the same loop turn)."""
+        if table.id in self.dirty:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a direct call): broadcast at once
+            self.broadcast(table)
+            return
+        self.dirty[table.id] = table
+        loop.call_soon(self._flush, table.id)
+
+    def _flush(self, table_id: str) -> None:
+        table = self.dirty.pop(table_id, None)
+        if table is not None:
+            self.broadcast(table)
+
     def broadcast(self, table: LiveTable) -> None:
         """Notices, then each connection's own view."""
+        self.dirty.pop(table.id, None)
         conns = self.connections.get(table.id, set())
         notices = table.take_notices()
         if not conns:
             return
         balances = self.ledger.balances({c.player.id for c in conns})
         views = view_texts(table, {c.player.username: balances.get(c.player.id, 0) for c in conns})
-        encoded = [json.dumps(n, separators=(",", ":")) for n in notices]
+        encoded = [dumps(n) for n in notices]
         for conn in conns:
             for notice in encoded:
                 conn.send(notice)
@@ -142,8 +163,8 @@ class Hub:
             remembered.popitem(last=False)
         conn.send(reply)
         if table.seq != before or table.notices:
-            self.broadcast(table)
-        elif reply["type"] == "ack":
+            self.schedule_broadcast(table)
+        elif reply["type"] == "ack" and table.id not in self.dirty:
             self.send_view(conn)
 
     def _dispatch(self, conn: Connection, msg: dict[str, Any]) -> None:
@@ -219,7 +240,7 @@ class Hub:
         finally:
             self.connections[table.id].discard(conn)
             table.disconnect(conn.player)
-            self.broadcast(table)
+            self.schedule_broadcast(table)
             conn.send(None)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=1)

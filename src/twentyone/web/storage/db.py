@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
@@ -31,11 +32,20 @@ def normalize_url(url: str) -> str:
     return url
 
 
+def _json_text(value: Any) -> str:
+    """JSON columns' text (orjson: compact, several times faster than ``json.dumps``)."""
+    return orjson.dumps(value).decode()
+
+
 def make_engine(url: str) -> Engine:
     """An engine for the URL; SQLite gets WAL, foreign keys and cross-thread use."""
     url = normalize_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            json_serializer=_json_text,
+        )
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -47,7 +57,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, json_serializer=_json_text)
 
 
 def migrate(engine: Engine) -> None:
