@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from twentyone.errors import ReplayError, TwentyOneError
 
+_LANG_HELP = "language: en, ro, pl, pt, hu or ru (default: LANGUAGE, LC_ALL or LANG, else en)"
+
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     import re
@@ -26,7 +28,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
             about = re.sub(r"\s*\([^)]*\)\.?$", "", first.removeprefix(f"{name}:").strip())
             print(f"{name:10}  {about}")
         return 0
-    print(rule_card(load_rules(args.name)))
+    from twentyone.i18n import choose_language
+
+    print(rule_card(load_rules(args.name), choose_language(args.lang)))
     return 0
 
 
@@ -73,6 +77,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         seed=args.seed,
         log_path=args.log,
         hints=args.hints,
+        lang=args.lang,
     )
 
 
@@ -164,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bankroll", type=int, default=100_000, help="starting bankroll in minor units (cents)"
     )
     p.add_argument("--seed", type=int, default=None, help="seed for a reproducible shoe")
+    p.add_argument("--lang", default=None, help=_LANG_HELP)
     p.add_argument("--log", default=None, help="write each round's replay JSON to this file")
     p.add_argument(
         "--hints", action="store_true", help="show the chart's move and the cost of a deviation"
@@ -178,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("rules", help="print a rule card")
     c.add_argument("name", nargs="?", help="preset, TOML file or shorthand")
     c.add_argument("--list", action="store_true", help="list the presets")
+    c.add_argument("--lang", default=None, help=_LANG_HELP)
     c.set_defaults(func=_cmd_rules)
 
     e = sub.add_parser("edge", help="exact house edge of a rule set")

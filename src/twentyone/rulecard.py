@@ -2,6 +2,9 @@
 
 Every sentence is generated from the fields of a :class:`~twentyone.rules.Rules`, so any rule
 set (a preset, a house's own TOML file, shorthand) gets its card; nothing is written per preset.
+The card speaks any of the six languages of :mod:`twentyone.i18n`: each sentence is one
+translatable message with named placeholders (plural forms where a number is counted), so a new
+rule set needs no new strings.
 
 >>> from twentyone.rulesets import load_rules
 >>> card = rule_card(load_rules("ru-online"))
@@ -24,293 +27,375 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
+from twentyone.i18n import Words
 from twentyone.rules import Rules
 
 WIDTH = 78
+_EN = Words("en")
 
 
-def money(units: int) -> str:
-    """Minor units as money with two decimals and thousands separators.
+def money(units: int, w: Words = _EN) -> str:
+    """Minor units as money with two decimals and the locale's thousands separators.
 
     >>> money(100), money(500_000), money(50), money(123_456_789)
     ('1.00', '5,000.00', '0.50', '1,234,567.89')
+    >>> money(500_000, Words("pt"))
+    '5.000,00'
     """
-    return f"{units // 100:,}.{units % 100:02d}"
+    return w.money(units)
 
 
-def ratio(value: Fraction) -> str:
+def ratio(value: Fraction, w: Words = _EN) -> str:
     """A payout ratio in words: ``3 to 2``; a whole number pays ``to 1``.
 
     >>> ratio(Fraction(3, 2)), ratio(Fraction(2500)), ratio(Fraction(6, 5))
     ('3 to 2', '2,500 to 1', '6 to 5')
     """
-    return f"{value.numerator:,} to {value.denominator:,}"
+    return w._("{a} to {b}", a=w.number(value.numerator), b=w.number(value.denominator))
 
 
-def _times(value: Fraction) -> str:
+def _times(value: Fraction, w: Words) -> str:
     """``3 times``; ``5/2 times`` where the multiple is not whole."""
     if value.denominator == 1:
-        return f"{value.numerator} times"
-    return f"{value.numerator}/{value.denominator} times"
+        return w._n("{n} time", "{n} times", value.numerator)
+    return w._("{fraction} times", fraction=f"{value.numerator}/{value.denominator}")
 
 
-def _plural(n: int, word: str, plural: str = "") -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
-
-
-def _upcards(upcards: tuple[str, ...]) -> str:
-    names = {"A": "an ace", "T": "a ten-value card"}
-    return " or ".join(names[u] for u in ("A", "T") if u in upcards)
+def _upcards(upcards: tuple[str, ...], w: Words) -> str:
+    if "A" in upcards and "T" in upcards:
+        return w._("an ace or a ten-value card")
+    return w._("an ace") if "A" in upcards else w._("a ten-value card")
 
 
 # ---------------------------------------------------------------------------- sections
-def _game(r: Rules) -> list[str]:
-    decks = _plural(r.decks, "deck")
+def _game(r: Rules, w: Words) -> list[str]:
     if r.shuffle == "continuous":
-        shoe = (
-            f"{decks} of 52 cards in a continuous shuffling machine: the cards of every round "
-            "go back into the machine, so each round is dealt from a full shoe."
+        shoe = w._n(
+            "{n} deck of 52 cards in a continuous shuffling machine: the cards of every round go "
+            "back into the machine, so each round is dealt from a full shoe.",
+            "{n} decks of 52 cards in a continuous shuffling machine: the cards of every round "
+            "go back into the machine, so each round is dealt from a full shoe.",
+            r.decks,
         )
     else:
         p = r.penetration
-        shoe = (
-            f"{decks} of 52 cards dealt from a shoe, with a cut card at "
-            f"{p.numerator}/{p.denominator} of the shoe: when it comes out, the round is "
-            "finished and the cards are shuffled before the next round."
+        shoe = w._n(
+            "{n} deck of 52 cards dealt from a shoe, with a cut card at {cut} of the shoe: when "
+            "it comes out, the round is finished and the cards are shuffled before the next "
+            "round.",
+            "{n} decks of 52 cards dealt from a shoe, with a cut card at {cut} of the shoe: when "
+            "it comes out, the round is finished and the cards are shuffled before the next "
+            "round.",
+            r.decks,
+            cut=f"{p.numerator}/{p.denominator}",
         )
-    boxes = f"The table has {_plural(r.table_boxes, 'box', 'boxes')}; "
+    table = w._n("The table has {n} box", "The table has {n} boxes", r.table_boxes)
     if r.boxes_per_player == 1:
-        boxes += "a player may bet on one box only."
+        player = w._("a player may bet on one box only.")
     elif r.boxes_per_player == r.table_boxes:
-        boxes += "a player may bet on one box or on several, up to all of them."
+        player = w._("a player may bet on one box or on several, up to all of them.")
     else:
-        boxes += f"a player may bet on up to {r.boxes_per_player} boxes."
-    if r.deal_order == "box-by-box":
-        deal = "Each box with a bet is dealt its two cards, face up, in turn; then the dealer "
-        deal += "takes one card."
-    else:
-        deal = (
-            "Cards are dealt face up, one to each box in turn from the dealer's left, then one "
-            "to the dealer, then a second card to each box"
+        player = w._n(
+            "a player may bet on up to {n} box.",
+            "a player may bet on up to {n} boxes.",
+            r.boxes_per_player,
         )
-        deal += ", then the dealer's second card face down." if r.hole_card else "."
-    return [
-        shoe,
-        f"Limits: {money(r.table_min)} - {money(r.table_max)} per box.",
-        boxes,
-        deal,
-    ]
+    if r.deal_order == "box-by-box":
+        deal = w._(
+            "Each box with a bet is dealt its two cards, face up, in turn; then the dealer takes "
+            "one card."
+        )
+    elif r.hole_card:
+        deal = w._(
+            "Cards are dealt face up, one to each box in turn from the dealer's left, then one "
+            "to the dealer, then a second card to each box, then the dealer's second card face "
+            "down."
+        )
+    else:
+        deal = w._(
+            "Cards are dealt face up, one to each box in turn from the dealer's left, then one "
+            "to the dealer, then a second card to each box."
+        )
+    limits = w._("Limits: {lo} - {hi} per box.", lo=money(r.table_min, w), hi=money(r.table_max, w))
+    return [shoe, limits, w._("{table}; {player}", table=table, player=player), deal]
 
 
-def _dealer(r: Rules) -> list[str]:
+def _dealer(r: Rules, w: Words) -> list[str]:
     if r.dealer_hits_soft_17:
-        draw = "The dealer draws to 16 and hits soft 17; stands on hard 17 and on 18 or more."
+        draw = w._("The dealer draws to 16 and hits soft 17; stands on hard 17 and on 18 or more.")
     else:
-        draw = "The dealer draws to 16 and stands on all 17s, soft 17 included."
+        draw = w._("The dealer draws to 16 and stands on all 17s, soft 17 included.")
     if r.dealer_blackjack_takes == "all":
-        takes = "a dealer blackjack takes all bets, doubled and split bets included"
+        takes = w._("a dealer blackjack takes all bets, doubled and split bets included")
     else:
-        takes = (
+        takes = w._(
             "a dealer blackjack takes the original bets only; money added to double or split "
             "is returned"
         )
     if not r.hole_card:
-        hole = "The dealer's second card is dealt after the players have played; " + takes + "."
+        hole = w._(
+            "The dealer's second card is dealt after the players have played; {takes}.",
+            takes=takes,
+        )
     elif r.peek:
-        hole = (
+        hole = w._(
             "When the dealer's first card is an ace or a ten-value card, the dealer checks the "
             "face-down card for blackjack before play starts (after insurance). With blackjack "
             "the card is shown and the round ends at once."
         )
     else:
-        hole = (
+        hole = w._(
             "The dealer does not look at the face-down card until the players have played; "
-            + takes
-            + "."
+            "{takes}.",
+            takes=takes,
         )
-    return [draw, hole, "When no bet is left to play for, the dealer draws no further cards."]
+    last = w._("When no bet is left to play for, the dealer draws no further cards.")
+    return [draw, hole, last]
 
 
-def _blackjack(r: Rules) -> list[str]:
+def _blackjack(r: Rules, w: Words) -> list[str]:
     lines = [
-        f"Blackjack pays {ratio(r.blackjack_pays)}: an ace and a ten-value card as a box's first "
-        "two cards, beating any other 21."
+        w._(
+            "Blackjack pays {ratio}: an ace and a ten-value card as a box's first two cards, "
+            "beating any other 21.",
+            ratio=ratio(r.blackjack_pays, w),
+        )
     ]
     if not r.blackjack_paid_at_once:
-        lines.append("Blackjacks are paid when the round is settled.")
+        lines.append(w._("Blackjacks are paid when the round is settled."))
     elif r.peek:
         lines.append(
-            "A blackjack is paid at once when the dealer's first card is 2 to 9, or as soon as "
-            "the dealer has checked for blackjack under an ace or a ten-value card."
+            w._(
+                "A blackjack is paid at once when the dealer's first card is 2 to 9, or as soon "
+                "as the dealer has checked for blackjack under an ace or a ten-value card."
+            )
         )
     else:
         lines.append(
-            "A blackjack is paid at once when the dealer's first card is 2 to 9; facing an ace or "
-            "a ten-value card it waits for the dealer's hand."
+            w._(
+                "A blackjack is paid at once when the dealer's first card is 2 to 9; facing an "
+                "ace or a ten-value card it waits for the dealer's hand."
+            )
         )
-    lines.append("A blackjack against a dealer blackjack is a stand-off.")
+    lines.append(w._("A blackjack against a dealer blackjack is a stand-off."))
     return lines
 
 
-def _insurance(r: Rules) -> list[str]:
+def _insurance(r: Rules, w: Words) -> list[str]:
     lines = []
     if not r.insurance_upcards:
-        lines.append("No insurance.")
+        lines.append(w._("No insurance."))
     else:
         if r.insurance_stake == "half":
-            stake = "it costs exactly half the box's bet"
+            stake = w._("it costs exactly half the box's bet")
         elif r.insurance_minimum > 1:
-            stake = (
-                f"it may be any amount from {money(r.insurance_minimum)} up to half the box's bet"
+            stake = w._(
+                "it may be any amount from {minimum} up to half the box's bet",
+                minimum=money(r.insurance_minimum, w),
             )
         else:
-            stake = "it may be any amount up to half the box's bet"
+            stake = w._("it may be any amount up to half the box's bet")
         lines.append(
-            f"Insurance is offered on each box when the dealer's first card is "
-            f"{_upcards(r.insurance_upcards)}, before play starts; {stake}. Insurance pays 2 to 1 "
-            "if the dealer has blackjack; otherwise it is lost."
+            w._(
+                "Insurance is offered on each box when the dealer's first card is {upcards}, "
+                "before play starts; {stake}. Insurance pays 2 to 1 if the dealer has "
+                "blackjack; otherwise it is lost.",
+                upcards=_upcards(r.insurance_upcards, w),
+                stake=stake,
+            )
         )
     if r.even_money:
         lines.append(
-            "Even money: a box with blackjack facing a dealer ace may take 1 to 1 at once, "
-            "instead of insurance."
+            w._(
+                "Even money: a box with blackjack facing a dealer ace may take 1 to 1 at once, "
+                "instead of insurance."
+            )
         )
     elif "A" in r.insurance_upcards:
-        lines.append("No even money: a blackjack facing an ace may be insured like any other box.")
+        lines.append(
+            w._("No even money: a blackjack facing an ace may be insured like any other box.")
+        )
     else:
-        lines.append("No even money.")
+        lines.append(w._("No even money."))
     return lines
 
 
-def _surrender(r: Rules) -> list[str]:
+def _surrender(r: Rules, w: Words) -> list[str]:
     if r.surrender == "none":
-        return ["No surrender."]
+        return [w._("No surrender.")]
     if r.surrender == "early":
-        what = (
+        what = w._(
             "Early surrender: a box may give up its first two cards and take back half its bet; "
             "the half is kept even if the dealer then has blackjack."
         )
     elif r.peek:
-        what = (
+        what = w._(
             "Late surrender: once the dealer has checked for blackjack, a box may give up its "
             "first two cards and take back half its bet."
         )
     else:
-        what = (
+        what = w._(
             "Late surrender: a box may give up its first two cards and take back half its bet; "
             "against a dealer blackjack the whole bet is lost."
         )
     lines = [what]
     if not r.surrender_against_ace:
-        lines.append("Surrender is not offered when the dealer's first card is an ace.")
+        lines.append(w._("Surrender is not offered when the dealer's first card is an ace."))
     if r.surrender_before_play:
         lines.append(
-            "Surrender is decided box by box before play starts; once the first box plays it is "
-            "no longer offered."
+            w._(
+                "Surrender is decided box by box before play starts; once the first box plays "
+                "it is no longer offered."
+            )
         )
     else:
-        lines.append("Surrender must be a hand's first decision; it is not offered after a split.")
+        lines.append(
+            w._("Surrender must be a hand's first decision; it is not offered after a split.")
+        )
     return lines
 
 
-def _doubling(r: Rules) -> list[str]:
-    on = {
-        "any": "on any first two cards",
-        "9-11": "only when the first two cards make a hard 9, 10 or 11 (a soft total does not "
-        "count)",
-        "10-11": "only when the first two cards make a hard 10 or 11 (a soft total does not count)",
-    }[r.double_on]
-    lines = [f"A hand may double {on}, and then takes exactly one more card."]
+def _doubling(r: Rules, w: Words) -> list[str]:
+    if r.double_on == "any":
+        first = w._(
+            "A hand may double on any first two cards, and then takes exactly one more card."
+        )
+    elif r.double_on == "9-11":
+        first = w._(
+            "A hand may double only when the first two cards make a hard 9, 10 or 11 (a soft "
+            "total does not count), and then takes exactly one more card."
+        )
+    else:
+        first = w._(
+            "A hand may double only when the first two cards make a hard 10 or 11 (a soft total "
+            "does not count), and then takes exactly one more card."
+        )
+    lines = [first]
     if r.double_for_less:
         lines.append(
-            "Double for less: the added bet may be any amount up to the hand's bet, but not "
-            f"less than the table minimum ({money(r.table_min)})."
+            w._(
+                "Double for less: the added bet may be any amount up to the hand's bet, but not "
+                "less than the table minimum ({minimum}).",
+                minimum=money(r.table_min, w),
+            )
         )
     else:
-        lines.append("The added bet equals the hand's bet.")
+        lines.append(w._("The added bet equals the hand's bet."))
     if r.max_hands > 1:
         lines.append(
-            "Doubling after a split is allowed."
+            w._("Doubling after a split is allowed.")
             if r.double_after_split
-            else "No doubling after a split."
+            else w._("No doubling after a split.")
         )
     return lines
 
 
-def _splitting(r: Rules) -> list[str]:
+def _splitting(r: Rules, w: Words) -> list[str]:
     if r.max_hands == 1:
-        return ["No splitting."]
+        return [w._("No splitting.")]
     if r.split_by == "rank":
-        pair = "two first cards of the same rank (a king and a queen are not a pair)"
+        first = w._(
+            "A box may split two first cards of the same rank (a king and a queen are not a "
+            "pair) into two hands; the new hand takes a bet equal to the original."
+        )
     else:
-        pair = "two first cards of the same value (a king and a queen are a pair)"
-    lines = [
-        f"A box may split {pair} into two hands; the new hand takes a bet equal to the original."
-    ]
+        first = w._(
+            "A box may split two first cards of the same value (a king and a queen are a pair) "
+            "into two hands; the new hand takes a bet equal to the original."
+        )
+    lines = [first]
     if r.max_hands == 2:
-        lines.append("One split only: a box plays at most 2 hands.")
+        lines.append(w._("One split only: a box plays at most 2 hands."))
     else:
-        lines.append(f"A pair may be split again, up to {r.max_hands} hands from one box.")
+        lines.append(
+            w._n(
+                "A pair may be split again, up to {n} hand from one box.",
+                "A pair may be split again, up to {n} hands from one box.",
+                r.max_hands,
+            )
+        )
     if r.split_only_one_box:
-        lines.append("Splitting is allowed only to a player who bets on one box in the round.")
+        lines.append(w._("Splitting is allowed only to a player who bets on one box in the round."))
     if r.split_second_card == "at-once":
         lines.append(
-            "After a split both hands get their second card at once; then they are played one "
-            "after the other."
+            w._(
+                "After a split both hands get their second card at once; then they are played "
+                "one after the other."
+            )
         )
     else:
-        lines.append("After a split each hand gets its second card when play reaches it.")
-    aces = (
-        "Split aces are played like any other hand."
+        lines.append(w._("After a split each hand gets its second card when play reaches it."))
+    aces = [
+        w._("Split aces are played like any other hand.")
         if r.hit_split_aces
-        else "Split aces get one card each."
-    )
+        else w._("Split aces get one card each.")
+    ]
     if r.max_hands > 2:
-        aces += " Aces may be split again." if r.resplit_aces else " Aces may not be split again."
-    lines.append(aces)
-    lines.append("An ace and a ten-value card after a split count 21, not blackjack.")
+        aces.append(
+            w._("Aces may be split again.")
+            if r.resplit_aces
+            else w._("Aces may not be split again.")
+        )
+    lines.append(" ".join(aces))
+    lines.append(w._("An ace and a ten-value card after a split count 21, not blackjack."))
     return lines
 
 
-def _playing(r: Rules) -> list[str]:
+def _playing(r: Rules, w: Words) -> list[str]:
     lines = [
-        "Each box plays in turn from the dealer's left: hit, stand, double or split. A hand over "
-        "21 loses at once; a hand of 21 takes no more cards."
+        w._(
+            "Each box plays in turn from the dealer's left: hit, stand, double or split. A hand "
+            "over 21 loses at once; a hand of 21 takes no more cards."
+        )
     ]
     if r.min_stand_total > 0:
         lines.append(
-            f"The lowest total a player may stand on is {r.min_stand_total}: below it the hand "
-            "must draw or double (a doubled hand still takes just its one card)."
+            w._(
+                "The lowest total a player may stand on is {total}: below it the hand must draw "
+                "or double (a doubled hand still takes just its one card).",
+                total=r.min_stand_total,
+            )
         )
     lines.append(
-        "A hand closer to 21 than the dealer's wins 1 to 1; if the dealer goes over 21 every "
-        "hand still standing wins; equal totals are a stand-off."
+        w._(
+            "A hand closer to 21 than the dealer's wins 1 to 1; if the dealer goes over 21 every "
+            "hand still standing wins; equal totals are a stand-off."
+        )
     )
     return lines
 
 
-def _bonuses(r: Rules) -> list[str]:
+def _bonuses(r: Rules, w: Words) -> list[str]:
     lines = []
     if r.bonus_678_777:
         lines.append(
-            "Bonus: 6-7-8 of one suit, or 7-7-7 of any suits, as a hand's first three cards "
-            f"(split hands included) pays {_times(r.bonus_678_777)} the box's bet at once; the "
-            "bonus is kept whatever the hand then does."
+            w._(
+                "Bonus: 6-7-8 of one suit, or 7-7-7 of any suits, as a hand's first three cards "
+                "(split hands included) pays {times} the box's bet at once; the bonus is kept "
+                "whatever the hand then does.",
+                times=_times(r.bonus_678_777, w),
+            )
         )
     if r.jackpot_paytable:
         pays = "; ".join(
-            f"first {n} cards aces, {ratio(p)}"
+            w._n(
+                "first {n} card ace, {ratio}", "first {n} cards aces, {ratio}", n, ratio=ratio(p, w)
+            )
             for n, p in sorted(r.jackpot_paytable, key=lambda x: x[0])
         )
         lines.append(
-            "Aces jackpot: an optional side bet beside a main bet, paid when the box's first "
-            f"cards are aces: {pays}. It is paid whatever the main hand does."
+            w._(
+                "Aces jackpot: an optional side bet beside a main bet, paid when the box's first "
+                "cards are aces: {pays}. It is paid whatever the main hand does.",
+                pays=pays,
+            )
         )
     return lines
 
 
-def rule_card(rules: Rules) -> str:
-    """The rule card of ``rules`` as plain text: a title, then sections of short sentences.
+def rule_card(rules: Rules, lang: str = "en") -> str:
+    """The rule card of ``rules`` as plain text in ``lang`` (one of
+    :data:`twentyone.i18n.LANGUAGES`): a title, then sections of short sentences.
 
     >>> from twentyone.rules import Rules
     >>> card = rule_card(Rules(name="home game", decks=1, dealer_hits_soft_17=True,
@@ -322,17 +407,20 @@ def rule_card(rules: Rules) -> str:
     True
     >>> print(card.split("Limits")[1].splitlines()[0])
     : 5.00 - 5,000.00 per box.
+    >>> "Fără separare." in " ".join(rule_card(Rules(decks=1, max_hands=1), "ro").split())
+    True
     """
+    w = Words(lang)
     sections = [
-        ("The game", _game(rules)),
-        ("The dealer", _dealer(rules)),
-        ("Blackjack", _blackjack(rules)),
-        ("Insurance and even money", _insurance(rules)),
-        ("Surrender", _surrender(rules)),
-        ("Doubling", _doubling(rules)),
-        ("Splitting", _splitting(rules)),
-        ("Playing a hand", _playing(rules)),
-        ("Bonuses", _bonuses(rules)),
+        (w._("The game"), _game(rules, w)),
+        (w._("The dealer"), _dealer(rules, w)),
+        (w._("Blackjack"), _blackjack(rules, w)),
+        (w._("Insurance and even money"), _insurance(rules, w)),
+        (w._("Surrender"), _surrender(rules, w)),
+        (w._("Doubling"), _doubling(rules, w)),
+        (w._("Splitting"), _splitting(rules, w)),
+        (w._("Playing a hand"), _playing(rules, w)),
+        (w._("Bonuses"), _bonuses(rules, w)),
     ]
     out = [rules.name, "=" * len(rules.name)]
     for title, lines in sections:
@@ -341,5 +429,13 @@ def rule_card(rules: Rules) -> str:
         out.append("")
         out.append(title)
         for line in lines:
-            out.append(textwrap.fill(line, WIDTH, initial_indent="  - ", subsequent_indent="    "))
+            out.append(
+                textwrap.fill(
+                    line,
+                    WIDTH,
+                    initial_indent="  - ",
+                    subsequent_indent="    ",
+                    break_on_hyphens=w.lang == "en",  # not "Black-/Jack", "dintr-/un"
+                )
+            )
     return "\n".join(out)

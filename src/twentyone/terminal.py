@@ -28,22 +28,30 @@ from twentyone.round import Round
 from twentyone.rules import Rules
 from twentyone.rulesets import load_rules
 from twentyone.shoe import CardSource
-from twentyone.table import Table, parse_money
+from twentyone.table import Table
+from twentyone.terminal_io import Prompter, _EndOfInput
 from twentyone.terminal_text import (
     ACTION_KEYS,
     RESULT_WORDS,
+    _,
+    _n,
+    action_name,
     card_text,
     cards_text,
+    check_bet,
+    check_options,
+    hand_paid,
     money,
+    parse_amount,
+    percent,
+    side_outcome,
+    summary_lines,
     total_text,
+    use_language,
 )
 
 
-class _EndOfInput(Exception):
-    """Standard input ended (or was interrupted): the game finishes the round and stops."""
-
-
-class Game:
+class Game(Prompter):
     """One terminal session over a :class:`~twentyone.table.Table`."""
 
     def __init__(
@@ -54,73 +62,13 @@ class Game:
         log_path: str | None = None,
         advisor: Advisor | None = None,
     ) -> None:
+        super().__init__(stdin, console)
         self.table = table
         self.rules = table.rules
-        self.stdin = stdin
-        self.console = console
         self.log_path = log_path
-        self.echo = not _isatty(stdin)
         self.ended = False
-        self.interrupted = False
         self.peek_told = False
         self.advisor = advisor
-
-    # ------------------------------------------------------------------ input
-    def say(self, *parts: str | Text, style: str | None = None) -> None:
-        """Print one line (``str`` parts are plain text, never markup)."""
-        self.console.print(Text.assemble(*parts), style=style)
-
-    def refuse(self, message: str) -> None:
-        self.say(Text("  " + message, style="yellow"))
-
-    def read(self, prompt: str | Text) -> str:
-        """Print ``prompt`` and read one line; the end of input raises :class:`_EndOfInput`."""
-        self.console.print(Text.assemble(prompt, " "), end="")
-        self.console.file.flush()
-        try:
-            if self.stdin is sys.stdin:
-                line = input()
-            else:
-                line = self.stdin.readline()
-                if not line:
-                    raise EOFError
-        except EOFError:
-            self.console.print()
-            raise _EndOfInput from None
-        except KeyboardInterrupt:
-            self.console.print()
-            self.interrupted = True
-            raise _EndOfInput from None
-        line = line.rstrip("\r\n")
-        if self.echo:
-            self.console.print(Text(line))
-        return line.strip()
-
-    def ask_yes_no(self, prompt: str | Text) -> bool:
-        """A yes/no question; Enter answers no (shown as ``y/N``)."""
-        while True:
-            answer = self.read(Text.assemble(prompt, " y/N ›")).lower()
-            if answer in ("y", "yes"):
-                return True
-            if answer in ("", "n", "no"):
-                return False
-            self.refuse(f"{answer!r} is not an answer: type y (yes) or n (no); Enter is no")
-
-    def ask_amount(self, what: str, lo: int, hi: int, full: int) -> int:
-        """An amount from ``lo`` to ``hi``; Enter takes ``full``."""
-        prompt = f"{what} ({money(lo)} to {money(hi)}, Enter = {money(full)}) ›"
-        while True:
-            line = self.read(prompt)
-            if not line:
-                return full
-            try:
-                amount = parse_money(line)
-            except ValueError as exc:
-                self.refuse(str(exc))
-                continue
-            if lo <= amount <= hi:
-                return amount
-            self.refuse(f"{money(amount)} is outside {money(lo)} to {money(hi)}: type an amount")
 
     # ------------------------------------------------------------------ the session
     def run(self) -> int:
@@ -130,8 +78,12 @@ class Game:
             if not self.table.can_play:
                 self.say(
                     Text(
-                        f"Your bankroll {money(self.table.bankroll)} is below the table minimum "
-                        f"{money(self.rules.table_min)}: the game is over.",
+                        _(
+                            "Your bankroll {bankroll} is below the table minimum {minimum}: the "
+                            "game is over.",
+                            bankroll=money(self.table.bankroll),
+                            minimum=money(self.rules.table_min),
+                        ),
                         style="bold red",
                     )
                 )
@@ -139,7 +91,7 @@ class Game:
             try:
                 bets = self.ask_bets()
             except _EndOfInput:
-                self.say("Interrupted." if self.interrupted else "End of input.")
+                self.say(_("Interrupted.") if self.interrupted else _("End of input."))
                 break
             if bets is None:
                 break
@@ -150,8 +102,8 @@ class Game:
                 continue
             self.play_round(rnd)
             if self.ended:
-                why = "Interrupted" if self.interrupted else "End of input"
-                self.say(f"{why}: the round was finished standing; the game stops.")
+                why = _("Interrupted") if self.interrupted else _("End of input")
+                self.say(_("{why}: the round was finished standing; the game stops.", why=why))
                 break
         self.summary()
         return 130 if self.interrupted else 0
@@ -160,24 +112,29 @@ class Game:
         r, t = self.rules, self.table
         self.console.rule(Text(f"twentyone · {r.name}", style="bold"))
         bj = f"{r.blackjack_pays.numerator}:{r.blackjack_pays.denominator}"
-        soft = "hits" if r.dealer_hits_soft_17 else "stands on"
+        parts = [
+            _n("{n} box", "{n} boxes", t.boxes),
+            _("bets {lo} to {hi}", lo=money(r.table_min), hi=money(r.table_max)),
+            _("blackjack pays {ratio}", ratio=bj),
+            _("dealer hits soft 17") if r.dealer_hits_soft_17 else _("dealer stands on soft 17"),
+            *([] if r.hole_card else [_("no hole card")]),
+            _n("{n} deck", "{n} decks", r.decks),
+        ]
+        bankroll = Text(_("Bankroll {amount}", amount=money(t.bankroll)), style="bold")
+        self.say(bankroll, "".join(" · " + part for part in parts))
         self.say(
-            Text(f"Bankroll {money(t.bankroll)}", style="bold"),
-            f" · {t.boxes} box{'es' if t.boxes > 1 else ''}"
-            f" · bets {money(r.table_min)} to {money(r.table_max)}"
-            f" · blackjack pays {bj} · dealer {soft} soft 17"
-            f"{'' if r.hole_card else ' · no hole card'} · {r.decks} decks",
-        )
-        self.say(
-            "Bets: type an amount (10 or 10.50); Enter repeats the last bet, "
-            "r rebets every box, q quits."
+            _(
+                "Bets: type an amount (10 or {example}); Enter repeats the last bet, r rebets "
+                "every box, q quits.",
+                example=money(1050),
+            )
         )
 
     def ask_bets(self) -> tuple[list[int], list[int]] | None:
         """One bet per box (and a jackpot bet where the table has one); ``None``: quit."""
         t, r = self.table, self.rules
-        self.console.rule(Text(f"Round {t.stats.rounds + 1}"), style="dim")
-        self.say(Text(f"Bankroll {money(t.bankroll)}", style="bold"))
+        self.console.rule(Text(_("Round {n}", n=t.stats.rounds + 1)), style="dim")
+        self.say(Text(_("Bankroll {amount}", amount=money(t.bankroll)), style="bold"))
         while True:
             bets: list[int] = []
             jackpots: list[int] = []
@@ -186,17 +143,30 @@ class Game:
             while len(bets) < t.boxes and not restart:
                 seat = len(bets) + 1
                 if available < r.table_min:
-                    self.say(f"  {money(available)} left: box {seat} and after sit this round out.")
+                    self.say(
+                        "  "
+                        + _(
+                            "{left} left: box {seat} and after sit this round out.",
+                            left=money(available),
+                            seat=seat,
+                        )
+                    )
                     bets += [0] * (t.boxes - len(bets))
                     jackpots += [0] * (t.boxes - len(jackpots))
                     break
                 hi = min(r.table_max, available)
                 last = t.last_bets[seat - 1] if t.last_bets else r.table_min
                 default = min(last, hi)
-                skip = ", 0 = sit out" if t.boxes > 1 else ""
+                skip = _(", 0 = sit out") if t.boxes > 1 else ""
                 line = self.read(
-                    f"Bet on box {seat} ({money(r.table_min)} to {money(hi)}{skip}) "
-                    f"[{money(default)}] ›"
+                    _(
+                        "Bet on box {seat} ({lo} to {hi}{skip}) [{default}] ›",
+                        seat=seat,
+                        lo=money(r.table_min),
+                        hi=money(hi),
+                        skip=skip,
+                        default=money(default),
+                    )
                 )
                 key = line.lower()
                 if key in ("q", "quit"):
@@ -207,12 +177,12 @@ class Game:
                         return rebet
                     continue
                 try:
-                    bet = default if not line else parse_money(line)
+                    bet = default if not line else parse_amount(line)
                     if bet == 0 and t.boxes == 1:
-                        raise BetError("0.00: with one box the box needs a bet")
-                    t.check_bet(bet, available)
+                        raise BetError(_("{zero}: with one box the box needs a bet", zero=money(0)))
+                    check_bet(t, bet, available)
                 except ValueError as exc:
-                    self.refuse(f"{exc}; r rebets, q quits")
+                    self.refuse(_("{problem}; r rebets, q quits", problem=exc))
                     continue
                 available -= bet
                 jackpot = self.ask_jackpot(seat, available) if bet and r.offers_jackpot else 0
@@ -221,20 +191,24 @@ class Game:
                 jackpots.append(jackpot)
             if any(bets):
                 return bets, jackpots
-            self.refuse("no bets: put a bet on at least one box (q quits)")
+            self.refuse(_("no bets: put a bet on at least one box (q quits)"))
 
     def rebet(self) -> tuple[list[int], list[int]] | None:
         t = self.table
         if t.last_bets is None or t.last_jackpots is None:
-            self.refuse("'r': there are no bets from a previous round to repeat")
+            self.refuse(_("'r': there are no bets from a previous round to repeat"))
             return None
         need = sum(t.last_bets) + sum(t.last_jackpots)
         if need > t.bankroll:
             self.refuse(
-                f"'r': the last bets need {money(need)} but the bankroll is {money(t.bankroll)}"
+                _(
+                    "'r': the last bets need {need} but the bankroll is {bankroll}",
+                    need=money(need),
+                    bankroll=money(t.bankroll),
+                )
             )
             return None
-        self.say(f"  Rebet: {' · '.join(money(b) for b in t.last_bets)}")
+        self.say("  " + _("Rebet: {bets}", bets=" · ".join(money(b) for b in t.last_bets)))
         return list(t.last_bets), list(t.last_jackpots)
 
     def ask_jackpot(self, seat: int, available: int) -> int:
@@ -242,10 +216,17 @@ class Game:
         last = t.last_jackpots[seat - 1] if t.last_jackpots else 0
         default = min(last, available)
         while True:
-            line = self.read(f"  Jackpot bet on box {seat} (0 for none) [{money(default)}] ›")
+            line = self.read(
+                "  "
+                + _(
+                    "Jackpot bet on box {seat} (0 for none) [{default}] ›",
+                    seat=seat,
+                    default=money(default),
+                )
+            )
             try:
-                amount = default if not line else parse_money(line)
-                t.check_bet(amount, available, jackpot=True)
+                amount = default if not line else parse_amount(line)
+                check_bet(t, amount, available, jackpot=True)
             except ValueError as exc:
                 self.refuse(str(exc))
                 continue
@@ -272,12 +253,19 @@ class Game:
                 with open(self.log_path, "a", encoding="utf-8") as fh:
                     fh.write(json.dumps(record) + "\n")
             except OSError as exc:
-                self.refuse(f"could not write the round to {self.log_path!r}: {exc.strerror}")
+                self.refuse(
+                    _(
+                        "could not write the round to {path!r}: {why}",
+                        path=self.log_path,
+                        why=exc.strerror,
+                    )
+                )
 
     def label(self, rnd: Round, box: int, hand: int) -> str:
-        text = f"Box {self.table.seat(box)}"
         n = len(rnd.boxes[box].hands)
-        return text + (f" hand {hand + 1} of {n}" if n > 1 else "")
+        if n == 1:
+            return _("Box {seat}", seat=self.table.seat(box))
+        return _("Box {seat} hand {i} of {n}", seat=self.table.seat(box), i=hand + 1, n=n)
 
     def dealer_line(self, rnd: Round) -> Text:
         shown = rnd.dealer_visible
@@ -285,13 +273,13 @@ class Game:
         bj = bool(rnd.dealer_blackjack) and len(shown) == 2
         total = f"   {total_text(shown, blackjack=bj)}" if len(shown) > 1 else ""
         return Text.assemble(
-            ("Dealer".ljust(self.label_width(rnd) + 2), "bold"), cards_text(shown, hidden), total
+            (_("Dealer").ljust(self.label_width(rnd) + 2), "bold"), cards_text(shown, hidden), total
         )
 
     def label_width(self, rnd: Round) -> int:
         """The width of the widest box / hand label this round (columns line up)."""
         labels = [self.label(rnd, b.index, i) for b in rnd.boxes for i in range(len(b.hands))]
-        return max(10, *map(len, labels))
+        return max(10, len(_("Dealer")), *map(len, labels))
 
     def hand_line(self, rnd: Round, box: Box, i: int) -> Text:
         hand = box.hands[i]
@@ -300,7 +288,7 @@ class Game:
             (name.ljust(self.label_width(rnd) + 2), "bold"),
             cards_text(hand.cards),
             f"   {total_text(hand.cards, blackjack=hand.is_blackjack)}",
-            f"   bet {money(hand.bet)}",
+            "   " + _("bet {amount}", amount=money(hand.bet)),
         )
 
     def show_table(self, rnd: Round) -> None:
@@ -331,7 +319,7 @@ class Game:
         special = up.is_ace or up.is_ten
         if self.rules.peek and special and rnd.dealer_blackjack is False and not self.peek_told:
             self.peek_told = True
-            self.say("  The dealer checks the hole card: no blackjack.")
+            self.say("  " + _("The dealer checks the hole card: no blackjack."))
         if not rnd.is_over:
             for rec in new:
                 if isinstance(rec, Payment):
@@ -339,19 +327,22 @@ class Game:
         return len(rnd.log)
 
     def tell_payment(self, rnd: Round, pay: Payment) -> None:
-        name = f"Box {self.table.seat(pay.box)}"
+        name = _("Box {seat}", seat=self.table.seat(pay.box))
         box = rnd.boxes[pay.box]
+        paid = money(pay.amount)
         if pay.kind == "insurance" and box.insurance:
-            self.say(f"  {name}: insurance {money(box.insurance)} lost.")
+            lost = _("insurance {amount} lost.", amount=money(box.insurance))
+            self.say(f"  {name}: {lost}")
         elif pay.kind == "bonus":
-            self.say(Text(f"  {name}: 6-7-8 / 7-7-7 bonus pays {money(pay.amount)}!", "green"))
+            bonus = _("6-7-8 / 7-7-7 bonus pays {amount}!", amount=paid)
+            self.say(Text(f"  {name}: {bonus}", "green"))
         elif pay.kind in ("return", "even-money") and pay.hand is not None:
             hand = box.hands[pay.hand]
             words = {
-                "blackjack": f"blackjack pays {money(pay.amount)} now",
-                "even-money": f"even money: {money(pay.amount)} paid now",
-                "surrender": f"surrendered: {money(pay.amount)} back",
-                "bust": f"bust, loses {money(hand.bet)}",
+                "blackjack": _("blackjack pays {amount} now", amount=paid),
+                "even-money": _("even money: {amount} paid now", amount=paid),
+                "surrender": _("surrendered: {amount} back", amount=paid),
+                "bust": _("bust, loses {amount}", amount=money(hand.bet)),
             }
             if hand.result in words:
                 name = self.label(rnd, pay.box, pay.hand)
@@ -375,7 +366,8 @@ class Game:
             choice = "stand" if "stand" in q.actions else "hit"
         else:
             choice = next(a for a in q.actions if a.startswith("no-"))
-        self.say(f"  ({self.label(rnd, q.box, q.hand)}: {choice})")
+        shown = action_name(choice) if choice in ("stand", "hit") else _("no")
+        self.say(f"  ({self.label(rnd, q.box, q.hand)}: {shown})")
         return choice
 
     def tell_cost(self, rnd: Round, choice: str) -> None:
@@ -385,21 +377,28 @@ class Game:
         if cost is not None and cost > 1e-9:
             bet = rnd.boxes[rnd.question.box].hands[rnd.question.hand].bet
             self.say(
-                f"  The chart says {self.advisor.move(rnd)}: {choice} costs {cost:.2%} of the "
-                f"bet (about {money(round(cost * bet))}) on average.",
+                "  "
+                + _(
+                    "The chart says {move}: {choice} costs {cost} of the bet (about "
+                    "{amount}) on average.",
+                    move=action_name(self.advisor.move(rnd)),
+                    choice=action_name(choice),
+                    cost=percent(cost),
+                    amount=money(round(cost * bet)),
+                ),
                 style="yellow",
             )
 
     def ask(self, rnd: Round, q: Question) -> str:
         box = rnd.boxes[q.box]
         hand = box.hands[q.hand]
-        up = Text.assemble(" against ", cards_text(rnd.dealer_visible[:1]))
+        up = Text.assemble(" " + _("against") + " ", cards_text(rnd.dealer_visible[:1]))
         if q.kind == "even-money":
             yes = self.ask_yes_no(
                 Text.assemble(
-                    f"{self.label(rnd, q.box, 0)} has blackjack",
+                    _("{box} has blackjack", box=self.label(rnd, q.box, 0)),
                     up,
-                    f": take even money ({money(2 * box.bet)} now)?",
+                    _(": take even money ({amount} now)?", amount=money(2 * box.bet)),
                 )
             )
             return "even-money" if yes else "no-even-money"
@@ -410,7 +409,7 @@ class Game:
                 Text.assemble(
                     f"{self.label(rnd, q.box, 0)}",
                     up,
-                    f": surrender and get {money(box.bet // 2)} back?",
+                    _(": surrender and get {amount} back?", amount=money(box.bet // 2)),
                 )
             )
             return "surrender" if yes else "no-surrender"
@@ -420,29 +419,30 @@ class Game:
         half = box.bet // 2
         name = self.label(rnd, q.box, 0)
         if q.amount_range is None:
-            offer = f": insure for {money(half)} (pays 2:1 on a dealer blackjack)?"
+            offer = _(": insure for {amount} (pays 2:1 on a dealer blackjack)?", amount=money(half))
         else:
-            offer = (
-                f": insure for up to {money(q.amount_range[1])} (pays 2:1 on a dealer blackjack)?"
+            offer = _(
+                ": insure for up to {amount} (pays 2:1 on a dealer blackjack)?",
+                amount=money(q.amount_range[1]),
             )
-        if not self.ask_yes_no(Text.assemble("Insurance. ", name, up, offer)):
+        if not self.ask_yes_no(Text.assemble(_("Insurance.") + " ", name, up, offer)):
             return "no-insurance"
         if q.amount_range is None:
             return "insure"
         lo, hi = q.amount_range
-        amount = self.ask_amount("  Insurance amount", lo, hi, hi)
+        amount = self.ask_amount("  " + _("Insurance amount"), lo, hi, hi)
         return "insure" if amount == half and "insure" in q.actions else f"insure:{amount}"
 
     def ask_play(self, rnd: Round, q: Question, box: Box, hand: Hand) -> str:
         names = [a.split(":")[0] for a in q.actions]
         offered = list(dict.fromkeys(n for n in names if n in ACTION_KEYS))
         keys = {ACTION_KEYS[n]: n for n in offered}
-        menu = " · ".join(f"{ACTION_KEYS[n]} {n}" for n in offered)
+        menu = " · ".join(f"{ACTION_KEYS[n]} {action_name(n)}" for n in offered)
         prompt = Text.assemble(
             ("▶ " + self.label(rnd, q.box, q.hand), "bold cyan"),
             ": ",
             cards_text(hand.cards),
-            f" ({total_text(hand.cards)}) vs ",
+            f" ({total_text(hand.cards)}) " + _("vs") + " ",
             cards_text(rnd.dealer_visible[:1]),
             f" — {menu} ›",
         )
@@ -450,84 +450,94 @@ class Game:
             line = self.read(prompt).lower()
             name = keys.get(line) or (line if line in offered else None)
             if name is None:
-                choices = ", ".join(f"{ACTION_KEYS[n]} ({n})" for n in offered)
+                choices = ", ".join(f"{ACTION_KEYS[n]} ({action_name(n)})" for n in offered)
                 known = {v: k for k, v in ACTION_KEYS.items()}
                 if line in ("q", "quit"):
-                    self.refuse(f"'q': finish the round first ({choices}); q quits at the next bet")
+                    self.refuse(
+                        _(
+                            "'q': finish the round first ({choices}); q quits at the next bet",
+                            choices=choices,
+                        )
+                    )
                 elif line in known:
-                    self.refuse(f"{line!r} ({known[line]}) is not allowed for this hand: {choices}")
+                    self.refuse(
+                        _(
+                            "{line!r} ({action}) is not allowed for this hand: {choices}",
+                            line=line,
+                            action=action_name(known[line]),
+                            choices=choices,
+                        )
+                    )
                 else:
-                    self.refuse(f"{line!r} is not one of the choices: {choices}")
+                    self.refuse(
+                        _(
+                            "{line!r} is not one of the choices: {choices}",
+                            line=line,
+                            choices=choices,
+                        )
+                    )
                 continue
             if name != "double" or q.amount_range is None:
                 return name
             lo, hi = q.amount_range
-            amount = self.ask_amount("  Double for", lo, hi, hi)
+            amount = self.ask_amount("  " + _("Double for"), lo, hi, hi)
             return "double" if amount == hand.bet and "double" in q.actions else f"double:{amount}"
 
     # ------------------------------------------------------------------ results
     def show_result(self, rnd: Round, net: int) -> None:
-        self.say(Text("Result", style="bold"))
+        self.say(Text(_("Result"), style="bold"))
         self.say(self.dealer_line(rnd))
         for box in rnd.boxes:
             for i, hand in enumerate(box.hands):
                 word, style = RESULT_WORDS.get(hand.result or "lose", ("?", ""))
-                extra = f" + bonus {money(hand.bonus)}" if hand.bonus else ""
                 self.say(
                     self.hand_line(rnd, box, i),
                     "   ",
-                    Text(word, style=style),
-                    f"   paid {money(hand.returned)}{extra}"
-                    f" ({money(hand.returned + hand.bonus - hand.bet, sign=True)})",
+                    Text(_(word), style=style),
+                    "   " + hand_paid(hand),
                 )
-            name = f"Box {self.table.seat(box.index)}"
+            name = _("Box {seat}", seat=self.table.seat(box.index))
             for pay in rnd.log:
                 if not isinstance(pay, Payment) or pay.box != box.index:
                     continue
                 if pay.kind == "insurance" and box.insurance:
-                    outcome = _side_outcome(pay.amount, box.insurance)
-                    self.say(f"  {name} insurance {money(box.insurance)}: {outcome}")
+                    outcome = side_outcome(pay.amount, box.insurance)
+                    self.say(
+                        "  "
+                        + _(
+                            "{box} insurance {stake}: {outcome}",
+                            box=name,
+                            stake=money(box.insurance),
+                            outcome=outcome,
+                        )
+                    )
                 elif pay.kind == "jackpot":
-                    outcome = _side_outcome(pay.amount, box.jackpot)
-                    self.say(f"  {name} jackpot {money(box.jackpot)}: {outcome}")
+                    outcome = side_outcome(pay.amount, box.jackpot)
+                    self.say(
+                        "  "
+                        + _(
+                            "{box} jackpot {stake}: {outcome}",
+                            box=name,
+                            stake=money(box.jackpot),
+                            outcome=outcome,
+                        )
+                    )
         style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
         self.say(
-            Text(f"Round net {money(net, sign=True)}", style=style),
-            f" · bankroll {money(self.table.bankroll)}",
+            Text(_("Round net {net}", net=money(net, sign=True)), style=style),
+            " · " + _("bankroll {amount}", amount=money(self.table.bankroll)),
         )
 
     def summary(self) -> None:
-        t, s = self.table, self.table.stats
-        self.console.rule(Text("Session summary", style="bold"))
-        self.say(f"Rounds played: {s.rounds}")
-        self.say(
-            f"Hands: {s.hands} · won {s.won} · lost {s.lost} · pushed {s.pushed}"
-            f" · surrendered {s.surrendered}"
-        )
-        self.say(f"Blackjacks: {s.blackjacks}")
-        style = "bold green" if s.net > 0 else "bold red" if s.net < 0 else "bold"
-        self.say(Text(f"Net: {money(s.net, sign=True)}", style=style))
-        self.say(f"Biggest win: {money(s.biggest_win, sign=True)}")
-        self.say(f"Bankroll: {money(t.start_bankroll)} -> {money(t.bankroll)}")
-
-
-def _side_outcome(paid: int, stake: int) -> str:
-    if not paid:
-        return f"lost ({money(-stake)})"
-    return f"paid {money(paid)} ({money(paid - stake, sign=True)})"
+        self.console.rule(Text(_("Session summary"), style="bold"))
+        for line in summary_lines(self.table):
+            self.say(line)
 
 
 def _initial_records(rnd: Round) -> int:
     """How many log records the stakes and the initial deal take (nothing to narrate there)."""
     stakes = len(rnd.boxes) + sum(1 for b in rnd.boxes if b.jackpot)
     return stakes + 2 * len(rnd.boxes) + 1 + (1 if rnd.rules.hole_card else 0)
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def play(
@@ -542,30 +552,18 @@ def play(
     shoe: CardSource | None = None,
     color: bool | None = None,
     hints: bool = False,
+    lang: str | None = None,
 ) -> int:
     """Play a session reading answers from ``stdin`` and writing to ``stdout``.
 
     ``shoe`` replaces the shuffled shoe (tests stack one); ``color`` forces colour on or off
-    (default: colour only when ``stdout`` is a terminal). Returns the exit code. A bad
+    (default: colour only when ``stdout`` is a terminal); ``lang``: the language (default: the
+    environment's, see :func:`twentyone.i18n.choose_language`). Returns the exit code. A bad
     ``boxes``, ``bankroll`` or log path raises :class:`~twentyone.errors.TwentyOneError`.
     """
+    use_language(lang)
     table_rules = load_rules(rules)
-    if not 1 <= boxes <= table_rules.boxes_per_player:
-        raise BetError(
-            f"--boxes {boxes}: the {table_rules.name} table allows 1 to "
-            f"{table_rules.boxes_per_player} boxes per player"
-        )
-    if bankroll < table_rules.table_min:
-        raise BetError(
-            f"--bankroll {bankroll}: {money(bankroll)} is below the table minimum "
-            f"{money(table_rules.table_min)} (the bankroll is in minor units: 100000 = 1000.00)"
-        )
-    if log_path is not None:
-        try:
-            with open(log_path, "a", encoding="utf-8"):
-                pass
-        except OSError as exc:
-            raise TwentyOneError(f"--log {log_path!r}: cannot write it: {exc.strerror}") from exc
+    check_options(table_rules, boxes, bankroll, log_path)
     table = Table(table_rules, bankroll=bankroll, boxes=boxes, seed=seed, shoe=shoe)
     out = stdout if stdout is not None else sys.stdout
     console = Console(
@@ -589,9 +587,12 @@ def run_game(
     seed: int | None,
     log_path: str | None,
     hints: bool = False,
+    lang: str | None = None,
 ) -> int:
     """``twentyone play``: the game on standard input and output; returns the exit code."""
-    return play(rules, boxes=boxes, bankroll=bankroll, seed=seed, log_path=log_path, hints=hints)
+    return play(
+        rules, boxes=boxes, bankroll=bankroll, seed=seed, log_path=log_path, hints=hints, lang=lang
+    )
 
 
 __all__ = ["Game", "card_text", "cards_text", "money", "play", "run_game", "total_text"]

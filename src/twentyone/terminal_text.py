@@ -1,38 +1,173 @@
-"""How the terminal game draws cards, totals, results and money (rich ``Text``).
+"""How the terminal game draws cards, totals, results and money (rich ``Text``), in the
+player's language.
+
+The game speaks one language at a time: :func:`use_language` picks it (``twentyone play``
+calls it once per session) and :func:`_`, :func:`_n` and :func:`money` speak it. Messages are
+written in English with named placeholders (``_("Bet on box {seat}", seat=2)``); the catalogs
+of :mod:`twentyone.i18n` translate them.
 
 >>> from twentyone.cards import parse_cards
+>>> _ = use_language("en")
 >>> total_text(parse_cards("AS 6D")), total_text(parse_cards("TS 9D 5C"))
 ('soft 17', 'bust 24')
 >>> cards_text(parse_cards("TH"), hidden=1).plain
 '10♥ ??'
+>>> _ = use_language("ru")
+>>> total_text(parse_cards("AS 6D")), money(123_450) == "1\\u00a0234,50"
+('мягкие 17', True)
+>>> _ = use_language("en")
 """
 
 from __future__ import annotations
 
+import gettext
 from collections.abc import Iterable, Sequence
 
+from babel.numbers import format_percent
 from rich.text import Text
 
+from twentyone import i18n
 from twentyone.cards import Card, hand_total
-from twentyone.table import format_money
+from twentyone.errors import BetError, TwentyOneError
+from twentyone.hands import Hand
+from twentyone.rules import Rules
+from twentyone.table import Table, format_money
 
-#: The single key that answers each play action (``double`` covers ``double:N`` too).
+
+class _Speech:
+    """The language the game speaks now."""
+
+    lang = "en"
+    tr: gettext.NullTranslations = gettext.NullTranslations()
+
+
+_SPEECH = _Speech()
+
+
+def use_language(lang: str | None) -> str:
+    """Speak ``lang`` (``None``: the environment's language, else English); returns its code.
+    An unknown language raises :class:`~twentyone.i18n.LanguageError`."""
+    code = i18n.choose_language(lang)
+    _SPEECH.lang, _SPEECH.tr = code, i18n.translator(code)
+    return code
+
+
+def language() -> str:
+    """The code of the language spoken now."""
+    return _SPEECH.lang
+
+
+def _(message: str, **values: object) -> str:
+    """``message`` translated, its ``{named}`` placeholders filled from ``values``."""
+    text = _SPEECH.tr.gettext(message)
+    return text.format(**values) if values else text
+
+
+def _n(singular: str, plural: str, n: int, **values: object) -> str:
+    """The plural form for ``n`` of a message (``{n}`` is filled too)."""
+    return _SPEECH.tr.ngettext(singular, plural, n).format(n=n, **values)
+
+
+def _p(context: str, message: str) -> str:
+    """``message`` translated in ``context`` (short words such as the yes/no keys)."""
+    return _SPEECH.tr.pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs without translating it (translated when shown)."""
+    return message
+
+
+#: The single key that answers each play action (``double`` covers ``double:N`` too). The keys
+#: are the same in every language; the action names beside them are translated.
 ACTION_KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
 
+#: Each play action's name as the menu shows it.
+ACTION_NAMES = {
+    "hit": N_("hit"),
+    "stand": N_("stand"),
+    "double": N_("double"),
+    "split": N_("split"),
+    "surrender": N_("surrender"),
+}
+
 RESULT_WORDS = {
-    "blackjack": ("BLACKJACK", "bold green"),
-    "win": ("win", "bold green"),
-    "even-money": ("even money", "green"),
-    "push": ("push", "yellow"),
-    "lose": ("lose", "red"),
-    "bust": ("bust", "red"),
-    "surrender": ("surrendered", "yellow"),
+    "blackjack": (N_("BLACKJACK"), "bold green"),
+    "win": (N_("win"), "bold green"),
+    "even-money": (N_("even money"), "green"),
+    "push": (N_("push"), "yellow"),
+    "lose": (N_("lose"), "red"),
+    "bust": (N_("bust"), "red"),
+    "surrender": (N_("surrendered"), "yellow"),
 }
 
 
+def action_name(action: str) -> str:
+    """A play action's name in the game's language (``double:50`` is a double; a name the
+    menu does not know is returned as it is)."""
+    name = action.split(":")[0]
+    return _(ACTION_NAMES[name]) if name in ACTION_NAMES else action
+
+
+def percent(value: float) -> str:
+    """A fraction as a percentage with two decimals, for the locale (``82.76%``, ``82,76 %``)."""
+    return format_percent(value, "#,##0.00%", locale=_SPEECH.lang)
+
+
+def yes_no_keys() -> tuple[str, str]:
+    """The keys for yes and no in the game's language (``y``/``n`` are always accepted too)."""
+    return _p("yes key", "y"), _p("no key", "n")
+
+
 def money(units: int, *, sign: bool = False) -> str:
-    """Minor units as money (``1050`` -> ``'10.50'``); see :func:`twentyone.table.format_money`."""
-    return format_money(units, sign=sign)
+    """Minor units as money in the game's language (``1050`` -> ``'10.50'`` in English).
+
+    English keeps the game's own spelling, without thousands separators (``1000.00``), so the
+    English transcript is the one it always was; the other languages group as their locale does.
+    """
+    if _SPEECH.lang == "en":
+        return format_money(units, sign=sign)
+    return i18n.format_money(units, _SPEECH.lang, sign=sign)
+
+
+def parse_amount(text: str) -> int:
+    """An amount typed in the game's language (the locale's decimal comma too), in minor units;
+    :class:`ValueError` with a translated message if it is not one."""
+    try:
+        return i18n.parse_amount(text, _SPEECH.lang)
+    except ValueError:
+        example = money(1050)
+        raise ValueError(
+            _(
+                "{text!r} is not an amount: expected money such as 10 or {example}",
+                text=text.strip(),
+                example=example,
+            )
+        ) from None
+
+
+def check_bet(table: Table, bet: int, available: int, *, jackpot: bool = False) -> None:
+    """:meth:`Table.check_bet`, with its refusal told in the game's language."""
+    try:
+        table.check_bet(bet, available, jackpot=jackpot)
+    except BetError:
+        r = table.rules
+        lo, hi, amount = money(r.table_min), money(r.table_max), money(bet)
+        if bet < 0:
+            msg = _("{amount}: a bet cannot be negative", amount=amount)
+        elif jackpot and not r.offers_jackpot:
+            msg = _("{amount}: this table has no jackpot", amount=amount)
+        elif jackpot and bet > r.table_max:
+            msg = _("jackpot {amount} is above the table maximum {hi}", amount=amount, hi=hi)
+        elif not jackpot and not r.table_min <= bet <= r.table_max:
+            msg = _(
+                "bet {amount} is outside the table limits {lo} to {hi}", amount=amount, lo=lo, hi=hi
+            )
+        else:
+            msg = _(
+                "bet {amount} is more than the {left} left", amount=amount, left=money(available)
+            )
+        raise BetError(msg) from None
 
 
 def card_text(card: Card) -> Text:
@@ -49,6 +184,80 @@ def cards_text(cards: Iterable[Card], hidden: int = 0) -> Text:
 def total_text(cards: Sequence[Card], *, blackjack: bool = False) -> str:
     """``17``, ``soft 17``, ``bust 25`` or ``blackjack``."""
     if blackjack:
-        return "blackjack"
+        return _("blackjack")
     t = hand_total(cards)
-    return f"bust {t.total}" if t.total > 21 else str(t)
+    if t.total > 21:
+        return _("bust {total}", total=t.total)
+    return _("soft {total}", total=t.total) if t.soft else str(t.total)
+
+
+def side_outcome(paid: int, stake: int) -> str:
+    """What a side bet (insurance, jackpot) of ``stake`` came to, having paid ``paid``."""
+    if not paid:
+        return _("lost ({amount})", amount=money(-stake))
+    return _("paid {amount} ({net})", amount=money(paid), net=money(paid - stake, sign=True))
+
+
+def hand_paid(hand: Hand) -> str:
+    """What a settled hand was paid: ``paid 20.00 + bonus 15.00 (+25.00)``."""
+    extra = _(" + bonus {amount}", amount=money(hand.bonus)) if hand.bonus else ""
+    net = money(hand.returned + hand.bonus - hand.bet, sign=True)
+    return _("paid {amount}{extra} ({net})", amount=money(hand.returned), extra=extra, net=net)
+
+
+def summary_lines(table: Table) -> list[str | Text]:
+    """The session summary's lines (after its heading)."""
+    s = table.stats
+    style = "bold green" if s.net > 0 else "bold red" if s.net < 0 else "bold"
+    return [
+        _("Rounds played: {n}", n=s.rounds),
+        _(
+            "Hands: {hands} · won {won} · lost {lost} · pushed {pushed} · surrendered {surr}",
+            hands=s.hands,
+            won=s.won,
+            lost=s.lost,
+            pushed=s.pushed,
+            surr=s.surrendered,
+        ),
+        _("Blackjacks: {n}", n=s.blackjacks),
+        Text(_("Net: {net}", net=money(s.net, sign=True)), style=style),
+        _("Biggest win: {amount}", amount=money(s.biggest_win, sign=True)),
+        _(
+            "Bankroll: {start} -> {end}",
+            start=money(table.start_bankroll),
+            end=money(table.bankroll),
+        ),
+    ]
+
+
+def check_options(rules: Rules, boxes: int, bankroll: int, log_path: str | None) -> None:
+    """Raise :class:`~twentyone.errors.TwentyOneError` (translated) for a bad ``--boxes``,
+    ``--bankroll`` or ``--log`` of ``twentyone play``."""
+    if not 1 <= boxes <= rules.boxes_per_player:
+        raise BetError(
+            _(
+                "--boxes {boxes}: the {table} table allows 1 to {most} boxes per player",
+                boxes=boxes,
+                table=rules.name,
+                most=rules.boxes_per_player,
+            )
+        )
+    if bankroll < rules.table_min:
+        raise BetError(
+            _(
+                "--bankroll {units}: {amount} is below the table minimum {minimum} (the bankroll"
+                " is in minor units: 100000 = {example})",
+                units=bankroll,
+                amount=money(bankroll),
+                minimum=money(rules.table_min),
+                example=money(100_000),
+            )
+        )
+    if log_path is not None:
+        try:
+            with open(log_path, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise TwentyOneError(
+                _("--log {path!r}: cannot write it: {why}", path=log_path, why=exc.strerror)
+            ) from exc
