@@ -104,6 +104,19 @@ class Strategy:
         }
 
 
+#: What each code prefers, in order, among the actions a hand has.
+PREFERENCES: dict[str, tuple[str, ...]] = {
+    "H": ("hit", "stand"),
+    "S": ("stand", "hit"),
+    "Dh": ("double", "hit", "stand"),
+    "Ds": ("double", "stand", "hit"),
+    "P": ("split", "hit", "stand"),
+    "Rh": ("surrender", "hit", "stand"),
+    "Rs": ("surrender", "stand", "hit"),
+    "Rp": ("surrender", "split", "hit", "stand"),
+}
+
+
 def resolve(code: str, actions: tuple[str, ...]) -> str:
     """Turn a chart code into one of the legal ``actions``.
 
@@ -112,17 +125,7 @@ def resolve(code: str, actions: tuple[str, ...]) -> str:
     >>> resolve("Rs", ("hit", "stand")), resolve("S", ("hit", "double"))
     ('stand', 'hit')
     """
-    wants = {
-        "H": ("hit", "stand"),
-        "S": ("stand", "hit"),
-        "Dh": ("double", "hit", "stand"),
-        "Ds": ("double", "stand", "hit"),
-        "P": ("split", "hit", "stand"),
-        "Rh": ("surrender", "hit", "stand"),
-        "Rs": ("surrender", "stand", "hit"),
-        "Rp": ("surrender", "split", "hit", "stand"),
-    }[code]
-    for w in wants:
+    for w in PREFERENCES[code]:
         if w in actions:
             return w
     return actions[0]

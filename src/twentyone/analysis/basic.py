@@ -29,7 +29,7 @@ from twentyone.analysis.hands import (
 from twentyone.analysis.player import CODE_INDEX
 from twentyone.analysis.shoe_counts import GROUP_OF, IntArray, two_card_probability
 from twentyone.analysis.variance import column_second_moment
-from twentyone.strategy import HARD_TOTALS, SOFT_TOTALS, Strategy
+from twentyone.strategy import HARD_TOTALS, PREFERENCES, SOFT_TOTALS, Strategy
 
 
 @dataclass(frozen=True)
@@ -61,17 +61,7 @@ def _value(code: str, opts: dict[str, float]) -> float:
 
 def action_of(code: str, opts: dict[str, float]) -> str:
     """The action a chart code takes on a first hand whose legal actions are ``opts``."""
-    order = {
-        "H": ("hit", "stand"),
-        "S": ("stand", "hit"),
-        "Dh": ("double", "hit", "stand"),
-        "Ds": ("double", "stand", "hit"),
-        "P": ("split", "hit", "stand"),
-        "Rh": ("surrender", "hit", "stand"),
-        "Rs": ("surrender", "stand", "hit"),
-        "Rp": ("surrender", "split", "hit", "stand"),
-    }[code]
-    for a in order:
+    for a in PREFERENCES[code]:
         if a in opts:
             return a
     raise AssertionError(code)
