@@ -165,6 +165,27 @@ def blackjack_card(up: int) -> int:
     return TEN if up == ACE else ACE if up == TEN else -1
 
 
+@njit(cache=True, inline="always")
+def _dealer_row(
+    comp: IntArray,
+    removed: IntArray,
+    parent: IntArray,
+    fac: IntArray,
+    ways: FloatArray,
+    bucket: IntArray,
+    out: FloatArray,
+) -> bool:  # pragma: no cover - compiled
+    """Fill ``out`` with the outcome probabilities drawing from ``comp - removed``; False when
+    ``removed`` takes more cards of some value than ``comp`` holds."""
+    c = np.empty(10, dtype=np.int64)
+    for v in range(10):
+        c[v] = comp[v] - removed[v]
+        if c[v] < 0:
+            return False
+    dealer_probs(c, parent, fac, ways, bucket, out)
+    return True
+
+
 @njit(cache=True, parallel=True)
 def dealer_dists(
     comp: IntArray,
@@ -180,15 +201,7 @@ def dealer_dists(
     out = np.zeros((n, 7))
     valid = np.zeros(n, dtype=np.bool_)
     for i in prange(n):
-        c = np.empty(10, dtype=np.int64)
-        ok = True
-        for v in range(10):
-            c[v] = comp[v] - removed[i, v]
-            if c[v] < 0:
-                ok = False
-        if ok:
-            valid[i] = True
-            dealer_probs(c, parent, fac, ways, bucket, out[i])
+        valid[i] = _dealer_row(comp, removed[i], parent, fac, ways, bucket, out[i])
     return out, valid
 
 
@@ -207,13 +220,5 @@ def dealer_dists_serial(
     out = np.zeros((n, 7))
     valid = np.zeros(n, dtype=np.bool_)
     for i in range(n):
-        c = np.empty(10, dtype=np.int64)
-        ok = True
-        for v in range(10):
-            c[v] = comp[v] - removed[i, v]
-            if c[v] < 0:
-                ok = False
-        if ok:
-            valid[i] = True
-            dealer_probs(c, parent, fac, ways, bucket, out[i])
+        valid[i] = _dealer_row(comp, removed[i], parent, fac, ways, bucket, out[i])
     return out, valid
