@@ -7,18 +7,20 @@ dealer's AS; insured for 5.00; the dealer peeks (hole 9C: no blackjack), so the 
 lost (-5.00); the hand doubles to 20.00 and draws TC (21); the dealer's A 9 is a soft 20 and
 stands, so the hand wins 20.00: round net +15.00. Round 2: bet 10.50 (typed with the locale's
 decimal comma) on TS 7D against 9H, hole 8C: both 17, a push, net 0. Then the input ends:
-bankroll 1000.00 -> 1015.00.
+bankroll 1,000.00 -> 1,015.00 (1 000,00 -> 1 015,00 in Russian).
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 from string import Formatter
 
 import pytest
 from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -45,11 +47,15 @@ def _fields(text: str) -> set[tuple[str, str | None]]:
 
 
 def _source_messages() -> set[str | tuple[str, str]]:
-    """Every message the code marks for translation (what ``pybabel extract`` finds)."""
+    """Every message the code marks for translation (what ``pybabel extract`` finds with
+    babel.cfg: the Python package, the page's JavaScript and index.html's data-i18n texts)."""
     ids: set[str | tuple[str, str]] = set()
-    method_map = [("src/twentyone/web/**", "ignore"), ("src/twentyone/**.py", "python")]
+    with open(ROOT / "babel.cfg", encoding="utf-8") as fh:
+        method_map, options_map = parse_mapping_cfg(fh)
+    methods = {method for _, method in method_map}
+    assert {"python", "javascript", "twentyone.web.extract.extract_html"} <= methods
     for _, _, msg, _, _ in extract_from_dir(
-        str(ROOT), method_map, keywords=KEYWORDS, strip_comment_tags=True
+        str(ROOT), method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True
     ):
         ids.add(msg if isinstance(msg, str) else tuple(msg[:2]))  # type: ignore[arg-type]
     return {m for m in ids if m}
@@ -62,7 +68,7 @@ def test_every_message_is_translated_with_the_same_placeholders(lang: str) -> No
     in_code = _source_messages()
     in_catalog = {m.id if isinstance(m.id, str) else tuple(m.id) for m in cat if m.id}
     assert in_code - in_catalog == set(), f"{lang}: messages missing from the catalog"
-    assert len(in_catalog) >= 150
+    assert len(in_catalog) >= 350  # the terminal's, the rule cards' and the web page's
     for m in cat:
         if not m.id:
             continue
@@ -73,6 +79,26 @@ def test_every_message_is_translated_with_the_same_placeholders(lang: str) -> No
         for form in forms:
             assert form.strip(), f"{lang}: no translation of {m.id!r}"
             assert _fields(form) == _fields(english), f"{lang}: placeholders of {m.id!r}"
+
+
+def test_every_message_of_the_page_is_extracted() -> None:
+    """Each string literal the page's JavaScript passes to ``_``, ``N_``, ``_n`` or ``_p`` is in
+    the catalogs (a call the javascript extractor cannot see, e.g. one inside a template
+    literal's ``${}``, would be shown untranslated)."""
+    static = ROOT / "src" / "twentyone" / "web" / "static"
+    literal = r'"((?:[^"\\]|\\.)*)"'
+    found: set[str | tuple[str, str]] = set()
+    for path in static.glob("*.js"):
+        code = path.read_text(encoding="utf-8")
+        for m in re.finditer(rf"(?<![\w.])(?:N_|_|_n)\(\s*{literal}", code):
+            found.add(json.loads(f'"{m[1]}"'))  # a JS string's escapes read as JSON
+        for m in re.finditer(rf"(?<![\w.])_p\(\s*{literal}\s*,\s*{literal}", code):
+            found.add((m[1], m[2]))
+    assert len(found) > 100
+    cat = _catalog("ru")
+    in_catalog = {m.id if isinstance(m.id, str) else m.id[0] for m in cat if m.id}
+    in_catalog |= {(m.context, m.id) for m in cat if m.context and isinstance(m.id, str)}
+    assert found - in_catalog == set()
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -165,7 +191,7 @@ EXPECTED = {
     "en": ["Insurance", "Box 1", "hit", "stand", "double", "win", "push", "Dealer"],
 }
 SUMMARY = {
-    "en": "1000.00 -> 1015.00",
+    "en": "1,000.00 -> 1,015.00",
     "ro": "1.000,00 -> 1.015,00",
     "pt": "1.000,00 -> 1.015,00",
     "pl": f"1{NBSP}000,00 -> 1{NBSP}015,00",
@@ -190,8 +216,7 @@ def test_terminal_game_in_each_language(lang: str) -> None:
     for word in EXPECTED[lang]:
         assert word in text, f"{lang}: {word!r} missing"
     assert SUMMARY[lang] in text  # the bankroll at the end, money in the locale's format
-    money = i18n.format_money if lang != "en" else (lambda u, _lang, sign=False: f"{u / 100:.2f}")
-    assert money(1050, lang) in text  # the second bet, typed as 10,50 in the locale
+    assert i18n.format_money(1050, lang) in text  # the second bet, typed as 10,50 in the locale
     if lang == "en":
         return
     # what the player reads, less the card symbols, the table's name and the key letters
@@ -204,7 +229,7 @@ def test_terminal_game_in_each_language(lang: str) -> None:
 def test_english_game_reads_as_before() -> None:
     text = _play("en")
     assert "Insurance. Box 1 against A♠: insure for 5.00 (pays 2:1 on a dealer blackjack)?" in text
-    assert "Round net +15.00 · bankroll 1015.00" in text
+    assert "Round net +15.00 · bankroll 1,015.00" in text  # thousands grouped, as the locale
     assert "h hit · s stand · d double ›" in text
 
 
@@ -307,3 +332,31 @@ def test_command_line_language(
     assert "Insurance and even money" in capsys.readouterr().out
     assert main(["rules", "pt-casino", "--lang", "xx"]) == 2
     assert "choose one of en (English), ro (Română)" in capsys.readouterr().err
+
+
+HINT = {
+    "en": "Hint: the chart says hit (returns per unit bet: hit -",
+    "ro": "Sfat: tabelul spune carte (câștig pe unitatea de pariu: carte -",
+    "pl": "Podpowiedź: tabela mówi dobierz (zwrot na jednostkę stawki: dobierz -",
+    "pt": "Dica: a tabela diz carta (retorno por unidade apostada: carta -",
+    "hu": "Tipp: a táblázat szerint lapot kér (hozam tétegységenként: lapot kér -",
+    "ru": "Подсказка: по таблице — ещё (доход на единицу ставки: ещё -",
+}
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_hint_line_in_each_language(lang: str) -> None:
+    """``--hints``: ru-online, TS 6D against 8C: the chart hits; the returns are written with
+    the locale's decimal separator, and standing draws the cost line in the language too."""
+    out = io.StringIO()
+    shoe = StackedShoe("TS 8C 6D 7S 3C")
+    stdin = io.StringIO("10\ns\nq\n")
+    assert play("ru-online", stdin=stdin, stdout=out, shoe=shoe, lang=lang, hints=True) == 0
+    text = out.getvalue()
+    assert HINT[lang] in text
+    returns = re.search(r"\((?:[^:]+): (.*)\)", text.split(HINT[lang][:4], 1)[1].splitlines()[0])
+    assert returns is not None
+    point = "." if lang == "en" else ","
+    assert re.fullmatch(rf"(?:[^,]+ [+-]\d{re.escape(point)}\d{{3}}(?:, )?)+", returns[1])
+    if lang != "en":
+        assert "Hint" not in text and "The chart says" not in text

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from twentyone.errors import BetError
+from twentyone.i18n import parse_amount
 from twentyone.replay import replay
 from twentyone.rulesets import load_rules
 from twentyone.shoe import StackedShoe
@@ -61,12 +62,14 @@ def summary(text: str) -> tuple[int, int, int, int]:
     """(rounds, net, starting bankroll, final bankroll) in minor units, from the summary."""
     tail = text.split("Session summary", 1)[1]
     rounds = int(re.search(r"Rounds played: (\d+)", tail)[1])  # type: ignore[index]
-    net = parse_money(re.search(r"Net: [+]?(-?[\d.]+)", tail)[1].lstrip("-"))  # type: ignore[index]
+    found = re.search(r"Net: [+]?(-?[\d.,]+)", tail)
+    assert found is not None
+    net = parse_amount(found[1].lstrip("-"), "en")  # English groups thousands: 1,015.00
     if "Net: -" in tail:
         net = -net
-    m = re.search(r"Bankroll: ([\d.]+) -> ([\d.]+)", tail)
+    m = re.search(r"Bankroll: ([\d.,]+) -> ([\d.,]+)", tail)
     assert m is not None
-    return rounds, net, parse_money(m[1]), parse_money(m[2])
+    return rounds, net, parse_amount(m[1], "en"), parse_amount(m[2], "en")
 
 
 # ----------------------------------------------------------------------------- money and Table
@@ -204,7 +207,7 @@ def test_bad_bets_are_refused_and_no_money_is_lost() -> None:
     # Bankroll 50.00: 'abc', 0.50 and 60.00 are refused; 10.00 on T♠ 7♥ pushes against 9♦ 8♣.
     _, text, _ = run(["abc", "0.50", "60", "10", "s", "q"], shoe="TS 9D 7H 8C", bankroll=5000)
     assert "'abc' is not an amount: expected money such as 10 or 10.50" in text
-    assert "bet 0.50 is outside the table limits 1.00 to 5000.00" in text
+    assert "bet 0.50 is outside the table limits 1.00 to 5,000.00" in text
     assert "bet 60.00 is more than the 50.00 left" in text
     assert text.count("Bet on box 1 (1.00 to 50.00) [1.00]") == 4
     assert summary(text) == (1, 0, 5000, 5000)

@@ -41,6 +41,7 @@ def test_register_logs_in_with_a_safe_cookie_and_a_starting_balance(client: Test
         "balance": 50_000,
         "starting_balance": 50_000,
         "table": None,
+        "language": None,
     }
     set_cookie = r.headers["set-cookie"].lower()
     assert "twentyone_session=" in set_cookie

@@ -35,6 +35,7 @@ from typing import Any
 
 import pytest
 
+from twentyone.i18n import RULEBOOK_LANGUAGES, Words, format_money
 from twentyone.rulesets import PRESETS
 from twentyone.web.tables import TableConfig
 from web_support import FAST_HASHER, stacked
@@ -65,6 +66,7 @@ class Server:
         shoes: dict[str, str],
         names: tuple[str, ...] = tuple(PRESETS),
         analysis: bool = False,
+        languages: bool = False,
     ) -> None:
         import uvicorn
 
@@ -72,7 +74,11 @@ class Server:
 
         tables = [
             TableConfig(
-                id=name, rules=name, countdown_seconds=60, decision_seconds=DECISION_SECONDS
+                id=name,
+                rules=name,
+                countdown_seconds=60,
+                decision_seconds=DECISION_SECONDS,
+                language=RULEBOOK_LANGUAGES[name] if languages else None,
             )
             for name in names
         ]
@@ -168,7 +174,7 @@ def check_balances(server: Server, pages: dict[str, Any], expected: dict[str, in
     agrees, and the books balance."""
     for name, page in pages.items():
         units = expected[name]
-        expect(page.locator("#balance")).to_have_text(f"{units // 100}.{units % 100:02d}")
+        expect(page.locator("#balance")).to_have_text(format_money(units, "en"))
         assert shown_balance(page) == server.balance(name) == units
         me = page.request.get(server.url + "/api/me").json()
         assert me["balance"] == units and me["username"] == name
@@ -195,9 +201,9 @@ def test_two_players_play_through_the_page(server: Server, browser: Any, tmp_pat
     try:
         # ---- register, the lobby, sit down
         register(ann, server.url, "ann")
-        expect(ann.locator("#balance")).to_have_text("1000.00")
+        expect(ann.locator("#balance")).to_have_text("1,000.00")
         card = ann.locator('article[data-table="ro-casino"]')
-        expect(card).to_contain_text("1.00 – 5000.00")
+        expect(card).to_contain_text("1.00 – 5,000.00")
         expect(card.get_by_test_id("free-boxes")).to_have_text("7 of 7 boxes free")
         sit(ann, "ro-casino")
         register(bob, server.url, "bob")
@@ -407,6 +413,16 @@ def test_readme_shows_the_screenshots() -> None:
         assert (root / "docs" / "screenshots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_readme_and_the_languages_doc_show_the_tables_in_russian_and_hungarian() -> None:
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    section = readme.split("### Languages", 1)[1].split("\n### ", 1)[0]
+    doc = (root / "docs" / "i18n.md").read_text()
+    for name in ("table-ru.png", "table-hu.png"):
+        assert f"docs/screenshots/{name}" in section and f"screenshots/{name}" in doc, name
+        assert (root / "docs" / "screenshots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_the_page_fetches_nothing_from_outside() -> None:
     """No CDN: the page's files name no other host and import only each other."""
     import re
@@ -420,3 +436,120 @@ def test_the_page_fetches_nothing_from_outside() -> None:
         assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", text, re.I), name
         for target in re.findall(r'from "([^"]+)"', text):
             assert target.startswith("./") and target[2:] in files, (name, target)
+
+
+#: English words of the page's controls: none may be seen on a table in another language.
+ENGLISH_LABELS = [
+    "Hit", "Stand", "Double", "Split", "Deal", "Undo", "Clear", "Rebet", "Your move", "Balance",
+    "Log out", "Dealer", "Rule card", "This session", "Rounds", "box", "hand", "bet", "Lobby",
+]  # fmt: skip
+
+
+def english_left(page: Any) -> list[str]:
+    """The English labels visible on the page (whole words)."""
+    import re
+
+    text = page.locator("body").inner_text()
+    return [w for w in ENGLISH_LABELS if re.search(rf"(?<![\w]){w}(?![\w])", text)]
+
+
+def box_facts(lang: str, table: str) -> str:
+    """The table's boxes as the page writes them (a plural message), worked out by Python."""
+    from twentyone.rulesets import load_rules
+
+    rules, w = load_rules(table), Words(lang)
+    if rules.boxes_per_player < rules.table_boxes:
+        return w._n(
+            "{n} box, up to {each} each",
+            "{n} boxes, up to {each} each",
+            rules.table_boxes,
+            each=rules.boxes_per_player,
+        )
+    return w._n("{n} box", "{n} boxes", rules.table_boxes)
+
+
+def test_tables_speak_their_rulebooks_languages(browser: Any, tmp_path: Path) -> None:
+    """The preset tables with their rulebooks' languages, a browser that speaks English: the
+    lobby is English, ru-online speaks Russian and hu-casino Hungarian (buttons, prompts,
+    notices, money, the rule card), until the player picks English from the menu, which the
+    account keeps. Shoes: ru-online 5S 9H 6D 7C 9S TC (5 6 = 11 against 9, hole 7; the double
+    draws 9: 20; the dealer 16 draws 10: bust, +20.00); hu-casino TS 7D 6C (the player's 10 7
+    = 17 against the dealer's 6, no hole card)."""
+    started = time.monotonic()
+    shots = shots_dir(tmp_path)
+    shoes = {"ru-online": "5S 9H 6D 7C 9S TC", "hu-casino": "TS 7D 6C 5H 9C 8D"}
+    url = f"sqlite:///{tmp_path}/languages.db"
+    with Server(url, shoes, names=("ru-online", "hu-casino"), languages=True) as server:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+        page = ctx.new_page()
+        page.set_default_timeout(8000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        try:
+            register(page, server.url, "olga", tables=2)
+            expect(page.locator("#language")).to_have_value("en")
+            expect(page.locator('a[data-sit="ru-online"]')).to_have_text("Sit down")
+
+            # ---- ru-online: Russian, money as 1 000,00
+            sit(page, "ru-online")
+            expect(page.locator("#deal")).to_have_text("Раздать")
+            expect(page.locator("#language")).to_have_value("ru")
+            expect(page.locator("html")).to_have_attribute("lang", "ru")
+            expect(page.locator("#balance")).to_have_text(format_money(100_000, "ru"))
+            expect(page.locator("#table-facts")).to_contain_text(box_facts("ru", "ru-online"))
+            expect(page.locator("#table-rulecard")).to_contain_text("Страховка")
+            page.click('button[data-chip="1000"]')
+            page.click('[data-testid="box-0"]')
+            expect(page.get_by_test_id("stake-0")).to_have_text("10,00")
+            expect(page.locator("#pending")).to_have_text("в фишках 10,00")
+            page.click("#deal")
+            wait_prompt(page, "Ваш ход — бокс 1, рука 1")
+            labels = page.locator("#actions button.action").all_inner_texts()
+            assert [label.split("\n")[0] for label in labels[:3]] == ["Ещё", "Хватит", "Удвоить"]
+            expect(page.locator("#notices")).to_contain_text("ставки больше не принимаются")
+            expect(page.locator("#clock-text")).to_contain_text("затем вам: хватит")
+            assert english_left(page) == []
+            page.screenshot(path=str(shots / "table-ru.png"), full_page=True)
+            # amounts typed the Russian way (the page's parser, as i18n.parse_amount reads them)
+            typed = page.evaluate(
+                "import('/static/i18n.js').then(m => "
+                "['10,50', '1 234,5', '1\u00a0000', '10.50', 'десять'].map(m.parseMoney))"
+            )
+            assert typed == [1050, 123_450, 100_000, 1050, None]
+            page.click('#actions button[data-action="double"]')
+            expect(page.get_by_test_id("hand-0-0").locator(".result")).to_have_text("Выигрыш")
+            expect(page.get_by_test_id("net-0")).to_have_text("+20,00")
+            expect(page.locator("#balance")).to_have_text(format_money(102_000, "ru"))
+            assert server.balance("olga") == 102_000
+
+            # ---- hu-casino: Hungarian
+            page.click("#to-lobby")
+            expect(page.locator('a[data-sit="hu-casino"]')).to_have_text("Sit down")
+            sit(page, "hu-casino")
+            expect(page.locator("#undo")).to_have_text("Visszavonás")
+            expect(page.locator("#countdown")).to_have_text(
+                "A visszaszámlálás az első zsetonnal indul."
+            )
+            page.click('button[data-chip="1000"]')
+            page.click('[data-testid="box-0"]')
+            page.click("#deal")
+            wait_prompt(page, "Te következel — 1. játékhely, 1. kéz")
+            expect(page.locator('#actions button[data-action="hit"]')).to_contain_text("Lapot kér")
+            expect(page.locator('#actions button[data-action="stand"]')).to_contain_text("Megáll")
+            expect(page.locator("#table-facts")).to_contain_text(box_facts("hu", "hu-casino"))
+            expect(page.locator("#table-rulecard")).to_contain_text("Biztosítás")
+            assert english_left(page) == []
+            page.screenshot(path=str(shots / "table-hu.png"), full_page=True)
+
+            # ---- the player's choice wins over the table's, and the account keeps it
+            page.select_option("#language", "en")
+            expect(page.locator('#actions button[data-action="stand"]')).to_contain_text("Stand")
+            expect(page.locator("#table-rulecard")).to_contain_text("Insurance")
+            assert page.request.get(server.url + "/api/me").json()["language"] == "en"
+            page.reload()
+            wait_prompt(page, "Your move — box 1, hand 1")
+            expect(page.locator("#language")).to_have_value("en")
+            assert errors == []
+        finally:
+            ctx.close()
+    assert time.monotonic() - started < 40

@@ -133,6 +133,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from twentyone.i18n import RULEBOOK_LANGUAGES
     from twentyone.web.app import create_app
     from twentyone.web.tables import TableConfig
 
@@ -144,7 +145,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             if not sep or not table_id or not rules:
                 print(f"twentyone: error: --table {spec!r}: expected ID=RULES", file=sys.stderr)
                 return 2
-            tables.append(TableConfig(id=table_id, rules=rules))
+            language = RULEBOOK_LANGUAGES.get(rules)  # a preset speaks its rulebook's
+            tables.append(TableConfig(id=table_id, rules=rules, language=language))
     app = create_app(
         args.database_url,
         tables=tables,

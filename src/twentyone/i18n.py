@@ -42,12 +42,26 @@ LANGUAGE_NAMES = {
     "hu": "Magyar",
     "ru": "Русский",
 }
+#: The language of each preset's rulebook (a web table of the preset speaks it by default).
+RULEBOOK_LANGUAGES = {
+    "ro-casino": "ro",
+    "pl-online": "pl",
+    "pt-casino": "pt",
+    "hu-casino": "hu",
+    "ru-online": "ru",
+}
 #: The gettext domain of every catalog.
 DOMAIN = "twentyone"
 #: Where the catalogs are installed (package data).
 LOCALE_DIR = Path(__file__).parent / "locale"
 #: The environment variables read for the language, in gettext's order of precedence.
 ENV_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def N_(message: str) -> str:
+    """Mark a message for extraction without translating it (it is translated where it is
+    shown: the web page translates the server's messages by their English msgid)."""
+    return message
 
 
 class LanguageError(TwentyOneError):
@@ -177,6 +191,8 @@ __all__ = [
     "LANGUAGES",
     "LANGUAGE_NAMES",
     "LOCALE_DIR",
+    "N_",
+    "RULEBOOK_LANGUAGES",
     "LanguageError",
     "Words",
     "check_language",

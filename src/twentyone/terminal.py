@@ -41,6 +41,7 @@ from twentyone.terminal_text import (
     check_bet,
     check_options,
     hand_paid,
+    hint_text,
     money,
     parse_amount,
     percent,
@@ -356,7 +357,7 @@ class Game(Prompter):
             try:
                 if self.advisor is None or q.kind not in ("play", "surrender"):
                     return self.ask(rnd, q)
-                self.say(self.advisor.hint(rnd), style="dim")
+                self.say(hint_text(self.advisor.move(rnd), self.advisor.returns(rnd)), style="dim")
                 choice = self.ask(rnd, q)
                 self.tell_cost(rnd, choice)
                 return choice

@@ -23,7 +23,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Iterable, Sequence
 
-from babel.numbers import format_percent
+from babel.numbers import format_decimal, format_percent
 from rich.text import Text
 
 from twentyone import i18n
@@ -31,7 +31,7 @@ from twentyone.cards import Card, hand_total
 from twentyone.errors import BetError, TwentyOneError
 from twentyone.hands import Hand
 from twentyone.rules import Rules
-from twentyone.table import Table, format_money
+from twentyone.table import Table
 
 
 class _Speech:
@@ -89,6 +89,7 @@ ACTION_NAMES = {
     "double": N_("double"),
     "split": N_("split"),
     "surrender": N_("surrender"),
+    "no-surrender": N_("no surrender"),
 }
 
 RESULT_WORDS = {
@@ -114,19 +115,37 @@ def percent(value: float) -> str:
     return format_percent(value, "#,##0.00%", locale=_SPEECH.lang)
 
 
+def hint_text(move: str, returns: dict[str, float]) -> str:
+    """The ``--hints`` line: the chart's move and the return of each action per unit bet, best
+    first, in the game's language (``Hint: the chart says hit (returns per unit bet: hit
+    -0.123, stand -0.456)``).
+
+    >>> _ = use_language("ru")
+    >>> hint_text("hit", {"stand": -0.5, "hit": -0.25})
+    'Подсказка: по таблице — ещё (доход на единицу ставки: ещё -0,250, хватит -0,500)'
+    >>> _ = use_language("en")
+    """
+    if not returns:
+        return _("Hint: {move}", move=action_name(move))
+    parts = ", ".join(
+        f"{action_name(k)} {format_decimal(v, '+0.000;-0.000', locale=_SPEECH.lang)}"
+        for k, v in sorted(returns.items(), key=lambda kv: -kv[1])
+    )
+    return _(
+        "Hint: the chart says {move} (returns per unit bet: {returns})",
+        move=action_name(move),
+        returns=parts,
+    )
+
+
 def yes_no_keys() -> tuple[str, str]:
     """The keys for yes and no in the game's language (``y``/``n`` are always accepted too)."""
     return _p("yes key", "y"), _p("no key", "n")
 
 
 def money(units: int, *, sign: bool = False) -> str:
-    """Minor units as money in the game's language (``1050`` -> ``'10.50'`` in English).
-
-    English keeps the game's own spelling, without thousands separators (``1000.00``), so the
-    English transcript is the one it always was; the other languages group as their locale does.
-    """
-    if _SPEECH.lang == "en":
-        return format_money(units, sign=sign)
+    """Minor units as money in the game's language, grouped as the locale does (``123450`` ->
+    ``'1,234.50'`` in English, ``'1 234,50'`` in Russian)."""
     return i18n.format_money(units, _SPEECH.lang, sign=sign)
 
 

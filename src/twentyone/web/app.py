@@ -9,24 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 from argon2 import PasswordHasher
-from fastapi import Depends, FastAPI, HTTPException, Query, Request, status
+from fastapi import Depends, FastAPI, Query, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from twentyone.i18n import LANGUAGES, N_, RULEBOOK_LANGUAGES
 from twentyone.rules import Rules
 from twentyone.rulesets import PRESETS, load_rules
 from twentyone.shoe import CardSource, Shoe
-from twentyone.web import auth, ws
+from twentyone.web import auth, languages, ws
 from twentyone.web.advice import Advice, edge_text
 from twentyone.web.auth import Auth, current_player
 from twentyone.web.ledger import Ledger
+from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Limits, RoundRecord, TableOut
 from twentyone.web.storage.accounts import Accounts, Player
 from twentyone.web.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate
@@ -39,8 +42,10 @@ STARTING_BALANCE = 100_000
 
 
 def default_tables() -> list[TableConfig]:
-    """One table per preset, named after it."""
-    return [TableConfig(id=name, rules=name) for name in PRESETS]
+    """One table per preset, named after it, speaking its rulebook's language by default."""
+    return [
+        TableConfig(id=name, rules=name, language=RULEBOOK_LANGUAGES.get(name)) for name in PRESETS
+    ]
 
 
 def _default_shoe(_config: TableConfig, rules: Rules) -> CardSource:
@@ -76,6 +81,9 @@ def create_app(
     for config in tables if tables is not None else default_tables():
         if config.id in live:
             raise ValueError(f"table id {config.id!r} is used twice")
+        if config.language is not None and config.language not in LANGUAGES:
+            raise ValueError(f"table {config.id!r}: language {config.language!r} is not one of "
+                             + ", ".join(LANGUAGES))  # fmt: skip
         rules = load_rules(config.rules)
         live[config.id] = LiveTable(
             config,
@@ -122,22 +130,33 @@ def create_app(
             parts.append(f"{where}: {err.get('msg', 'invalid')}")
         return JSONResponse({"detail": "; ".join(parts)}, status_code=400)
 
+    @app.exception_handler(Refusal)
+    async def _refused(_request: Request, exc: Refusal) -> JSONResponse:
+        body = {"detail": exc.detail, "message": exc.message, "params": exc.params}
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+
     app.include_router(auth.router)
+    app.include_router(languages.router)
     app.include_router(ws.router)
     _add_lobby(app)
     _add_page(app)
     return app
 
 
-def _table_out(table: LiveTable, advice: Advice) -> TableOut:
+@functools.lru_cache(maxsize=256)
+def _rule_card(rules: Rules, lang: str) -> str:
     from twentyone.rulecard import rule_card
 
+    return rule_card(rules, lang)
+
+
+def _table_out(table: LiveTable, advice: Advice, lang: str | None = None) -> TableOut:
     edge = advice.house_edge(table.rules)
     return TableOut(
         id=table.id,
         name=table.id,
         rules=table.rules.name,
-        rule_card=rule_card(table.rules),
+        rule_card=_rule_card(table.rules, lang or table.config.language or "en"),
         limits=Limits(min=table.rules.table_min, max=table.rules.table_max),
         boxes=table.rules.table_boxes,
         boxes_per_player=table.rules.boxes_per_player,
@@ -150,24 +169,36 @@ def _table_out(table: LiveTable, advice: Advice) -> TableOut:
         default_action=table.default_action.name,
         countdown_seconds=table.config.countdown_seconds if table.multi_player else None,
         decision_seconds=table.config.decision_seconds,
+        language=table.config.language,
     )
+
+
+Lang = Annotated[str | None, Query(description="a rule card's language: en, ro, pl, pt, hu, ru")]
+
+
+def _lang(lang: str | None) -> str | None:
+    """A ``lang`` query parameter checked (422 names the six languages)."""
+    if lang is not None and lang not in LANGUAGES:
+        raise languages.no_such_language(lang, 422)
+    return lang
 
 
 def _add_lobby(app: FastAPI) -> None:
     state = app.state
 
     @app.get("/api/tables", tags=["lobby"])
-    def list_tables() -> list[TableOut]:
-        """Every table of the lobby: rules, limits, free boxes, house edge."""
-        return [_table_out(t, state.advice) for t in state.hub.tables.values()]
+    def list_tables(lang: Lang = None) -> list[TableOut]:
+        """Every table of the lobby: rules, limits, free boxes, house edge; the rule cards in
+        ``lang`` (default: each table's language, else English)."""
+        return [_table_out(t, state.advice, _lang(lang)) for t in state.hub.tables.values()]
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])
-    def get_table(table_id: str) -> TableOut:
-        """One table of the lobby."""
+    def get_table(table_id: str, lang: Lang = None) -> TableOut:
+        """One table of the lobby (its rule card in ``lang``)."""
         table = state.hub.tables.get(table_id)
         if table is None:
-            raise HTTPException(status.HTTP_404_NOT_FOUND, f"no table {table_id!r}")
-        return _table_out(table, state.advice)
+            raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=table_id)
+        return _table_out(table, state.advice, _lang(lang))
 
     @app.get("/api/rounds", tags=["recall"])
     def list_rounds(
@@ -182,7 +213,9 @@ def _add_lobby(app: FastAPI) -> None:
         """One finished round of the player."""
         found: list[dict[str, Any]] = state.accounts.recent_rounds(player.id, 1, round_id)
         if not found:
-            raise HTTPException(status.HTTP_404_NOT_FOUND, f"no round {round_id} of yours")
+            raise Refusal(
+                status.HTTP_404_NOT_FOUND, N_("no round {round} of yours"), round=round_id
+            )
         return RoundRecord(**found[0])
 
 

@@ -13,8 +13,10 @@ from typing import Annotated
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
+from fastapi import APIRouter, Depends, Request, Response, status
 
+from twentyone.i18n import N_
+from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Credentials, Me
 from twentyone.web.storage.accounts import Accounts, Player, UsernameTakenError
 
@@ -28,14 +30,16 @@ _DUMMY_PASSWORD = "not a password of anyone"
 def check_credentials(creds: Credentials) -> None:
     """Raise 400 naming the field when the username or password has the wrong shape."""
     if not USERNAME.fullmatch(creds.username):
-        raise HTTPException(
+        raise Refusal(
             status.HTTP_400_BAD_REQUEST,
-            f"username {creds.username!r}: expected 3 to 24 characters from A-Z a-z 0-9 _ -",
+            N_("username {username!r}: expected 3 to 24 characters from A-Z a-z 0-9 _ -"),
+            username=creds.username,
         )
     if not 8 <= len(creds.password) <= 128:
-        raise HTTPException(
+        raise Refusal(
             status.HTTP_400_BAD_REQUEST,
-            f"password: expected 8 to 128 characters, got {len(creds.password)}",
+            N_("password: expected 8 to 128 characters, got {n}"),
+            n=len(creds.password),
         )
 
 
@@ -56,7 +60,11 @@ class Auth:
         try:
             return self.accounts.create_player(creds.username, self.hasher.hash(creds.password))
         except UsernameTakenError as exc:
-            raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from exc
+            raise Refusal(
+                status.HTTP_409_CONFLICT,
+                N_("username {username!r} is taken"),
+                username=exc.username,
+            ) from exc
 
     def login(self, creds: Credentials) -> Player:
         """The player whose password this is, or 401."""
@@ -67,7 +75,7 @@ class Auth:
         except (VerificationError, InvalidHashError):
             found = None
         if found is None:
-            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "wrong username or password")
+            raise Refusal(status.HTTP_401_UNAUTHORIZED, N_("wrong username or password"))
         player, stored = found
         if self.hasher.check_needs_rehash(stored):
             self.accounts.set_password_hash(player.id, self.hasher.hash(creds.password))
@@ -101,7 +109,7 @@ def current_player(request: Request, auth: Annotated[Auth, Depends(get_auth)]) -
     """The logged-in player, or 401 (a FastAPI dependency)."""
     player = auth.player_from_cookies(request.cookies)
     if player is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "not logged in")
+        raise Refusal(status.HTTP_401_UNAUTHORIZED, N_("not logged in"))
     return player
 
 
@@ -113,6 +121,7 @@ def me_of(request: Request, player: Player) -> Me:
         balance=state.ledger.balance(player.id),
         starting_balance=state.accounts.starting_balance,
         table=state.hub.seated_at(player.username),
+        language=state.accounts.language(player.id),
     )
 
 

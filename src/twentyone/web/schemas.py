@@ -21,6 +21,9 @@ class Me(BaseModel):
     balance: int = Field(description="ledger balance in minor units")
     starting_balance: int
     table: str | None = Field(description="the table the player is seated at")
+    language: str | None = Field(
+        default=None, description="the page's language the player chose (null: none chosen)"
+    )
 
 
 class Limits(BaseModel):
@@ -49,6 +52,9 @@ class TableOut(BaseModel):
     default_action: str
     countdown_seconds: float | None
     decision_seconds: float
+    language: str | None = Field(
+        default=None, description="the page's language at this table unless the player chose one"
+    )
 
 
 class RoundRecord(BaseModel):

@@ -18,6 +18,7 @@ from typing import Any
 
 from twentyone.errors import TwentyOneError
 from twentyone.hands import BoxBet
+from twentyone.i18n import N_
 from twentyone.records import Action, Payment
 from twentyone.replay import round_result, round_to_replay
 from twentyone.round import Round
@@ -25,20 +26,12 @@ from twentyone.rules import Rules
 from twentyone.shoe import CardSource
 from twentyone.table import format_money
 from twentyone.web.ledger import InsufficientFundsError, Ledger, RoundMove
+from twentyone.web.refusal import TableError as TableError  # where it always was
 from twentyone.web.storage.accounts import Player
 from twentyone.web.views import boxes_view, dealer_view
 
 Clock = Callable[[], float]
 SIDES = ("main", "jackpot")
-
-
-class TableError(Exception):
-    """An intention refused; ``field`` and ``value`` name what was wrong."""
-
-    def __init__(self, message: str, field: str | None = None, value: Any = None) -> None:
-        super().__init__(message)
-        self.field = field
-        self.value = value
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +44,7 @@ class TableConfig:
     multi_player: bool | None = None
     countdown_seconds: float = 15.0
     decision_seconds: float = 20.0
+    language: str | None = None  # the page's language here unless the player chose one
 
 
 class DefaultAction:
@@ -177,8 +171,14 @@ class LiveTable:
     def _changed(self) -> None:
         self.seq += 1
 
-    def _notice(self, kind: str, text: str, **extra: Any) -> None:
-        self.notices.append({"type": "notice", "kind": kind, "text": text, **extra})
+    def _notice(
+        self, kind: str, message: str, params: dict[str, Any], text: str = "", **extra: Any
+    ) -> None:
+        """A notice: the English ``text`` (default: the message filled in) and the catalog
+        ``message`` with its ``params``, for the page to translate."""
+        english = text or message.format(**params)
+        notice = {"type": "notice", "kind": kind, "text": english, "message": message}
+        self.notices.append({**notice, "params": params, **extra})
 
     # ----------------------------------------------------------------- seats
     def connect(self, player: Player) -> None:
@@ -206,18 +206,26 @@ class LiveTable:
             return
         if not self.multi_player and self.seats:
             other = next(iter(self.seats))
-            raise TableError(f"table {self.id} is a single-player table and {other} plays it")
+            raise TableError(
+                N_("table {table} is a single-player table and {other} plays it"),
+                table=self.id,
+                other=other,
+            )
         if len(self.seats) >= self.rules.table_boxes:
-            raise TableError(f"table {self.id} is full ({self.rules.table_boxes} seats)")
+            raise TableError(
+                N_("table {table} is full ({seats} seats)"),
+                table=self.id,
+                seats=self.rules.table_boxes,
+            )
         self.seats[player.username] = Seat(player, connections=connections)
         self._changed()
 
     def leave(self, player: Player) -> None:
         """Stand up between rounds; chips go back."""
         if player.username not in self.seats:
-            raise TableError("you are not seated at this table", "type", "leave")
+            raise TableError(N_("you are not seated at this table"), "type", "leave")
         if self.in_round(player.username):
-            raise TableError("you play in this round: leave after it", "type", "leave")
+            raise TableError(N_("you play in this round: leave after it"), "type", "leave")
         del self.seats[player.username]
         self._countdown_check()
         self._changed()
@@ -225,14 +233,14 @@ class LiveTable:
     def _seat(self, player: Player) -> Seat:
         seat = self.seats.get(player.username)
         if seat is None:
-            raise TableError("sit down first: you are not seated at this table", "type")
+            raise TableError(N_("sit down first: you are not seated at this table"), "type")
         return seat
 
     # ----------------------------------------------------------------- betting
     def _betting_seat(self, player: Player) -> Seat:
         seat = self._seat(player)
         if self.played is not None:
-            raise TableError("bets are closed: a round is in play", "type")
+            raise TableError(N_("bets are closed: a round is in play"), "type")
         return seat
 
     def _check_chips(self, player: Player, chips: list[Chip]) -> None:
@@ -241,37 +249,50 @@ class LiveTable:
         for c in chips:
             if not 0 <= c.box < self.rules.table_boxes:
                 raise TableError(
-                    f"box {c.box}: the table has boxes 0 to {self.rules.table_boxes - 1}",
+                    N_("box {box}: the table has boxes 0 to {last}"),
                     "box",
                     c.box,
+                    box=c.box,
+                    last=self.rules.table_boxes - 1,
                 )
             owner = self.owner(c.box)
             if owner is not None and owner != player.username:
-                raise TableError(f"box {c.box} is {owner}'s", "box", c.box)
+                raise TableError(N_("box {box} is {owner}'s"), "box", c.box, box=c.box, owner=owner)
             if c.side == "jackpot" and not self.rules.offers_jackpot:
-                raise TableError("side 'jackpot': this table has no jackpot", "side", c.side)
+                raise TableError(N_("side 'jackpot': this table has no jackpot"), "side", c.side)
             sides = boxes.setdefault(c.box, {"main": 0, "jackpot": 0})
             sides[c.side] += c.amount
             if sides[c.side] > self.rules.table_max:
                 raise TableError(
-                    f"amount {c.amount}: box {c.box} would hold {sides[c.side]}, "
-                    f"above the table maximum {self.rules.table_max}",
+                    N_(
+                        "amount {amount}: box {box} would hold {held}, "
+                        "above the table maximum {max}"
+                    ),
                     "amount",
                     c.amount,
+                    amount=c.amount,
+                    box=c.box,
+                    held=sides[c.side],
+                    max=self.rules.table_max,
                 )
         if len(boxes) > self.rules.boxes_per_player:
             raise TableError(
-                f"box {chips[-1].box}: at most {self.rules.boxes_per_player} boxes per player",
+                N_("box {box}: at most {n} boxes per player"),
                 "box",
                 chips[-1].box,
+                box=chips[-1].box,
+                n=self.rules.boxes_per_player,
             )
         total = sum(c.amount for c in chips)
         balance = self.ledger.balance(player.id)
         if total > balance:
             raise TableError(
-                f"amount {chips[-1].amount}: bets of {total} exceed the balance {balance}",
+                N_("amount {amount}: bets of {total} exceed the balance {balance}"),
                 "amount",
                 chips[-1].amount,
+                amount=chips[-1].amount,
+                total=total,
+                balance=balance,
             )
 
     def _set_chips(self, seat: Seat, chips: list[Chip]) -> None:
@@ -287,22 +308,25 @@ class LiveTable:
         """Add a chip to a box."""
         seat = self._betting_seat(player)
         if not isinstance(box, int) or isinstance(box, bool):
-            raise TableError(f"box {box!r}: expected a box number", "box", box)
+            raise TableError(N_("box {box!r}: expected a box number"), "box", box, box=box)
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
             raise TableError(
-                f"amount {amount!r}: expected a whole number of minor units above 0",
+                N_("amount {amount!r}: expected a whole number of minor units above 0"),
                 "amount",
                 amount,
+                amount=amount,
             )
         if side not in SIDES:
-            raise TableError(f"side {side!r}: expected 'main' or 'jackpot'", "side", side)
+            raise TableError(
+                N_("side {side!r}: expected 'main' or 'jackpot'"), "side", side, side=side
+            )
         self._set_chips(seat, [*seat.chips, Chip(box, side, amount)])
 
     def undo(self, player: Player) -> None:
         """Take back the player's last chip."""
         seat = self._betting_seat(player)
         if not seat.chips:
-            raise TableError("undo: you have no chips on the table", "type", "undo")
+            raise TableError(N_("undo: you have no chips on the table"), "type", "undo")
         self._set_chips(seat, seat.chips[:-1])
 
     def clear(self, player: Player) -> None:
@@ -315,14 +339,16 @@ class LiveTable:
         seat = self._betting_seat(player)
         if not seat.last_bets:
             name = "rebet" if factor == 1 else "double-rebet"
-            raise TableError(f"{name}: you have no last round to repeat here", "type", name)
+            raise TableError(
+                N_("{name}: you have no last round to repeat here"), "type", name, name=name
+            )
         self._set_chips(seat, [Chip(c.box, c.side, c.amount * factor) for c in seat.last_bets])
 
     def ready(self, player: Player) -> None:
         """Multi-player: ready (the round starts once all are); single-player: deal now."""
         seat = self._betting_seat(player)
         if not seat.chips:
-            raise TableError("place a bet first", "type", "ready")
+            raise TableError(N_("place a bet first"), "type", "ready")
         self._check_minimums(seat)
         seat.ready = True
         self._changed()
@@ -335,9 +361,12 @@ class LiveTable:
         for box, main in self._boxes_of(seat).items():
             if main[0] < self.rules.table_min:
                 raise TableError(
-                    f"box {box}: bet {main[0]} is below the table minimum {self.rules.table_min}",
+                    N_("box {box}: bet {bet} is below the table minimum {min}"),
                     "box",
                     box,
+                    box=box,
+                    bet=main[0],
+                    min=self.rules.table_min,
                 )
 
     @staticmethod
@@ -370,7 +399,12 @@ class LiveTable:
             if low:
                 self._notice(
                     "bets-dropped",
-                    f"{name}: box {low[0] + 1} is below the table minimum "
+                    N_(
+                        "{player}: box {seat} is below the table minimum {min}; {player}'s bets "
+                        "are not in this round"
+                    ),
+                    {"player": name, "seat": low[0] + 1, "min": self.rules.table_min},
+                    text=f"{name}: box {low[0] + 1} is below the table minimum "
                     f"{format_money(self.rules.table_min)}; {name}'s bets are not in this round",
                     player=name,
                 )
@@ -390,7 +424,12 @@ class LiveTable:
             rnd = Round(self.rules, self.shoe, [b for _, b in bets], by_name)
         except TwentyOneError as exc:
             self._clear_bets()
-            self._notice("table-error", f"the round could not start: {exc}")
+            self._notice(
+                "table-error",
+                N_("the round could not start: the bets are taken back"),
+                {},
+                text=f"the round could not start: {exc}",
+            )
             self._changed()
             return
         moves = self._moves(rnd, 0, accounts)
@@ -400,7 +439,12 @@ class LiveTable:
             )
         except InsufficientFundsError as exc:
             self._clear_bets()
-            self._notice("table-error", f"the round could not start: {exc}")
+            self._notice(
+                "table-error",
+                N_("the round could not start: the bets are taken back"),
+                {},
+                text=f"the round could not start: {exc}",
+            )
             self._changed()
             return
         for seat in self.seats.values():
@@ -409,7 +453,9 @@ class LiveTable:
             seat.chips = []
             seat.ready = False
         self.played = Played(round_id, rnd, [b for b, _ in bets], accounts, posted=len(rnd.log))
-        self._notice("round-start", f"round {round_id}: no more bets", round=round_id)
+        self._notice(
+            "round-start", N_("round {round}: no more bets"), {"round": round_id}, round=round_id
+        )
         self._after_change()
 
     def _clear_bets(self) -> None:
@@ -431,24 +477,52 @@ class LiveTable:
         """Answer the round's question (only the player whose turn it is)."""
         played = self.played
         if played is None or played.rnd.question is None:
-            raise TableError(f"decision {decision!r}: no round is asking", "decision", decision)
+            raise TableError(
+                N_("decision {decision!r}: no round is asking"),
+                "decision",
+                decision,
+                decision=decision,
+            )
         if not isinstance(decision, str):
-            raise TableError(f"decision {decision!r}: expected a string", "decision", decision)
+            raise TableError(
+                N_("decision {decision!r}: expected a string"),
+                "decision",
+                decision,
+                decision=decision,
+            )
         q = played.rnd.question
         whose = played.rnd.boxes[q.box].player
         if whose != player.username:
             raise TableError(
-                f"decision {decision!r}: it is {whose}'s turn, not yours", "decision", decision
+                N_("decision {decision!r}: it is {whose}'s turn, not yours"),
+                "decision",
+                decision,
+                decision=decision,
+                whose=whose,
             )
         table_box = played.box_map[q.box]
         if box is not None and box != table_box:
-            raise TableError(f"box {box!r}: the turn is at box {table_box}", "box", box)
+            raise TableError(
+                N_("box {box!r}: the turn is at box {turn}"), "box", box, box=box, turn=table_box
+            )
         if hand is not None and hand != q.hand:
-            raise TableError(f"hand {hand!r}: the turn is at hand {q.hand}", "hand", hand)
+            raise TableError(
+                N_("hand {hand!r}: the turn is at hand {turn}"),
+                "hand",
+                hand,
+                hand=hand,
+                turn=q.hand,
+            )
         try:
             self._apply(played, decision, "player")
         except TwentyOneError as exc:
-            raise TableError(str(exc), "decision", decision) from exc
+            raise TableError(
+                N_("decision {decision!r}: the game does not allow it now"),
+                "decision",
+                decision,
+                detail=str(exc),
+                decision=decision,
+            ) from exc
 
     def _apply(self, played: Played, decision: str, by: str) -> None:
         rnd = played.rnd
@@ -519,7 +593,14 @@ class LiveTable:
         for name in [n for n, s in self.seats.items() if s.connections == 0]:
             del self.seats[name]
         summary = ", ".join(f"{n} {format_money(v, sign=True)}" for n, v in net.items())
-        self._notice("round-end", f"round {played.id}: {summary}", round=played.id, net=net)
+        self._notice(
+            "round-end",
+            N_("round {round}: {summary}"),
+            {"round": played.id, "summary": net},
+            text=f"round {played.id}: {summary}",
+            round=played.id,
+            net=net,
+        )
         self._changed()
 
     # ----------------------------------------------------------------- time
@@ -542,8 +623,8 @@ class LiveTable:
             box = played.box_map[q.box]
             self._notice(
                 "default-action",
-                f"{player} did not act in time: {decision} "
-                f"(table default: {self.default_action.name})",
+                N_("{player} did not act in time: {decision} (table default: {default})"),
+                {"player": player, "decision": decision, "default": self.default_action.name},
                 player=player,
                 box=box,
                 hand=q.hand,

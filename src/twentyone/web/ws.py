@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from twentyone.i18n import N_
 from twentyone.web.ledger import Ledger
 from twentyone.web.storage.accounts import Player
 from twentyone.web.tables import Clock, LiveTable, TableError
@@ -129,23 +130,25 @@ class Hub:
         try:
             msg = json.loads(text)
         except json.JSONDecodeError as exc:
-            conn.send(_error(None, f"not valid JSON: {exc}", None, None))
+            conn.send(
+                _error(None, TableError(N_("not valid JSON"), detail=f"not valid JSON: {exc}"))
+            )
             return
         if not isinstance(msg, dict):
-            conn.send(_error(None, "a message is a JSON object with type and id", None, msg))
+            refused = TableError(N_("a message is a JSON object with type and id"), None, msg)
+            conn.send(_error(None, refused))
             return
         mid = msg.get("id")
         if (isinstance(mid, bool) or not isinstance(mid, str | int)) or (
             isinstance(mid, str) and not 1 <= len(mid) <= 64
         ):
-            conn.send(
-                _error(
-                    None,
-                    f"id {mid!r}: expected a string of 1 to 64 characters or an integer",
-                    "id",
-                    mid,
-                )
+            refused = TableError(
+                N_("id {id!r}: expected a string of 1 to 64 characters or an integer"),
+                "id",
+                mid,
+                id=mid,
             )
+            conn.send(_error(None, refused))
             return
         key = str(mid) if isinstance(mid, str) else f"#{mid}"
         remembered = self.replies.setdefault((conn.player.username, table.id), OrderedDict())
@@ -157,7 +160,7 @@ class Hub:
             self._dispatch(conn, msg)
             reply: dict[str, Any] = {"type": "ack", "id": mid, "duplicate": False}
         except TableError as exc:
-            reply = _error(mid, str(exc), exc.field, exc.value)
+            reply = _error(mid, exc)
         remembered[key] = reply
         while len(remembered) > REMEMBERED_IDS:
             remembered.popitem(last=False)
@@ -174,7 +177,10 @@ class Hub:
             elsewhere = self.seated_at(player.username)
             if elsewhere is not None and elsewhere != table.id:
                 raise TableError(
-                    f"you are seated at table {elsewhere}: leave it first", "type", "sit"
+                    N_("you are seated at table {table}: leave it first"),
+                    "type",
+                    "sit",
+                    table=elsewhere,
                 )
             mine = sum(1 for c in self.connections[table.id] if c.player.id == player.id)
             table.sit(player, connections=mine)
@@ -198,10 +204,13 @@ class Hub:
             pass  # the view follows the ack
         else:
             raise TableError(
-                f"type {kind!r}: expected one of sit, leave, bet, undo, clear, rebet, "
-                "double-rebet, ready, deal, decide, view",
+                N_(
+                    "type {type!r}: expected one of sit, leave, bet, undo, clear, rebet, "
+                    "double-rebet, ready, deal, decide, view"
+                ),
                 "type",
                 kind,
+                type=kind,
             )
 
     # ----------------------------------------------------------------- time
@@ -246,13 +255,17 @@ class Hub:
                 await asyncio.wait_for(writer, timeout=1)
 
 
-def _error(mid: Any, message: str, field: str | None, value: Any) -> dict[str, Any]:
+def _error(mid: Any, exc: TableError) -> dict[str, Any]:
+    """The ``error`` message of a refused intention: the English text, and the catalog
+    message with its parameters for the page to translate."""
     return {
         "type": "error",
         "id": mid,
-        "field": field,
-        "value": value,
-        "error": message,
+        "field": exc.field,
+        "value": exc.value,
+        "error": str(exc),
+        "message": exc.message,
+        "params": exc.params,
         "duplicate": False,
     }
 

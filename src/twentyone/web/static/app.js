@@ -1,8 +1,9 @@
 // The page: log in or register, the lobby, a table, session statistics and game recall.
 // Routes: "#/" the lobby, "#/table/<id>" a table. Plain ES modules, no build step.
 
+import { _, _n, chooseLanguage, lang, languages, load, percent, storedLanguage, storeLanguage } from "./i18n.js";
 import { TableScreen } from "./table.js";
-import { api, cardsEl, decisionText, el, fill, money, totalText } from "./ui.js";
+import { api, cardsEl, decisionText, el, fill, money, resultText, totalText } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,6 +14,8 @@ const state = {
   bannerTimer: null,
   stats: { rounds: 0, hands: 0, won: 0, lost: 0, pushed: 0, blackjacks: 0, net: 0, best: null, worst: null },
   seenRounds: new Set(),
+  tableLanguage: null, // the language of the table shown, if it sets one
+  lobby: null, // the tables as last loaded
 };
 
 // ---------------------------------------------------------------- header and banner
@@ -21,7 +24,7 @@ function showBalance(balance, pending = 0) {
   $("balance").dataset.units = String(balance);
   const p = $("pending");
   p.hidden = !pending;
-  p.textContent = pending ? `in chips ${money(pending)}` : "";
+  p.textContent = pending ? _("in chips {amount}", { amount: money(pending) }) : "";
   if (state.me) state.me.balance = balance;
 }
 
@@ -43,6 +46,62 @@ function show(which) {
   $("recall-view").hidden = which === "auth-view";
 }
 
+// ---------------------------------------------------------------- languages
+/** Speak the language the precedence gives (docs/i18n.md) and redraw what is shown. */
+async function applyLanguage() {
+  const code = chooseLanguage({
+    account: state.me && state.me.language,
+    stored: storedLanguage(),
+    table: state.tableLanguage,
+  });
+  if (code !== lang() || !state.languageLoaded) {
+    try {
+      await load(code);
+      state.languageLoaded = true;
+    } catch (err) {
+      banner(err.message, "error", 4000);
+    }
+    redraw();
+  }
+  languageMenu();
+}
+
+function languageMenu() {
+  const menu = $("language");
+  const names = languages();
+  if (menu.options.length !== Object.keys(names).length) {
+    fill(menu, Object.entries(names).map(([code, name]) => el("option", { value: code, lang: code }, name)));
+  }
+  menu.value = lang();
+}
+
+async function chooseFromMenu(code) {
+  storeLanguage(code);
+  if (state.me) {
+    try {
+      state.me = await api("PUT", "/api/me/language", { language: code });
+    } catch (err) {
+      banner(err.message, "error", 4000);
+    }
+  }
+  await applyLanguage();
+}
+
+/** Everything drawn from data again, in the page's language. */
+function redraw() {
+  if (state.me) showBalance(state.me.balance);
+  renderStats();
+  if (state.lobby && !$("lobby-view").hidden) {
+    fill($("tables"), state.lobby.map(tableCard));
+    loadLobby(); // the rule cards in the new language
+  }
+  if (state.me) loadRecall();
+  if (state.screen) {
+    loadRuleCard(state.screen.tableId);
+    state.screen.relabel();
+  }
+}
+
 // ---------------------------------------------------------------- accounts
 async function loadMe() {
   try {
@@ -55,7 +114,13 @@ async function loadMe() {
   if (state.me) {
     $("me-name").textContent = state.me.username;
     showBalance(state.me.balance);
+    const stored = storedLanguage();
+    if (!state.me.language && stored) {
+      // a choice made before logging in goes with the account
+      state.me = await api("PUT", "/api/me/language", { language: stored }).catch(() => state.me);
+    } else if (state.me.language) storeLanguage(state.me.language);
   }
+  await applyLanguage();
   return state.me;
 }
 
@@ -103,17 +168,19 @@ function bindAuth() {
 
 // ---------------------------------------------------------------- the lobby
 function tableCard(t) {
+  const taken = _("taken");
+  const free = _("free");
   const seats = t.multi_player
-    ? `${t.free_boxes} of ${t.boxes} boxes free`
-    : `${t.players.length ? "taken" : "free"}, up to ${t.boxes_per_player} boxes`;
+    ? _n("{free} of {n} box free", "{free} of {n} boxes free", t.boxes, { free: t.free_boxes })
+    : _n("{state}, up to {n} box", "{state}, up to {n} boxes", t.boxes_per_player, { state: t.players.length ? taken : free });
   const facts = el(
     "dl",
     { class: "facts" },
-    el("dt", {}, "Limits"), el("dd", {}, `${money(t.limits.min)} \u2013 ${money(t.limits.max)}`),
-    el("dt", {}, "House edge"), el("dd", { title: "for a basic-strategy player" }, t.house_edge_text),
-    el("dt", {}, "Boxes"), el("dd", { "data-testid": "free-boxes" }, seats),
-    el("dt", {}, "Players"), el("dd", {}, t.players.length ? t.players.join(", ") : "nobody yet"),
-    el("dt", {}, "Game"), el("dd", {}, t.multi_player ? `several players, ${t.countdown_seconds} s countdown` : "single player, deal button"),
+    el("dt", {}, _("Limits")), el("dd", {}, `${money(t.limits.min)} \u2013 ${money(t.limits.max)}`),
+    el("dt", {}, _("House edge")), el("dd", { title: _("for a basic-strategy player") }, t.house_edge === null ? "\u2014" : percent(t.house_edge)),
+    el("dt", {}, _("Boxes")), el("dd", { "data-testid": "free-boxes" }, seats),
+    el("dt", {}, _("Players")), el("dd", {}, t.players.length ? t.players.join(", ") : _("nobody yet")),
+    el("dt", {}, _("Game")), el("dd", {}, t.multi_player ? _("several players, {seconds} s countdown", { seconds: t.countdown_seconds }) : _("single player, deal button")),
   );
   const full = !t.multi_player && t.players.length && !(state.me && t.players.includes(state.me.username));
   return el(
@@ -121,19 +188,19 @@ function tableCard(t) {
     { class: "table-card", "data-table": t.id },
     el("h2", {}, t.name),
     facts,
-    el("details", {}, el("summary", {}, "Rule card"), el("pre", {}, t.rule_card)),
+    el("details", {}, el("summary", {}, _("Rule card")), el("pre", {}, t.rule_card)),
     el("div", { class: "row" },
-      el("a", { class: "button" + (full ? " secondary" : ""), href: `#/table/${encodeURIComponent(t.id)}`, "data-sit": t.id }, full ? "Watch" : "Sit down"),
+      el("a", { class: "button" + (full ? " secondary" : ""), href: `#/table/${encodeURIComponent(t.id)}`, "data-sit": t.id }, full ? _("Watch") : _("Sit down")),
     ),
   );
 }
 
 async function loadLobby() {
   try {
-    const tables = await api("GET", "/api/tables");
-    fill($("tables"), tables.map(tableCard));
+    state.lobby = await api("GET", `/api/tables?lang=${lang()}`);
+    fill($("tables"), state.lobby.map(tableCard));
   } catch (err) {
-    banner(`The lobby did not load: ${err.message}`, "error", 4000);
+    banner(_("The lobby did not load: {error}", { error: err.message }), "error", 4000);
   }
 }
 
@@ -163,13 +230,13 @@ function countRound(lastRound, me) {
 function renderStats() {
   const s = state.stats;
   const rows = [
-    ["Rounds", s.rounds],
-    ["Hands won / pushed / lost", `${s.won} / ${s.pushed} / ${s.lost}`],
-    ["Blackjacks", s.blackjacks],
-    ["Net", money(s.net, true)],
-    ["Best / worst round", s.best === null ? "\u2014" : `${money(s.best, true)} / ${money(s.worst, true)}`],
+    [_("Rounds"), s.rounds],
+    [_("Hands won / pushed / lost"), `${s.won} / ${s.pushed} / ${s.lost}`],
+    [_("Blackjacks"), s.blackjacks],
+    [_("Net"), money(s.net, true)],
+    [_("Best / worst round"), s.best === null ? "\u2014" : `${money(s.best, true)} / ${money(s.worst, true)}`],
   ];
-  if (state.me) rows.push(["Since you joined", money(state.me.balance - state.me.starting_balance, true)]);
+  if (state.me) rows.push([_("Since you joined"), money(state.me.balance - state.me.starting_balance, true)]);
   fill($("stats"), rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
 }
 
@@ -181,22 +248,27 @@ function roundEl(r) {
   const parts = [];
   if (result) {
     const d = result.dealer;
-    parts.push(el("div", { class: "recall-line" }, el("span", { class: "who" }, "Dealer"), cardsEl(d.cards), el("span", {}, d.blackjack ? "blackjack" : totalText(d.total, false))));
+    parts.push(el("div", { class: "recall-line" }, el("span", { class: "who" }, _("Dealer")), cardsEl(d.cards), el("span", {}, d.blackjack ? resultText("blackjack") : totalText(d.total, false))));
     result.boxes.forEach((b, i) => {
       b.hands.forEach((h, j) => {
+        const who = b.hands.length > 1
+          ? _("{player}, box {box}, hand {hand}", { player: b.player, box: i + 1, hand: j + 1 })
+          : _("{player}, box {box}", { player: b.player, box: i + 1 });
         parts.push(
           el(
             "div",
             { class: "recall-line" },
-            el("span", { class: "who" }, `${b.player}, box ${i + 1}${b.hands.length > 1 ? ` hand ${j + 1}` : ""}`),
+            el("span", { class: "who" }, who),
             cardsEl(h.cards),
-            el("span", {}, `${h.total} ${h.result || ""} (bet ${money(h.bet)})`),
+            el("span", {}, _("{total} {result} (bet {amount})", { total: h.total, result: h.result ? resultText(h.result) : "", amount: money(h.bet) })),
           ),
         );
       });
     });
   }
-  const decisions = (replay.decisions || []).map((d, i) => el("li", { class: clock.has(i) ? "clock" : "" }, decisionText(d), clock.has(i) ? " (clock)" : ""));
+  const decisions = (replay.decisions || []).map((d, i) =>
+    el("li", { class: clock.has(i) ? "clock" : "" }, clock.has(i) ? _("{decision} (clock)", { decision: decisionText(d) }) : decisionText(d)),
+  );
   const file = `twentyone-round-${r.id}.json`;
   const blob = URL.createObjectURL(new Blob([JSON.stringify(replay, null, 2) + "\n"], { type: "application/json" }));
   return el(
@@ -208,11 +280,11 @@ function roundEl(r) {
       el("span", { class: "rid" }, `#${r.id}`),
       el("span", {}, r.table),
       el("span", { class: `net ${r.net > 0 ? "up" : r.net < 0 ? "down" : "even"}` }, money(r.net, true)),
-      el("span", { class: "muted" }, `staked ${money(r.staked)}`),
-      r.status !== "settled" ? el("span", { class: "muted" }, r.status) : null,
+      el("span", { class: "muted" }, _("staked {amount}", { amount: money(r.staked) })),
+      r.status !== "settled" ? el("span", { class: "muted" }, r.status === "refunded" ? _("refunded") : r.status) : null,
     ),
     ...parts,
-    decisions.length ? el("ol", { class: "decisions" }, decisions) : el("p", { class: "muted" }, "No decisions."),
+    decisions.length ? el("ol", { class: "decisions" }, decisions) : el("p", { class: "muted" }, _("No decisions.")),
     el(
       "div",
       { class: "row" },
@@ -222,16 +294,16 @@ function roundEl(r) {
         onclick: async (e) => {
           try {
             await navigator.clipboard.writeText(json);
-            e.target.textContent = "Copied";
+            e.target.textContent = _("Copied");
           } catch {
             e.target.closest("details").querySelector("textarea").select();
-            e.target.textContent = "Select and copy below";
+            e.target.textContent = _("Select and copy below");
           }
         },
-      }, "Copy replay JSON"),
-      el("a", { class: "button secondary", href: blob, download: file }, "Download"),
+      }, _("Copy replay JSON")),
+      el("a", { class: "button secondary", href: blob, download: file }, _("Download")),
     ),
-    el("textarea", { class: "replay", readonly: true, rows: 4, "aria-label": "replay JSON" }, json),
+    el("textarea", { class: "replay", readonly: true, rows: 4, "aria-label": _("replay JSON") }, json),
   );
 }
 
@@ -240,9 +312,9 @@ async function loadRecall() {
   try {
     const rounds = await api("GET", "/api/rounds?limit=10");
     for (const a of $("recall").querySelectorAll("a[download]")) URL.revokeObjectURL(a.href);
-    fill($("recall"), rounds.length ? rounds.map(roundEl) : el("p", { class: "muted" }, "No rounds yet."));
+    fill($("recall"), rounds.length ? rounds.map(roundEl) : el("p", { class: "muted" }, _("No rounds yet.")));
   } catch (err) {
-    if (err.status !== 401) banner(`Recall did not load: ${err.message}`, "error", 4000);
+    if (err.status !== 401) banner(_("Recall did not load: {error}", { error: err.message }), "error", 4000);
   }
 }
 
@@ -254,14 +326,30 @@ function leaveTable() {
   }
 }
 
+function loadRuleCard(id) {
+  api("GET", `/api/tables/${encodeURIComponent(id)}?lang=${lang()}`)
+    .then((t) => ($("table-rulecard").textContent = t.rule_card))
+    .catch((err) => banner(err.message, "error", 4000));
+}
+
+async function tableLanguage(id) {
+  try {
+    const t = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+    state.tableLanguage = t.language;
+  } catch (err) {
+    state.tableLanguage = null;
+    banner(err.message, "error", 4000);
+  }
+  await applyLanguage();
+  if (state.screen && state.screen.tableId === id) loadRuleCard(id);
+}
+
 function enterTable(id) {
   if (state.screen && state.screen.tableId === id) return;
   leaveTable();
   fill($("notices"));
   $("table-name").textContent = id;
-  api("GET", `/api/tables/${encodeURIComponent(id)}`)
-    .then((t) => ($("table-rulecard").textContent = t.rule_card))
-    .catch((err) => banner(err.message, "error", 4000));
+  tableLanguage(id);
   state.screen = new TableScreen(id, {
     autoSit: true,
     banner,
@@ -279,6 +367,8 @@ async function route() {
   clearInterval(state.lobbyTimer);
   if (!state.me) {
     leaveTable();
+    state.tableLanguage = null;
+    await applyLanguage();
     show("auth-view");
     $("username").focus();
     return;
@@ -289,6 +379,7 @@ async function route() {
     enterTable(decodeURIComponent(m[1]));
   } else {
     leaveTable();
+    state.tableLanguage = null;
     show("lobby-view");
     await loadMe();
     loadLobby();
@@ -303,11 +394,13 @@ async function main() {
   bindAuth();
   $("to-lobby").addEventListener("click", () => (location.hash = "#/"));
   $("show-hint").addEventListener("change", () => state.screen && state.screen.view && state.screen.render());
+  $("language").addEventListener("change", (e) => chooseFromMenu(e.target.value));
   window.addEventListener("hashchange", route);
   try {
     await loadMe();
   } catch (err) {
-    banner(`The server did not answer: ${err.message}`, "error");
+    await applyLanguage();
+    banner(_("The server did not answer: {error}", { error: err.message }), "error");
   }
   // a player seated somewhere (a reload, a dropped connection) goes back to their table
   if (state.me && state.me.table && ["", "#"].includes(location.hash)) {

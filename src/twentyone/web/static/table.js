@@ -2,7 +2,8 @@
 // player's intentions (chips, deal/ready, decisions) sent with ids the server applies once.
 // The protocol is docs/protocol.md.
 
-import { cardsEl, decisionText, el, fill, money, parseMoney, totalText } from "./ui.js";
+import { N_, _, _n, _p } from "./i18n.js";
+import { cardsEl, decisionText, defaultActionText, el, fill, money, parseMoney, resultText, serverText, totalText } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -11,34 +12,43 @@ const PLAY_KEYS = { h: "hit", s: "stand", d: "double", p: "split", r: "surrender
 const YES = { insurance: "insure", "even-money": "even-money", surrender: "surrender" };
 const NO = { insurance: "no-insurance", "even-money": "no-even-money", surrender: "no-surrender" };
 const PROMPTS = {
-  insurance: "Insurance?",
-  "even-money": "Even money for your blackjack?",
-  surrender: "Surrender now (half the bet back)?",
-  play: "Your move",
+  insurance: N_("Insurance?"),
+  "even-money": N_("Even money for your blackjack?"),
+  surrender: N_("Surrender now (half the bet back)?"),
+  play: N_("Your move"),
 };
-const RESULT_TEXT = {
-  blackjack: "Blackjack", win: "Win", push: "Push", lose: "Lose", bust: "Bust",
-  surrender: "Surrendered", "even-money": "Even money",
+const LABELS = {
+  hit: N_("Hit"), stand: N_("Stand"), double: N_("Double"), split: N_("Split"),
+  surrender: N_("Surrender"), "no-surrender": N_("Play on"), insure: N_("Insure"),
+  "no-insurance": N_("No insurance"), "even-money": N_("Even money"), "no-even-money": N_("No"),
 };
 
-/** The labels of a question's actions (key shown in brackets). */
-function actionLabel(kind, action) {
-  const labels = {
-    hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
-    "no-surrender": "Play on", insure: "Insure", "no-insurance": "No insurance",
-    "even-money": "Even money", "no-even-money": "No",
-  };
-  return labels[action] || action;
+function prompt(kind) {
+  return PROMPTS[kind] ? _(PROMPTS[kind]) : kind;
 }
 
+/** The label of a question's action. */
+function actionLabel(kind, action) {
+  return LABELS[action] ? _(LABELS[action]) : action;
+}
+
+/** The key of an action: the play keys are the terminal's (the same in every language); a
+ * prompt's yes/no keys are y/n, and the language's own letters (ru д/н) also answer. */
 function keyFor(kind, action) {
   if (kind === "play") {
     for (const [k, a] of Object.entries(PLAY_KEYS)) if (a === action) return k;
     return null;
   }
-  if (YES[kind] === action) return "y";
-  if (NO[kind] === action) return "n";
+  if (YES[kind] === action) return _p("yes key", "y");
+  if (NO[kind] === action) return _p("no key", "n");
   return null;
+}
+
+/** A pressed key as y or n when it is the language's yes or no letter. */
+function yesNo(k) {
+  if (k === _p("yes key", "y").toLowerCase()) return "y";
+  if (k === _p("no key", "n").toLowerCase()) return "n";
+  return k;
 }
 
 /** Chip values for a table's limits: the minimum and round multiples up to the maximum. */
@@ -97,7 +107,7 @@ export class TableScreen {
 
   async reconnect() {
     this.retries += 1;
-    this.hooks.banner("Connection lost: reconnecting\u2026");
+    this.hooks.banner(_("Connection lost: reconnecting\u2026"));
     if (this.retries > 2 && !(await this.hooks.stillLoggedIn())) return;
     const delay = Math.min(5000, 250 * 2 ** Math.min(this.retries, 5));
     setTimeout(() => {
@@ -118,7 +128,7 @@ export class TableScreen {
 
   send(type, fields = {}) {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
-      this.note("Not connected: try again in a moment.", "error");
+      this.note(_("Not connected: try again in a moment."), "error");
       return null;
     }
     const id = `${this.prefix}-${++this.counter}`;
@@ -137,13 +147,15 @@ export class TableScreen {
       this.render();
     } else if (msg.type === "error") {
       if (msg.id !== null && msg.id === this.sitId) this.wantSeat = false; // the table is full or taken
-      this.note(msg.error, "error");
-      this.hooks.banner(msg.error, "error", 4000);
+      const text = msg.message ? serverText(msg.message, msg.params) : msg.error;
+      this.note(text, "error");
+      this.hooks.banner(text, "error", 4000);
       if (this.view) this.render();
     } else if (msg.type === "notice") {
-      this.note(msg.text, msg.kind);
+      const text = msg.message ? serverText(msg.message, msg.params) : msg.text;
+      this.note(text, msg.kind);
       if (msg.kind === "default-action" || msg.kind === "bets-dropped" || msg.kind === "table-error") {
-        this.hooks.banner(msg.text, "notice", 5000);
+        this.hooks.banner(text, "notice", 5000);
       }
     }
   }
@@ -194,7 +206,7 @@ export class TableScreen {
     const units = parseMoney(input.value);
     const [lo, hi] = t.amount_range || [0, 0];
     if (units === null || units < lo || units > hi) {
-      this.hooks.banner(`Amount: between ${money(lo)} and ${money(hi)}`, "error", 4000);
+      this.hooks.banner(_("Amount: between {lo} and {hi}", { lo: money(lo), hi: money(hi) }), "error", 4000);
       input.focus();
       return;
     }
@@ -215,7 +227,9 @@ export class TableScreen {
     if (inField) return;
     const k = e.key.toLowerCase();
     if (t && t.actions.length) {
-      let action = t.kind === "play" ? PLAY_KEYS[k] : k === "y" ? YES[t.kind] : k === "n" ? NO[t.kind] : null;
+      // the play keys are the same in every language; a prompt also takes its language's yes/no
+      const yn = t.kind === "play" ? k : yesNo(k);
+      let action = t.kind === "play" ? PLAY_KEYS[k] : yn === "y" ? YES[t.kind] : yn === "n" ? NO[t.kind] : null;
       if (t.kind === "surrender" && k === "r") action = "surrender";
       if (!action) return;
       e.preventDefault();
@@ -231,6 +245,12 @@ export class TableScreen {
   }
 
   // ------------------------------------------------------------- drawing
+  /** Draw again in the page's language (after a change of language). */
+  relabel() {
+    this.actionsKey = null;
+    if (this.view) this.render();
+  }
+
   render() {
     const v = this.view;
     const me = v.you.username;
@@ -242,10 +262,12 @@ export class TableScreen {
     const t = v.table;
     $("table-name").textContent = t.id;
     const facts = [
-      `${money(t.limits.min)}\u2013${money(t.limits.max)} a box`,
-      t.boxes_per_player < t.boxes ? `${t.boxes} boxes, up to ${t.boxes_per_player} each` : `${t.boxes} boxes`,
-      t.multi_player ? "several players" : "single player",
-      `clock ${Math.round(t.decision_seconds)} s, then ${t.default_action}`,
+      _("{min}\u2013{max} a box", { min: money(t.limits.min), max: money(t.limits.max) }),
+      t.boxes_per_player < t.boxes
+        ? _n("{n} box, up to {each} each", "{n} boxes, up to {each} each", t.boxes, { each: t.boxes_per_player })
+        : _n("{n} box", "{n} boxes", t.boxes),
+      t.multi_player ? _("several players") : _("single player"),
+      _("clock {seconds} s, then {action}", { seconds: Math.round(t.decision_seconds), action: defaultActionText(t.default_action) }),
     ];
     $("table-facts").textContent = facts.join(" \u00b7 ");
     this.renderDealer(v);
@@ -267,8 +289,8 @@ export class TableScreen {
     }
     $("dealer-cards").replaceWith(Object.assign(cardsEl(d.cards, d.hidden), { id: "dealer-cards" }));
     let text = d.cards.length === 1 ? String(d.total) : totalText(d.total, d.soft);
-    if (d.blackjack) text = "Blackjack";
-    else if (d.total > 21) text = `${d.total} \u2014 bust`;
+    if (d.blackjack) text = resultText("blackjack");
+    else if (d.total > 21) text = _("{total} \u2014 bust", { total: d.total });
     $("dealer-total").textContent = text;
   }
 
@@ -289,7 +311,7 @@ export class TableScreen {
       const node = el(
         "div",
         { class: cls.join(" "), dataset: { box: i }, "data-testid": `box-${i}` },
-        el("div", { class: "box-head" }, el("span", { class: "num" }, i + 1), el("span", { class: "owner" }, owner || "free")),
+        el("div", { class: "box-head" }, el("span", { class: "num" }, i + 1), el("span", { class: "owner" }, owner || _("free"))),
       );
       if (shown) {
         const hands = el("div", { class: "hands" + (v.phase === "betting" ? " last" : "") });
@@ -299,10 +321,10 @@ export class TableScreen {
           if (h.result) hcls.push(`r-${h.result}`);
           const info = [];
           info.push(el("span", { class: "total" }, h.surrendered ? "" : totalText(h.total, h.soft)));
-          info.push(el("span", { class: "hand-bet" }, `bet ${money(h.bet)}`, h.doubled ? " doubled" : ""));
+          info.push(el("span", { class: "hand-bet" }, h.doubled ? _("bet {amount} doubled", { amount: money(h.bet) }) : _("bet {amount}", { amount: money(h.bet) })));
           if (h.result) {
-            info.push(el("span", { class: `result ${h.result}` }, RESULT_TEXT[h.result] || h.result));
-            if (h.returned) info.push(el("span", { class: "paid" }, `paid ${money(h.returned)}`));
+            info.push(el("span", { class: `result ${h.result}` }, resultText(h.result)));
+            if (h.returned) info.push(el("span", { class: "paid" }, _("paid {amount}", { amount: money(h.returned) })));
           }
           hands.append(
             el(
@@ -314,7 +336,7 @@ export class TableScreen {
           );
         });
         node.append(hands);
-        if (shown.insurance) node.append(el("div", { class: "insurance" }, `insured ${money(shown.insurance)}`));
+        if (shown.insurance) node.append(el("div", { class: "insurance" }, _("insured {amount}", { amount: money(shown.insurance) })));
         if (shown.net !== null && shown.net !== undefined) {
           const net = shown.net;
           node.append(el("div", { class: `net ${net > 0 ? "up" : net < 0 ? "down" : "even"}`, "data-testid": `net-${i}` }, money(net, true)));
@@ -326,16 +348,16 @@ export class TableScreen {
             "div",
             { class: "stake pending", "data-testid": `stake-${i}` },
             el("span", { class: "chip-mark" }, money(box.bet)),
-            box.jackpot ? el("span", { class: "jackpot" }, `jackpot ${money(box.jackpot)}`) : null,
+            box.jackpot ? el("span", { class: "jackpot" }, _("jackpot {amount}", { amount: money(box.jackpot) })) : null,
           ),
         );
       } else if (v.phase === "playing" && box.player) {
-        node.append(el("div", { class: "stake" }, el("span", { class: "chip-mark" }, money(box.bet)), box.jackpot ? el("span", { class: "jackpot" }, `jackpot ${money(box.jackpot)}`) : null));
+        node.append(el("div", { class: "stake" }, el("span", { class: "chip-mark" }, money(box.bet)), box.jackpot ? el("span", { class: "jackpot" }, _("jackpot {amount}", { amount: money(box.jackpot) })) : null));
       }
       if (cls.includes("bettable")) {
         node.addEventListener("click", () => this.bet(i));
         node.setAttribute("role", "button");
-        node.setAttribute("title", `Bet on box ${i + 1}`);
+        node.setAttribute("title", _("Bet on box {seat}", { seat: i + 1 }));
       }
       return node;
     });
@@ -345,18 +367,20 @@ export class TableScreen {
   renderStatus(v, me) {
     const parts = [];
     if (v.phase === "playing") {
-      parts.push(`Round ${v.round.id}`);
+      parts.push(_("Round {n}", { n: v.round.id }));
       if (v.turn) {
-        const who = v.turn.player === me ? "you" : v.turn.player;
-        parts.push(`${who} to act (box ${v.turn.box + 1}${v.turn.kind === "play" ? `, hand ${v.turn.hand + 1}` : ""})`);
-      } else parts.push("the dealer plays");
+        const where = { box: v.turn.box + 1, hand: v.turn.hand + 1, player: v.turn.player };
+        if (v.turn.player === me) parts.push(v.turn.kind === "play" ? _("you to act (box {box}, hand {hand})", where) : _("you to act (box {box})", where));
+        else parts.push(v.turn.kind === "play" ? _("{player} to act (box {box}, hand {hand})", where) : _("{player} to act (box {box})", where));
+      } else parts.push(_("the dealer plays"));
     } else if (v.last_round) {
       const net = v.last_round.net[me];
-      parts.push(`Round ${v.last_round.id} over` + (net !== undefined ? `: you ${money(net, true)}` : ""));
-      parts.push("place your bets");
-    } else parts.push("Place your bets");
-    const players = v.players.map((p) => `${p.username}${p.ready ? " \u2713" : ""}${p.connected ? "" : " (away)"}`);
-    fill($("status"), el("span", {}, parts.join(" \u2014 ")), players.length ? el("span", { class: "players" }, "Seated: " + players.join(", ")) : null);
+      parts.push(net !== undefined ? _("Round {n} over: you {net}", { n: v.last_round.id, net: money(net, true) }) : _("Round {n} over", { n: v.last_round.id }));
+      parts.push(_("place your bets"));
+    } else parts.push(_("Place your bets"));
+    const away = _("(away)");
+    const players = v.players.map((p) => `${p.username}${p.ready ? " \u2713" : ""}${p.connected ? "" : " " + away}`);
+    fill($("status"), el("span", {}, parts.join(" \u2014 ")), players.length ? el("span", { class: "players" }, _("Seated: {players}", { players: players.join(", ") })) : null);
   }
 
   renderDecision(v, me) {
@@ -368,15 +392,17 @@ export class TableScreen {
     }
     const mine = t.player === me;
     $("decision").classList.toggle("mine", mine);
-    const where = `box ${t.box + 1}` + (t.kind === "play" ? `, hand ${t.hand + 1}` : "");
-    $("prompt").textContent = mine ? `${PROMPTS[t.kind] || t.kind} \u2014 ${where}` : `${t.kind === "play" ? `${t.player} to play` : `${t.player}: ${PROMPTS[t.kind] || t.kind}`} \u2014 ${where}`;
+    const at = { box: t.box + 1, hand: t.hand + 1 };
+    const where = t.kind === "play" ? _("box {box}, hand {hand}", at) : _("box {box}", at);
+    const ask = mine ? prompt(t.kind) : t.kind === "play" ? _("{player} to play", { player: t.player }) : `${t.player}: ${prompt(t.kind)}`;
+    $("prompt").textContent = `${ask} \u2014 ${where}`;
     const buttons = [];
     const hinted = v.table.default_action === "basic strategy" && $("show-hint").checked ? t.default : null;
     for (const action of t.actions) {
       if (action.endsWith(":N")) continue;
       const key = keyFor(t.kind, action);
       let label = actionLabel(t.kind, action);
-      if (action === "insure" && t.amount_range) label = `Insure ${money(t.amount_range[1])}`;
+      if (action === "insure" && t.amount_range) label = _("Insure {amount}", { amount: money(t.amount_range[1]) });
       buttons.push(
         el(
           "button",
@@ -404,10 +430,10 @@ export class TableScreen {
             inputmode: "decimal",
             value: money(hi),
             "data-amount-for": name,
-            "aria-label": `${name} amount, ${money(lo)} to ${money(hi)}`,
+            "aria-label": _("{action} amount, {lo} to {hi}", { action: decisionText(name), lo: money(lo), hi: money(hi) }),
             size: 7,
           }),
-          el("button", { type: "button", class: "action", "data-action": action, onclick: () => this.decideAmount(name) }, name === "double" ? "Double for" : "Insure for"),
+          el("button", { type: "button", class: "action", "data-action": action, onclick: () => this.decideAmount(name) }, name === "double" ? _("Double for") : _("Insure for")),
           el("span", { class: "range" }, `${money(lo)}\u2013${money(hi)}`),
         ),
       );
@@ -421,7 +447,7 @@ export class TableScreen {
     }
     const hint = $("hint");
     hint.hidden = !(mine && hinted);
-    if (mine && hinted) hint.textContent = `Basic strategy: ${decisionText(hinted)}`;
+    if (mine && hinted) hint.textContent = _("Basic strategy: {decision}", { decision: decisionText(hinted) });
   }
 
   renderBetting(v) {
@@ -431,7 +457,7 @@ export class TableScreen {
     $("watching").hidden = v.you.seated;
     if (!v.you.seated) {
       $("watching-text").textContent =
-        v.phase === "playing" ? "You are watching: take a seat to bet on the next round." : "You are watching this table.";
+        v.phase === "playing" ? _("You are watching: take a seat to bet on the next round.") : _("You are watching this table.");
     }
     if (!betting) return;
     const values = chipValues(t.limits.min, t.limits.max);
@@ -454,7 +480,7 @@ export class TableScreen {
               this.render();
             },
           },
-          money(value).replace(/\.00$/, ""),
+          money(value).replace(/[.,]00$/, ""),
         ),
       ),
     );
@@ -465,7 +491,7 @@ export class TableScreen {
     $("double-rebet").disabled = !v.you.can_rebet;
     const deal = $("deal");
     deal.disabled = !v.you.pending || (t.multi_player && v.you.ready);
-    deal.textContent = t.multi_player ? (v.you.ready ? "Ready \u2713" : "Ready") : "Deal";
+    deal.textContent = t.multi_player ? (v.you.ready ? _("Ready") + " \u2713" : _("Ready")) : _("Deal");
   }
 
   /** The countdown and the decision clock, counted down between views. */
@@ -477,16 +503,18 @@ export class TableScreen {
     if (v.phase === "betting" && v.table.multi_player) {
       if (v.countdown) {
         const left = Math.max(0, v.countdown.seconds_left - elapsed);
-        cd.textContent = `Cards in ${Math.ceil(left)} s (or when every seated player is ready)`;
-      } else cd.textContent = "The countdown starts with the first chip.";
-    } else cd.textContent = v.phase === "betting" ? "Press Deal when your bets are placed." : "";
+        cd.textContent = _("Cards in {seconds} s (or when every seated player is ready)", { seconds: Math.ceil(left) });
+      } else cd.textContent = _("The countdown starts with the first chip.");
+    } else cd.textContent = v.phase === "betting" ? _("Press Deal when your bets are placed.") : "";
     const t = v.turn;
     if (!t) return;
     const left = Math.max(0, t.seconds_left - elapsed);
     const total = v.table.decision_seconds || 1;
     $("clock-bar").style.width = `${Math.min(100, (100 * left) / total)}%`;
     $("clock-bar").classList.toggle("low", left < Math.min(5, total / 3));
-    const who = t.player === v.you.username ? "you" : t.player;
-    $("clock-text").textContent = `${Math.ceil(left)} s \u2014 then ${who === "you" ? "you get" : who + " gets"}: ${t.default ? decisionText(t.default) : "the table default"}`;
+    const then = { seconds: Math.ceil(left), player: t.player, decision: t.default ? decisionText(t.default) : _("the table default") };
+    $("clock-text").textContent = t.player === v.you.username
+      ? _("{seconds} s \u2014 then you get: {decision}", then)
+      : _("{seconds} s \u2014 then {player} gets: {decision}", then);
   }
 }

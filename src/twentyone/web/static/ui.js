@@ -1,4 +1,9 @@
-// Small helpers shared by the page's modules: elements, money, cards, the JSON API.
+// Small helpers shared by the page's modules: elements, money, cards, the JSON API, the game's
+// words and the server's messages in the page's language.
+
+import { N_, _, format, money } from "./i18n.js";
+
+export { money, parseMoney } from "./i18n.js";
 
 /** Build an element: el("div", {class: "x", onclick: f}, child, "text", ...). */
 export function el(tag, attrs = {}, ...children) {
@@ -17,32 +22,20 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** Minor units as money: 1050 -> "10.50", with sign: 2500 -> "+25.00". */
-export function money(units, sign = false) {
-  const abs = Math.abs(units);
-  const text = `${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-  if (units < 0) return "-" + text;
-  return sign && units > 0 ? "+" + text : text;
-}
-
-/** Money as typed ("10", "10.5", "10.50") in minor units, or null. */
-export function parseMoney(text) {
-  const m = /^\s*(\d+)(?:[.,](\d{1,2}))?\s*$/.exec(String(text));
-  if (!m) return null;
-  return Number(m[1]) * 100 + Number((m[2] || "0").padEnd(2, "0"));
-}
-
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+const SUIT_NAMES = { S: N_("spades"), H: N_("hearts"), D: N_("diamonds"), C: N_("clubs") };
+const RANK_NAMES = { A: N_("ace"), J: N_("jack"), Q: N_("queen"), K: N_("king") };
 
 /** A card face ("TD" -> 10 of diamonds, red) or, for null, the back of a card. */
 export function cardEl(code) {
-  if (!code) return el("span", { class: "card back", title: "face-down card", "aria-label": "face-down card" });
+  if (!code) {
+    const back = _("face-down card");
+    return el("span", { class: "card back", title: back, "aria-label": back });
+  }
   const rank = code[0] === "T" ? "10" : code[0];
   const suit = code[1];
   const red = suit === "H" || suit === "D";
-  const name = `${RANK_NAMES[code[0]] || code[0]} of ${SUIT_NAMES[suit]}`;
+  const name = _("{rank} of {suit}", { rank: RANK_NAMES[code[0]] ? _(RANK_NAMES[code[0]]) : rank, suit: _(SUIT_NAMES[suit]) });
   return el(
     "span",
     { class: `card ${red ? "red" : "black"}`, title: name, "aria-label": name, dataset: { card: code } },
@@ -62,7 +55,7 @@ export function cardsEl(codes, hidden = 0) {
 /** "soft 17" / "21" / "" for a hand total. */
 export function totalText(total, soft) {
   if (!total) return "";
-  return soft && total <= 21 ? `soft ${total}` : String(total);
+  return soft && total <= 21 ? _("soft {total}", { total }) : String(total);
 }
 
 /** Call the JSON API; throws Error(detail) with .status on a non-2xx answer. */
@@ -81,7 +74,8 @@ export async function api(method, path, body) {
     data = null;
   }
   if (!r.ok) {
-    const err = new Error((data && data.detail) || `${method} ${path}: HTTP ${r.status}`);
+    const text = data && data.message ? serverText(data.message, data.params) : data && data.detail;
+    const err = new Error(text || `${method} ${path}: HTTP ${r.status}`);
     err.status = r.status;
     throw err;
   }
@@ -94,14 +88,52 @@ export function fill(node, ...children) {
   for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
 }
 
-/** The spelling of a decision for people. */
+const DECISIONS = {
+  hit: N_("hit"), stand: N_("stand"), double: N_("double"), split: N_("split"),
+  surrender: N_("surrender"), "no-surrender": N_("no surrender"), insure: N_("insure"),
+  "no-insurance": N_("no insurance"), "even-money": N_("even money"),
+  "no-even-money": N_("no even money"),
+};
+
+/** The spelling of a decision for people, in the page's language ("double:500" -> "double 5.00"). */
 export function decisionText(d) {
   const [name, amount] = String(d).split(":");
-  const words = {
-    hit: "hit", stand: "stand", double: "double", split: "split", surrender: "surrender",
-    "no-surrender": "no surrender", insure: "insure", "no-insurance": "no insurance",
-    "even-money": "even money", "no-even-money": "no even money",
-  };
-  const word = words[name] || name;
-  return amount !== undefined ? `${word} ${money(Number(amount))}` : word;
+  const word = DECISIONS[name] ? _(DECISIONS[name]) : name;
+  return amount !== undefined && amount !== "N" ? _("{decision} {amount}", { decision: word, amount: money(Number(amount)) }) : word;
+}
+
+const RESULTS = {
+  blackjack: N_("Blackjack"), win: N_("Win"), push: N_("Push"), lose: N_("Lose"), bust: N_("Bust"),
+  surrender: N_("Surrendered"), "even-money": N_("Even money"),
+};
+
+/** A hand's result ("win", "push"...) for people, in the page's language. */
+export function resultText(result) {
+  return RESULTS[result] ? _(RESULTS[result]) : result;
+}
+
+/** The table's default action ("stand", "basic strategy") in the page's language. */
+export function defaultActionText(name) {
+  return name === "basic strategy" ? _("basic strategy") : decisionText(name);
+}
+
+// the server's parameters that are money (minor units) and box indices (0-based: shown + 1)
+const MONEY_PARAMS = new Set(["amount", "bet", "held", "max", "min", "total", "balance"]);
+
+function serverParam(name, value, conv) {
+  if (name === "decision" && typeof value === "string") return conv === "r" ? `'${decisionText(value)}'` : decisionText(value);
+  if (name === "default" && typeof value === "string") return defaultActionText(value);
+  if (name === "summary" && value && typeof value === "object") {
+    return Object.entries(value).map(([who, net]) => `${who} ${money(net, true)}`).join(", ");
+  }
+  if (conv === "r" || typeof value !== "number") return undefined;
+  if (MONEY_PARAMS.has(name)) return money(value);
+  if (name === "box") return String(value + 1);
+  return undefined;
+}
+
+/** A message of the server (an error or notice: its catalog message and parameters) in the
+ * page's language: money for the locale, boxes counted from 1, decisions in words. */
+export function serverText(message, params = {}) {
+  return format(_(message), params || {}, serverParam);
 }

@@ -18,6 +18,10 @@ from twentyone.web.storage.models import Account, GameRound, RoundPlayer, Sessio
 class UsernameTakenError(Exception):
     """The username (ignoring case) belongs to another account."""
 
+    def __init__(self, username: str) -> None:
+        super().__init__(f"username {username!r} is taken")
+        self.username = username
+
 
 @dataclass(frozen=True, slots=True)
 class Player:
@@ -65,7 +69,7 @@ class Accounts:
                 )
                 return Player(acct.id, acct.username)
         except IntegrityError as exc:
-            raise UsernameTakenError(f"username {username!r} is taken") from exc
+            raise UsernameTakenError(username) from exc
 
     def find(self, username: str) -> tuple[Player, str] | None:
         """The player and their password hash, by username (any case)."""
@@ -85,6 +89,18 @@ class Accounts:
             acct = s.get(Account, player_id)
             if acct is not None:
                 acct.password_hash = password_hash
+
+    def language(self, player_id: int) -> str | None:
+        """The page's language the player chose, or None."""
+        with self.ledger.sessions() as s:
+            return s.scalar(select(Account.language).where(Account.id == player_id))
+
+    def set_language(self, player_id: int, language: str | None) -> None:
+        """Remember the player's language (None: no choice)."""
+        with self.ledger.sessions.begin() as s:
+            acct = s.get(Account, player_id)
+            if acct is not None:
+                acct.language = language
 
     # ----------------------------------------------------------------- sessions
     def open_session(self, player: Player, lifetime: timedelta) -> str:

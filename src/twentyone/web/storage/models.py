@@ -57,6 +57,7 @@ class Account(Base):
     password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class Session(Base):
