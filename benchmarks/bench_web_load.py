@@ -7,7 +7,7 @@ play as fast as it can for S seconds: sit, bet (or rebet), ready, and answer eve
 it is asked (a simple basic-strategy-like policy that also takes insurance, doubles, splits
 and surrenders now and then, so every kind of money movement happens). Each client has one
 intention in flight at a time and times it from sending it to receiving the view that
-reflects it (the server answers ``ack`` then sends that view).
+reflects it (the view whose ``acks`` list names it).
 
 When the time is up the players finish the round they are in and leave, the server is
 stopped, and the money is checked in the database (SQLAlchemy), "not a chip lost or

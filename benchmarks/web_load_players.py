@@ -103,7 +103,6 @@ class Client:
         self.ws: ClientConnection | None = None
         self.counter = 0
         self.in_flight: tuple[str, str, float] | None = None  # id, type, sent at
-        self.answered = False
         self.view: dict[str, Any] | None = None
         self.answered_turn: tuple[Any, ...] | None = None
         self.stopping = False
@@ -130,7 +129,6 @@ class Client:
         self.counter += 1
         mid = f"{self.name}-{self.counter}"
         self.in_flight = (mid, type_, time.perf_counter())
-        self.answered = False
         await self.ws.send(orjson.dumps({"type": type_, "id": mid, **fields}).decode())
 
     def next_step(self) -> tuple[str, dict[str, Any]] | None:
@@ -228,25 +226,21 @@ class Client:
                 if kind == "view":
                     self.view = msg
                     self.last_balance = msg["you"]["balance"]
-                    if self.in_flight is not None and self.answered:
+                    if self.in_flight is not None and self.in_flight[0] in msg.get("acks", ()):
                         _mid, type_, sent = self.in_flight
                         self.in_flight = None
                         if stats.window[0] <= sent < stats.window[1]:
                             stats.latencies.setdefault(type_, []).append(now - sent)
                             stats.actions += 1
                     await self.step()
-                elif kind in ("ack", "error"):
+                elif kind == "error":
                     if self.in_flight is not None and msg["id"] == self.in_flight[0]:
-                        if kind == "error" and self.stopping and self.in_flight[1] == "clear":
+                        if self.stopping and self.in_flight[1] == "clear":
                             stats.notices["stop: clear too late, round started"] += 1
-                            self.in_flight = None
-                            await self.step()
-                        elif kind == "error":
-                            stats.error(f"error on {self.in_flight[1]}", msg["error"])
-                            self.in_flight = None
-                            await self.step()
                         else:
-                            self.answered = True
+                            stats.error(f"error on {self.in_flight[1]}", msg["error"])
+                        self.in_flight = None
+                        await self.step()
                     else:
                         stats.error("unexpected answer", json.dumps(msg))
                 elif kind == "notice":
@@ -255,6 +249,8 @@ class Client:
                         stats.rounds_ended.setdefault(msg["round"], now)
                     elif msg["kind"] in ("bets-dropped", "table-error"):
                         stats.error(f"notice {msg['kind']}", msg["text"])
+                else:  # an ack message answers only a repeated id, which these never send
+                    stats.error("unexpected answer", json.dumps(msg))
         except Exception as exc:  # a broken connection is an error of the run
             if not self.done.is_set():
                 stats.error("connection", repr(exc))

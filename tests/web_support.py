@@ -122,10 +122,14 @@ class Player:
         self.prefix = f"{name}-{uuid.uuid4().hex[:6]}"  # a page load's own prefix
         self.seen: list[dict[str, Any]] = []
         self.view: dict[str, Any] | None = None
+        self.pushed: list[dict[str, Any]] = []  # read ahead by do(), read again next
 
     def recv(self, timeout: float = 5.0) -> dict[str, Any]:
         """The next message; fails the test after ``timeout`` seconds instead of hanging."""
         import json
+
+        if self.pushed:
+            return self.pushed.pop()
 
         async def _get() -> Any:
             with anyio.fail_after(timeout):
@@ -160,12 +164,28 @@ class Player:
         return mid
 
     def do(self, type_: str, **fields: Any) -> dict[str, Any]:
-        """Send an intention and return its answer (ack or error)."""
+        """Send an intention and return its answer: the ``error``, or for an applied one an
+        ``ack`` record made from the view whose ``acks`` name it (its ``view``). That view,
+        and the notices sent just before it with it, are read again by the next reads."""
         mid = self.send(type_, **fields)
-        return self.until(lambda m: m["type"] in ("ack", "error") and m["id"] == mid)
+        read: list[dict[str, Any]] = []
+        for _ in range(200):
+            msg = self.recv()
+            read.append(msg)
+            if msg["type"] in ("error", "ack") and msg["id"] == mid:
+                return msg
+            if msg["type"] == "view" and mid in msg.get("acks", ()):
+                again = [msg]
+                for earlier in reversed(read[:-1]):
+                    if earlier["type"] != "notice":
+                        break
+                    again.append(earlier)
+                self.pushed.extend(again)  # popped from the end: the notices first
+                return {"type": "ack", "id": mid, "duplicate": False, "view": msg}
+        raise AssertionError(f"{self.name}: no answer to {mid}")
 
     def ok(self, type_: str, **fields: Any) -> dict[str, Any]:
-        """Send an intention that must be accepted; returns the view that follows."""
+        """Send an intention that must be accepted; returns the view that acknowledges it."""
         answer = self.do(type_, **fields)
         assert answer["type"] == "ack", answer
         return self.until(lambda m: m["type"] == "view")

@@ -4,19 +4,21 @@ A connection is authenticated from its session cookie before it is accepted. Eac
 connection has a queue and a writer task, so a slow browser never holds up a table. The
 :class:`Hub` owns the live tables, applies intentions, remembers the answer to each client
 message id (a repeated id gets the same answer, nothing is applied twice), and sends every
-connection its own view after each change. Its ticker fires countdowns and decision clocks.
+connection its own view after each change; the view names in ``acks`` the connection's
+intentions it reflects (one message per change, not an ack and a view). Its ticker fires
+countdowns and decision clocks.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections import OrderedDict
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from twentyone.i18n import N_
@@ -30,31 +32,46 @@ REMEMBERED_IDS = 1000
 
 
 class Connection:
-    """One open WebSocket of a player at a table, with its outgoing queue."""
+    """One open WebSocket of a player at a table, with its outgoing queue and the ids of the
+    intentions applied since its last view (the next view acknowledges them)."""
 
     def __init__(self, ws: WebSocket, player: Player, table: LiveTable) -> None:
         self.ws = ws
         self.player = player
         self.table = table
         self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+        self.acks: list[str | int] = []
 
     def send(self, message: dict[str, Any] | str | None) -> None:
         """Queue a message (a dict, or JSON text already encoded; never blocks); ``None``
         ends the writer."""
         self.queue.put_nowait(message)
 
+    def send_view(self, text: str) -> None:
+        """Queue a ``view`` (JSON text) with the ids it acknowledges spliced in front."""
+        if self.acks:
+            text = '{"acks":' + dumps(self.acks) + "," + text[1:]
+            self.acks = []
+        self.queue.put_nowait(text)
+
     async def writer(self) -> None:
-        """Send queued messages until ``None`` or the socket fails."""
+        """Send queued messages until ``None`` or the socket fails (all that is queued at a
+        wake-up goes out before waiting again)."""
+        queue = self.queue
         while True:
-            message = await self.queue.get()
-            if message is None:
-                return
-            if not isinstance(message, str):
-                message = dumps(message)
-            try:
-                await self.ws.send_text(message)
-            except Exception:
-                return
+            message = await queue.get()
+            while True:
+                if message is None:
+                    return
+                if not isinstance(message, str):
+                    message = dumps(message)
+                try:
+                    await self.ws.send_text(message)
+                except Exception:
+                    return
+                if queue.empty():
+                    break
+                message = queue.get_nowait()
 
 
 class Hub:
@@ -87,7 +104,7 @@ class Hub:
         """Send one connection its view."""
         if balance is None:
             balance = self.ledger.balance(conn.player.id)
-        conn.send(table_view(conn.table, conn.player.username, balance))
+        conn.send_view(dumps(table_view(conn.table, conn.player.username, balance)))
 
     def schedule_broadcast(self, table: LiveTable) -> None:
         """Broadcast the table once the event loop has read what is ready now: intentions for
@@ -121,15 +138,15 @@ class Hub:
         for conn in conns:
             for notice in encoded:
                 conn.send(notice)
-            conn.send(views[conn.player.username])
+            conn.send_view(views[conn.player.username])
 
     # ----------------------------------------------------------------- intentions
     def handle(self, conn: Connection, text: str) -> None:
         """Apply one client message (once per id) and send what follows from it."""
         table = conn.table
         try:
-            msg = json.loads(text)
-        except json.JSONDecodeError as exc:
+            msg = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
             conn.send(
                 _error(None, TableError(N_("not valid JSON"), detail=f"not valid JSON: {exc}"))
             )
@@ -164,7 +181,10 @@ class Hub:
         remembered[key] = reply
         while len(remembered) > REMEMBERED_IDS:
             remembered.popitem(last=False)
-        conn.send(reply)
+        if reply["type"] == "ack":
+            conn.acks.append(mid)  # acknowledged by the view that reflects it
+        else:
+            conn.send(reply)
         if table.seq != before or table.notices:
             self.schedule_broadcast(table)
         elif reply["type"] == "ack" and table.id not in self.dirty:
