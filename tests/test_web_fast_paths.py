@@ -80,3 +80,48 @@ def test_view_texts_equal_each_players_view(tmp_path: Any) -> None:
             # only the player whose turn it is gets the actions
             turn = {n: json.loads(t)["turn"] for n, t in texts.items()}
             assert turn["ann"]["actions"] and turn["bob"]["actions"] == []
+
+
+def test_a_view_acknowledges_the_intentions_it_reflects_and_only_its_own(tmp_path: Any) -> None:
+    # two intentions sent together: the view that reflects them names both, in order; the
+    # other player's view names none; a refused one is answered by an error, not in acks
+    app = make_app(f"sqlite:///{tmp_path}/acks.db")
+    with TestClient(app) as client:
+        tokens = {name: register(client, name) for name in ("ann", "bob")}
+        with (
+            client.websocket_connect("/ws/tables/ro-casino", headers=cookie(tokens["ann"])) as w1,
+            client.websocket_connect("/ws/tables/ro-casino", headers=cookie(tokens["bob"])) as w2,
+        ):
+            ann, bob = Player(w1, "ann"), Player(w2, "bob")
+            ann.recv(), bob.recv()
+            ann.ok("sit")
+            first = ann.send("bet", box=0, amount=500)
+            second = ann.send("bet", box=0, amount=700)
+            refused = ann.send("bet", box=0, amount=-1)
+            acked: list[Any] = []
+            while len(acked) < 2:
+                msg = ann.until(lambda m: m["type"] in ("view", "error"))
+                if msg["type"] == "error":
+                    assert msg["id"] == refused and msg["field"] == "amount"
+                else:
+                    acked += msg.get("acks", [])
+                    assert refused not in msg.get("acks", [])
+            assert acked == [first, second]
+            assert ann.view is not None and ann.view["boxes"][0]["bet"] == 1200
+            seen_by_bob = bob.view_where(lambda v: v["boxes"][0]["bet"] == 1200)
+            assert "acks" not in seen_by_bob
+
+
+def test_serving_gc_settings_raise_the_young_threshold_and_freeze_the_heap() -> None:
+    import gc
+
+    from twentyone.web.gc_tuning import SERVING_THRESHOLDS, tune_for_serving
+
+    before = gc.get_threshold()
+    try:
+        tune_for_serving()
+        assert gc.get_threshold() == SERVING_THRESHOLDS != before
+        assert gc.get_freeze_count() > 1000  # the heap built so far is frozen
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -134,6 +134,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from twentyone.i18n import RULEBOOK_LANGUAGES
+    from twentyone.web import gc_tuning
     from twentyone.web.app import create_app
     from twentyone.web.tables import TableConfig
 
@@ -152,7 +153,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         tables=tables,
         starting_balance=args.starting_balance,
         secure_cookies=args.secure_cookies,
+        after_analysis=gc_tuning.settle,
     )
+    gc_tuning.tune_for_serving()
     print(f"twentyone: serving on http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

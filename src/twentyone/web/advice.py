@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from twentyone.rules import Rules
@@ -21,8 +22,9 @@ log = logging.getLogger(__name__)
 class Advice:
     """House edges and basic-strategy defaults per rule set."""
 
-    def __init__(self, enabled: bool = True) -> None:
+    def __init__(self, enabled: bool = True, on_done: Callable[[], object] | None = None) -> None:
         self.enabled = enabled
+        self.on_done = on_done
         self.edges: dict[Rules, float] = {}
         self.defaults: dict[Rules, DefaultAction] = {}
         self.thread: threading.Thread | None = None
@@ -59,6 +61,8 @@ class Advice:
                 self.edges[rules] = -float(analysis.analyze(rules).ev_basic)
             except Exception as exc:
                 log.warning("analysis of %s failed: %s", rules.name, exc)
+        if self.on_done is not None:
+            self.on_done()
 
 
 def edge_text(edge: float | None) -> str:

@@ -63,20 +63,22 @@ def create_app(
     analysis: bool = True,
     secure_cookies: bool = False,
     tick_interval: float = 0.05,
+    after_analysis: Callable[[], object] | None = None,
 ) -> FastAPI:
     """Build the app on a database (migrated on the spot; rounds a previous run left open
     are refunded, see docs/web.md).
 
     ``tables`` configures the lobby (default: one table per preset); ``clock`` (epoch
     seconds) drives countdowns and decision clocks; ``shoe_factory`` makes each table's
-    shoe (tests stack them); ``analysis=False`` skips the house edge and basic strategy.
+    shoe (tests stack them); ``analysis=False`` skips the house edge and basic strategy;
+    ``after_analysis`` is called (in the analysis's thread) once it has finished.
     """
     engine = make_engine(database_url)
     migrate(engine)
     ledger = Ledger(engine)
     refunded = ledger.refund_open_rounds()
     accounts = Accounts(ledger, starting_balance)
-    advice = Advice(enabled=analysis)
+    advice = Advice(enabled=analysis, on_done=after_analysis)
     live: dict[str, LiveTable] = {}
     for config in tables if tables is not None else default_tables():
         if config.id in live:
