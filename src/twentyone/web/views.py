@@ -15,7 +15,8 @@ from twentyone.cards import hand_total
 from twentyone.round import Round
 
 if TYPE_CHECKING:
-    from twentyone.web.tables import LiveTable, Played
+    from twentyone.web.table_parts import Played
+    from twentyone.web.tables import LiveTable
 
 
 def dealer_view(rnd: Round) -> dict[str, Any]:
