@@ -107,6 +107,7 @@ def create_app(
             ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
+            ledger.close()
             engine.dispose()
 
     app = FastAPI(

@@ -23,8 +23,9 @@ same way once they commit).
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -103,6 +104,8 @@ class Ledger:
         self._cache: dict[int, int] = {}
         self._cache_epoch = 0
         self._cache_lock = threading.Lock()
+        self._round_conn: Connection | None = None
+        self._round_lock = threading.Lock()
         event.listen(self.sessions, "after_commit", self._committed)
         event.listen(self.sessions, "after_rollback", self._rolled_back)
         self.bank_id = self._system_account(BANK, "bank")
@@ -117,6 +120,28 @@ class Ledger:
             s.add(acct)
             s.flush()
             return acct.id
+
+    # ----------------------------------------------------------------- round connection
+    @contextlib.contextmanager
+    def _round_transaction(self) -> Iterator[Connection]:
+        """A transaction on the connection the round methods keep (taking one from the pool
+        for each round's every step cost more than the statements): committed when the block
+        ends, rolled back when it raises. A connection the driver lost is replaced."""
+        with self._round_lock:
+            conn = self._round_conn
+            if conn is None or conn.closed or conn.invalidated:
+                if conn is not None:
+                    conn.close()
+                conn = self._round_conn = self.engine.connect()
+            with conn.begin():
+                yield conn
+
+    def close(self) -> None:
+        """Give back the round methods' connection (the app calls this on shutdown)."""
+        with self._round_lock:
+            if self._round_conn is not None:
+                self._round_conn.close()
+                self._round_conn = None
 
     # ----------------------------------------------------------------- balance cache
     @staticmethod
@@ -369,7 +394,7 @@ class Ledger:
         Raises :class:`InsufficientFundsError` (and records nothing) when a player cannot pay.
         """
         moved: dict[int, int] = {}
-        with self.engine.begin() as conn:
+        with self._round_transaction() as conn:
             round_id: int = conn.execute(
                 _ROUNDS.insert().returning(_ROUNDS.c.id),
                 {
@@ -403,7 +428,7 @@ class Ledger:
         """Post a round's new payments (doubles, splits, insurance, money paid at once) and
         store its replay so far."""
         moved: dict[int, int] = {}
-        with self.engine.begin() as conn:
+        with self._round_transaction() as conn:
             self._post_moves(conn, moved, round_id, moves)
             conn.execute(
                 _ROUND_PROGRESS,
@@ -424,7 +449,7 @@ class Ledger:
         changes nothing when the round is not open (settled or refunded already).
         ``per_player`` maps an account to (staked, net)."""
         moved: dict[int, int] = {}
-        with self.engine.begin() as conn:
+        with self._round_transaction() as conn:
             marked = conn.execute(
                 _ROUND_SETTLED,
                 {
