@@ -50,6 +50,13 @@ class Shoe:
 
     ``seed=None`` uses the operating system's cryptographic RNG (``secrets.SystemRandom``);
     an integer seed gives the same order on every run.
+
+    With the cryptographic RNG the shuffle is done as the cards are dealt: each draw takes a
+    card uniformly at random from those not dealt yet (the steps of a Fisher-Yates shuffle,
+    taken one at a time), which is the same distribution as shuffling the whole shoe first
+    but asks the operating system for a random number per card dealt, not per card in the
+    shoe (a continuous shuffler reshuffles 312 cards to deal a dozen). Seeded shoes shuffle
+    in full, so a seed keeps giving the same order.
     """
 
     def __init__(
@@ -71,6 +78,7 @@ class Shoe:
         self.size = 52 * decks
         self.cut_position = int(self.size * penetration)
         self._rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
+        self._lazy = seed is None
         self._cards: list[Card] = []
         self._next = 0
         self.shuffles = 0
@@ -85,7 +93,8 @@ class Shoe:
 
     def _shuffle(self) -> None:
         self._cards = list(full_deck()) * self.decks
-        self._rng.shuffle(self._cards)
+        if not self._lazy:
+            self._rng.shuffle(self._cards)
         self._next = 0
         self.shuffles += 1
 
@@ -107,9 +116,12 @@ class Shoe:
             # A round that passes the cut card deep enough to empty the shoe: reshuffle
             # the discards (a real dealer does the same).
             self._shuffle()
-        card = self._cards[self._next]
-        self._next += 1
-        return card
+        cards, i = self._cards, self._next
+        if self._lazy:  # this draw's Fisher-Yates step: any card not dealt yet, uniformly
+            j = i + self._rng.randrange(self.size - i)
+            cards[i], cards[j] = cards[j], cards[i]
+        self._next = i + 1
+        return cards[i]
 
     def draw_many(self, n: int) -> list[Card]:
         return [self.draw() for _ in range(n)]
