@@ -16,7 +16,7 @@ from twentyone.web.storage.accounts import Accounts
 from twentyone.web.storage.db import make_engine, migrate
 from twentyone.web.storage.models import Account
 from twentyone.web.views import table_view, view_texts
-from web_support import Player, cookie, make_app, register
+from web_support import make_app, players_at, register
 
 
 def db_balances(ledger: Ledger) -> dict[int, int]:
@@ -60,12 +60,7 @@ def test_view_texts_equal_each_players_view(tmp_path: Any) -> None:
     app = make_app(f"sqlite:///{tmp_path}/views.db", {"ro-casino": "TS 9D 8H 7C 6S 5H 4D"})
     with TestClient(app) as client:
         tokens = {name: register(client, name) for name in ("ann", "bob")}
-        with (
-            client.websocket_connect("/ws/tables/ro-casino", headers=cookie(tokens["ann"])) as w1,
-            client.websocket_connect("/ws/tables/ro-casino", headers=cookie(tokens["bob"])) as w2,
-        ):
-            ann, bob = Player(w1, "ann"), Player(w2, "bob")
-            ann.recv(), bob.recv()
+        with players_at(client, "ro-casino", tokens) as (ann, bob):
             for p, box in ((ann, 0), (bob, 1)):
                 p.ok("sit")
                 p.ok("bet", box=box, amount=1000)
@@ -88,12 +83,7 @@ def test_a_view_acknowledges_the_intentions_it_reflects_and_only_its_own(tmp_pat
     app = make_app(f"sqlite:///{tmp_path}/acks.db")
     with TestClient(app) as client:
         tokens = {name: register(client, name) for name in ("ann", "bob")}
-        with (
-            client.websocket_connect("/ws/tables/ro-casino", headers=cookie(tokens["ann"])) as w1,
-            client.websocket_connect("/ws/tables/ro-casino", headers=cookie(tokens["bob"])) as w2,
-        ):
-            ann, bob = Player(w1, "ann"), Player(w2, "bob")
-            ann.recv(), bob.recv()
+        with players_at(client, "ro-casino", tokens) as (ann, bob):
             ann.ok("sit")
             first = ann.send("bet", box=0, amount=500)
             second = ann.send("bet", box=0, amount=700)

@@ -3,6 +3,7 @@ players with their session cookies, and WebSocket reads that never hang."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -189,3 +190,18 @@ class Player:
         answer = self.do(type_, **fields)
         assert answer["type"] == "ack", answer
         return self.until(lambda m: m["type"] == "view")
+
+
+@contextlib.contextmanager
+def players_at(client: TestClient, table: str, tokens: dict[str, str]) -> Iterator[list[Player]]:
+    """A WebSocket per named player at a table, each first view read; in ``tokens`` order."""
+    with contextlib.ExitStack() as stack:
+        players = []
+        for name, token in tokens.items():
+            ws = stack.enter_context(
+                client.websocket_connect(f"/ws/tables/{table}", headers=cookie(token))
+            )
+            player = Player(ws, name)
+            player.recv()
+            players.append(player)
+        yield players
