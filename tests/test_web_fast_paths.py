@@ -115,3 +115,42 @@ def test_serving_gc_settings_raise_the_young_threshold_and_freeze_the_heap() -> 
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_a_send_that_must_wait_keeps_the_order_and_the_rest_queue_behind_it() -> None:
+    import asyncio
+
+    from twentyone.web.ws import Connection
+
+    class SlowSocket:
+        """Its first send waits (a full transport buffer) until the gate opens."""
+
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.gate = asyncio.Event()
+            self.first = True
+
+        async def send_text(self, text: str) -> None:
+            if self.first:
+                self.first = False
+                await self.gate.wait()
+            self.sent.append(text)
+
+    async def scenario() -> None:
+        ws = SlowSocket()
+        conn = Connection(ws, None, None)  # type: ignore[arg-type]
+        writer = asyncio.create_task(conn.writer())
+        conn.send("a")  # must wait
+        conn.send("b")
+        conn.send({"type": "notice"})
+        assert ws.sent == [] and conn.waiting
+        ws.gate.set()
+        for _ in range(10):
+            await asyncio.sleep(0)
+        assert ws.sent == ["a", "b", '{"type":"notice"}'] and not conn.waiting
+        conn.send("c")  # nothing waiting: written at once, without a turn of the loop
+        assert ws.sent[-1] == "c"
+        conn.send(None)
+        await asyncio.wait_for(writer, 1)
+
+    asyncio.run(scenario())

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
+from collections.abc import Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,47 +32,103 @@ log = logging.getLogger(__name__)
 REMEMBERED_IDS = 1000
 
 
+class _Unfinished:
+    """A send that had to wait for the socket (flow control), to be finished by the writer."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], blocker: Any) -> None:
+        self.coro = coro
+        self.blocker = blocker
+
+    async def finish(self) -> None:
+        """Wait for what the send waits for, and drive it on until it returns."""
+        coro, blocker = self.coro, self.blocker
+        while True:
+            try:
+                if blocker is None:  # a bare yield: give the loop one turn
+                    await asyncio.sleep(0)
+                else:
+                    await blocker
+            except BaseException as exc:
+                try:
+                    blocker = coro.throw(exc)
+                except StopIteration:
+                    return
+                continue
+            try:
+                blocker = coro.send(None)
+            except StopIteration:
+                return
+
+
 class Connection:
-    """One open WebSocket of a player at a table, with its outgoing queue and the ids of the
-    intentions applied since its last view (the next view acknowledges them)."""
+    """One open WebSocket of a player at a table, and the ids of the intentions applied since
+    its last view (the next view acknowledges them).
+
+    A message is written to the socket at once when nothing is waiting before it: the ASGI
+    send is driven by hand and normally returns without suspending (the transport takes the
+    frame). Only when it must wait (the browser reads slowly and the transport's buffer is
+    full) does the rest go through the queue and the writer task, in order, so a slow browser
+    never holds up the table and nobody's messages change order. Sending at once saves the
+    event-loop turn a writer task would take to wake for every message.
+    """
 
     def __init__(self, ws: WebSocket, player: Player, table: LiveTable) -> None:
         self.ws = ws
         self.player = player
         self.table = table
-        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[_Unfinished | str | None] = asyncio.Queue()
+        self.waiting = False  # a send is waiting: later messages queue behind it
+        self.failed = False
         self.acks: list[str | int] = []
 
     def send(self, message: dict[str, Any] | str | None) -> None:
-        """Queue a message (a dict, or JSON text already encoded; never blocks); ``None``
+        """Send a message (a dict, or JSON text already encoded; never blocks); ``None``
         ends the writer."""
-        self.queue.put_nowait(message)
+        if message is None:
+            self.queue.put_nowait(None)
+            return
+        if self.failed:
+            return
+        text = message if isinstance(message, str) else dumps(message)
+        if self.waiting:
+            self.queue.put_nowait(text)
+            return
+        coro = self.ws.send_text(text)
+        try:
+            blocker = coro.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the socket is gone; the connection's reader ends it
+            self.failed = True
+            return
+        self.waiting = True
+        self.queue.put_nowait(_Unfinished(coro, blocker))
 
     def send_view(self, text: str) -> None:
-        """Queue a ``view`` (JSON text) with the ids it acknowledges spliced in front."""
+        """Send a ``view`` (JSON text) with the ids it acknowledges spliced in front."""
         if self.acks:
             text = '{"acks":' + dumps(self.acks) + "," + text[1:]
             self.acks = []
-        self.queue.put_nowait(text)
+        self.send(text)
 
     async def writer(self) -> None:
-        """Send queued messages until ``None`` or the socket fails (all that is queued at a
-        wake-up goes out before waiting again)."""
+        """Finish the sends that had to wait, and what queued behind them, in order, until
+        ``None`` or the socket fails."""
         queue = self.queue
         while True:
-            message = await queue.get()
-            while True:
-                if message is None:
-                    return
-                if not isinstance(message, str):
-                    message = dumps(message)
-                try:
-                    await self.ws.send_text(message)
-                except Exception:
-                    return
-                if queue.empty():
-                    break
-                message = queue.get_nowait()
+            item = await queue.get()
+            if item is None:
+                return
+            try:
+                if isinstance(item, _Unfinished):
+                    await item.finish()
+                else:
+                    await self.ws.send_text(item)
+            except Exception:
+                self.failed = True
+                return
+            if queue.empty():
+                self.waiting = False
 
 
 class Hub:
