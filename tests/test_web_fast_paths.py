@@ -154,3 +154,50 @@ def test_a_send_that_must_wait_keeps_the_order_and_the_rest_queue_behind_it() ->
         await asyncio.wait_for(writer, 1)
 
     asyncio.run(scenario())
+
+
+def test_the_sqlite_fast_path_stores_exactly_what_core_stores(tmp_path: Any) -> None:
+    # the same round money through the driver's cursor and through SQLAlchemy Core: the same
+    # rows in every table (timestamps in the same format; only their values differ)
+    import re
+    import sqlite3
+
+    def books(raw: bool) -> dict[str, list[tuple[Any, ...]]]:
+        path = tmp_path / f"raw-{raw}.db"
+        engine = make_engine(f"sqlite:///{path}")
+        migrate(engine)
+        ledger = Ledger(engine)
+        ledger._sql.raw = raw
+        ids = [Accounts(ledger, 10**6).create_player(f"u{i}", "x").id for i in range(3)]
+        rid = ledger.start_round(
+            "t1",
+            "ro-casino",
+            {"a": [1, 2]},
+            ids,
+            [RoundMove(i, a, -1000) for i, a in enumerate(ids)],
+        )
+        ledger.record_moves(rid, [RoundMove(5, ids[0], -1000)], {"a": [3]}, [1])
+        ledger.settle_round(
+            rid, [RoundMove(9, ids[1], 2000)], {"z": 1}, {"r": [1]}, {a: (1000, 5) for a in ids}
+        )
+        assert ledger.audit() == []
+        ledger.close()
+        engine.dispose()
+        with sqlite3.connect(path) as db:
+            return {
+                t: db.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+                for t in ("rounds", "round_players", "ledger_entries", "accounts")
+            }
+
+    stamp = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$")
+
+    def masked(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        return [
+            tuple("<time>" if isinstance(v, str) and stamp.match(v) else v for v in row)
+            for row in rows
+        ]
+
+    fast, core = books(True), books(False)
+    assert fast["rounds"][0][3] == "settled" and len(fast["ledger_entries"]) >= 5
+    for table in core:
+        assert masked(fast[table]) == masked(core[table]), table

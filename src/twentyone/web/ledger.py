@@ -32,6 +32,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Engine, Table, bindparam, event, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from twentyone.web.ledger_sql import StatementRunner
 from twentyone.web.storage.models import Account, GameRound, LedgerEntry, RoundPlayer, utcnow
 
 BANK = "@bank"
@@ -50,6 +51,9 @@ _DEBIT_PLAYER = (
     .where(_ACCOUNTS.c.id == bindparam("acct"), _ACCOUNTS.c.balance >= bindparam("amount"))
     .values(balance=_ACCOUNTS.c.balance - bindparam("amount"))
 )
+_INSERT_ROUND = _ROUNDS.insert().returning(_ROUNDS.c.id)
+_INSERT_ROUND_PLAYER = _ROUND_PLAYERS.insert()
+_INSERT_ENTRY = _ENTRIES.insert()
 _CREDIT = (
     update(_ACCOUNTS)
     .where(_ACCOUNTS.c.id == bindparam("acct"))
@@ -105,6 +109,7 @@ class Ledger:
         self._cache_epoch = 0
         self._cache_lock = threading.Lock()
         self._round_conn: Connection | None = None
+        self._sql = StatementRunner(engine.dialect)
         self._round_lock = threading.Lock()
         event.listen(self.sessions, "after_commit", self._committed)
         event.listen(self.sessions, "after_rollback", self._rolled_back)
@@ -318,7 +323,9 @@ class Ledger:
         if not keyed:
             return
         done: set[str] = (
-            set() if new_round else set(conn.execute(_POSTED_KEYS, {"keys": list(keyed)}).scalars())
+            set()
+            if new_round
+            else set(self._sql.run(conn, _POSTED_KEYS, {"keys": list(keyed)}, fetch=True).scalars())
         )
         rows: list[dict[str, Any]] = []
         debits: list[dict[str, int]] = []
@@ -352,22 +359,21 @@ class Ledger:
             )
         self._take_stakes(conn, debits)
         if credits:
-            conn.execute(_CREDIT, credits)
+            self._sql.run(conn, _CREDIT, credits)
         if house_delta:
-            conn.execute(_CREDIT, {"acct": self.house_id, "amount": house_delta})
+            self._sql.run(conn, _CREDIT, {"acct": self.house_id, "amount": house_delta})
             moved[self.house_id] = moved.get(self.house_id, 0) + house_delta
         if rows:
-            conn.execute(_ENTRIES.insert(), rows)
+            self._sql.run(conn, _INSERT_ENTRY, rows)
 
-    @staticmethod
-    def _take_stakes(conn: Connection, debits: list[dict[str, int]]) -> None:
+    def _take_stakes(self, conn: Connection, debits: list[dict[str, int]]) -> None:
         """Debit each stake from its player, each update guarded (``balance >= amount``);
         raises :class:`InsufficientFundsError` (the caller's transaction then rolls back)
         when any one of them finds too little."""
         if not debits:
             return
         if len(debits) > 1 and conn.dialect.supports_sane_multi_rowcount:
-            if conn.execute(_DEBIT_PLAYER, debits).rowcount == len(debits):
+            if self._sql.run(conn, _DEBIT_PLAYER, debits).rowcount == len(debits):
                 return
             raise InsufficientFundsError(
                 "stakes "
@@ -375,7 +381,7 @@ class Ledger:
                 + ": a balance cannot pay its stake"
             )
         for d in debits:
-            if conn.execute(_DEBIT_PLAYER, d).rowcount != 1:
+            if self._sql.run(conn, _DEBIT_PLAYER, d).rowcount != 1:
                 have = conn.scalar(select(Account.balance).where(Account.id == d["acct"]))
                 raise InsufficientFundsError(
                     f"account {d['acct']} has {have}, cannot pay {d['amount']}"
@@ -395,8 +401,9 @@ class Ledger:
         """
         moved: dict[int, int] = {}
         with self._round_transaction() as conn:
-            round_id: int = conn.execute(
-                _ROUNDS.insert().returning(_ROUNDS.c.id),
+            round_id: int = self._sql.run(
+                conn,
+                _INSERT_ROUND,
                 {
                     "table_id": table_id,
                     "rules": rules,
@@ -405,10 +412,12 @@ class Ledger:
                     "replay": replay,
                     "clock_decisions": [],
                 },
+                fetch=True,
             ).scalar_one()
             if players:
-                conn.execute(
-                    _ROUND_PLAYERS.insert(),
+                self._sql.run(
+                    conn,
+                    _INSERT_ROUND_PLAYER,
                     [
                         {"round_id": round_id, "account_id": a, "staked": 0, "net": 0}
                         for a in players
@@ -430,7 +439,8 @@ class Ledger:
         moved: dict[int, int] = {}
         with self._round_transaction() as conn:
             self._post_moves(conn, moved, round_id, moves)
-            conn.execute(
+            self._sql.run(
+                conn,
                 _ROUND_PROGRESS,
                 {"rid": round_id, "replay": replay, "clock_decisions": list(clock_decisions)},
             )
@@ -450,7 +460,8 @@ class Ledger:
         ``per_player`` maps an account to (staked, net)."""
         moved: dict[int, int] = {}
         with self._round_transaction() as conn:
-            marked = conn.execute(
+            marked = self._sql.run(
+                conn,
                 _ROUND_SETTLED,
                 {
                     "rid": round_id,
@@ -464,7 +475,8 @@ class Ledger:
                 return False
             self._post_moves(conn, moved, round_id, moves)
             if per_player:
-                conn.execute(
+                self._sql.run(
+                    conn,
                     _ROUND_PLAYER_RESULT,
                     [
                         {"rid": round_id, "acct": a, "st": staked, "nt": net}
