@@ -325,7 +325,7 @@ class Ledger:
         done: set[str] = (
             set()
             if new_round
-            else set(self._sql.run(conn, _POSTED_KEYS, {"keys": list(keyed)}, fetch=True).scalars())
+            else self._sql.values_in(conn, _POSTED_KEYS, _ENTRIES.c.key, list(keyed))
         )
         rows: list[dict[str, Any]] = []
         debits: list[dict[str, int]] = []

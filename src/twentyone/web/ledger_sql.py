@@ -80,6 +80,23 @@ class StatementRunner:
         finally:
             cursor.close()
 
+    def values_in(
+        self, conn: Connection, stmt: Executable, column: Any, values: Sequence[Any]
+    ) -> set[Any]:
+        """The ``values`` present in ``column`` (``stmt`` selects it with an expanding
+        ``IN``; on SQLite the same query is run with one placeholder per value)."""
+        if not self.raw:
+            return set(conn.execute(stmt, {"keys": list(values)}).scalars())
+        sql = (
+            f"SELECT {column.name} FROM {column.table.name} "
+            f"WHERE {column.name} IN ({', '.join('?' * len(values))})"
+        )
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            return {row[0] for row in cursor.execute(sql, tuple(values))}
+        finally:
+            cursor.close()
+
     def _compile(self, stmt: Executable, keys: tuple[str, ...]) -> _Compiled | None:
         """The SQL text and, in order, each placeholder's parameter, bind processor and the
         statement's own value for it; None when the statement must go through Core."""
