@@ -14,7 +14,7 @@ from twentyone import i18n
 from twentyone.rulecard import rule_card
 from twentyone.rulesets import load_rules
 from twentyone.web.storage.db import make_engine
-from web_support import FakeClock, Player, cookie, make_app, register
+from web_support import FakeClock, Player, cookie, make_app, players_at, register
 
 NBSP = "\u00a0"
 
@@ -144,9 +144,7 @@ def test_notices_carry_their_catalog_message(tmp_path: Path) -> None:
     with TestClient(app) as client:
         token = register(client, "ivan")
         ru = client.get("/api/i18n/ru").json()["messages"]
-        with client.websocket_connect("/ws/tables/ru-online", headers=cookie(token)) as ws:
-            ivan = Player(ws, "ivan")
-            ivan.recv()
+        with players_at(client, "ru-online", {"ivan": token}) as (ivan,):
             ivan.ok("sit")
             ivan.ok("bet", box=0, amount=1000)
             ivan.do("deal")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from web_support import BACKENDS, Player, cookie, database_url, get, make_app, register
+from web_support import BACKENDS, Player, cookie, database_url, get, make_app, players_at, register
 
 
 @pytest.fixture(params=BACKENDS)
@@ -32,9 +32,7 @@ def test_stakes_doubles_and_insurance_come_back_after_a_restart(url: str) -> Non
     first = make_app(url, {"pl-online": "8S AH 8D 9C 3H 2D TC 9S"})
     with TestClient(first) as client:
         token = register(client, "ann")
-        with client.websocket_connect("/ws/tables/pl-online", headers=cookie(token)) as ws:
-            ann = Player(ws, "ann")
-            ann.recv()
+        with players_at(client, "pl-online", {"ann": token}) as (ann,):
             ann.ok("sit")
             ann.ok("bet", box=0, amount=1000)
             ann.ok("deal")
