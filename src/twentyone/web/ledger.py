@@ -160,19 +160,15 @@ class Ledger:
         in flight meanwhile is not cached)."""
         moved: dict[int, int] | None = s.info.pop(_MOVED, None)
         if moved:
-            with self._cache_lock:
-                self._cache_epoch += 1
-                for account_id, amount in moved.items():
-                    if account_id in self._cache:
-                        self._cache[account_id] += amount
+            self._apply_moved(moved)
 
     def _rolled_back(self, s: Session) -> None:
         """After a rollback: nothing moved."""
         s.info.pop(_MOVED, None)
 
     def _apply_moved(self, moved: Mapping[int, int]) -> None:
-        """After a Core transaction of the round methods committed: the cached balances move
-        as it moved them (the same as :meth:`_committed` does for sessions)."""
+        """After a transaction committed (a session's, or a round method's Core one): the
+        cached balances move as it moved them."""
         if moved:
             with self._cache_lock:
                 self._cache_epoch += 1
