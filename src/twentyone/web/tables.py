@@ -349,14 +349,7 @@ class LiveTable:
         try:
             rnd = Round(self.rules, self.shoe, [b for _, b in bets], by_name)
         except TwentyOneError as exc:
-            self._clear_bets()
-            self._notice(
-                "table-error",
-                N_("the round could not start: the bets are taken back"),
-                {},
-                text=f"the round could not start: {exc}",
-            )
-            self._changed()
+            self._not_started(exc)
             return
         moves = self._moves(rnd, 0, accounts)
         try:
@@ -364,14 +357,7 @@ class LiveTable:
                 self.id, self.rules.name, round_to_replay(rnd), list(accounts.values()), moves
             )
         except InsufficientFundsError as exc:
-            self._clear_bets()
-            self._notice(
-                "table-error",
-                N_("the round could not start: the bets are taken back"),
-                {},
-                text=f"the round could not start: {exc}",
-            )
-            self._changed()
+            self._not_started(exc)
             return
         for seat in self.seats.values():
             if seat.chips:
@@ -383,6 +369,17 @@ class LiveTable:
             "round-start", N_("round {round}: no more bets"), {"round": round_id}, round=round_id
         )
         self._after_change()
+
+    def _not_started(self, exc: Exception) -> None:
+        """A round that could not start: the bets go back, and the table is told why."""
+        self._clear_bets()
+        self._notice(
+            "table-error",
+            N_("the round could not start: the bets are taken back"),
+            {},
+            text=f"the round could not start: {exc}",
+        )
+        self._changed()
 
     def _clear_bets(self) -> None:
         for seat in self.seats.values():
