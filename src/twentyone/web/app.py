@@ -32,6 +32,7 @@ from twentyone.web.ledger import Ledger
 from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Limits, RoundRecord, TableOut
 from twentyone.web.storage.accounts import Accounts, Player
+from twentyone.web.storage.checkpoints import BackgroundCheckpoints
 from twentyone.web.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate
 from twentyone.web.tables import Clock, LiveTable, TableConfig
 from twentyone.web.ws import Hub
@@ -73,7 +74,8 @@ def create_app(
     shoe (tests stack them); ``analysis=False`` skips the house edge and basic strategy;
     ``after_analysis`` is called (in the analysis's thread) once it has finished.
     """
-    engine = make_engine(database_url)
+    engine = make_engine(database_url, background_checkpoints=True)
+    checkpoints = BackgroundCheckpoints(engine)
     migrate(engine)
     ledger = Ledger(engine)
     refunded = ledger.refund_open_rounds()
@@ -100,6 +102,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         advice.start()
+        checkpoints.start()
         ticker = asyncio.create_task(hub.ticker())
         try:
             yield
@@ -107,6 +110,7 @@ def create_app(
             ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
+            checkpoints.stop()
             ledger.close()
             engine.dispose()
 
@@ -123,6 +127,7 @@ def create_app(
     app.state.hub = hub
     app.state.advice = advice
     app.state.engine = engine
+    app.state.checkpoints = checkpoints
     app.state.refunded_at_start = refunded
 
     @app.exception_handler(RequestValidationError)

@@ -14,6 +14,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 
+from twentyone.web.storage.checkpoints import SAFETY_PAGES
+
 DEFAULT_DATABASE_URL = "sqlite:///twentyone.db"
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -37,9 +39,15 @@ def _json_text(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for the URL; SQLite gets WAL, foreign keys and cross-thread use."""
+def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
+    """An engine for the URL; SQLite gets WAL, foreign keys and cross-thread use.
+
+    ``background_checkpoints``: a :class:`~twentyone.web.storage.checkpoints.BackgroundCheckpoints`
+    thread will checkpoint the WAL, so the connections' own automatic checkpoint waits for
+    :data:`~twentyone.web.storage.checkpoints.SAFETY_PAGES` pages instead of 1,000.
+    """
     url = normalize_url(url)
+    autocheckpoint = SAFETY_PAGES if background_checkpoints else 1000
     if url.startswith("sqlite"):
         engine = create_engine(
             url,
@@ -54,6 +62,7 @@ def make_engine(url: str) -> Engine:
             if ":memory:" not in url:
                 cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA wal_autocheckpoint={autocheckpoint}")
             cur.close()
 
         return engine
