@@ -209,6 +209,15 @@ class Client:
         if self.ws is not None:
             await self.ws.close()
 
+    def notice(self, msg: dict[str, Any], now: float) -> None:
+        """Count a notice (a view carries them); the ones that mean trouble are errors."""
+        stats = self.stats
+        stats.notices[msg["kind"]] += 1
+        if msg["kind"] == "round-end":
+            stats.rounds_ended.setdefault(msg["round"], now)
+        elif msg["kind"] in ("bets-dropped", "table-error"):
+            stats.error(f"notice {msg['kind']}", msg["text"])
+
     async def run(self) -> None:
         """Read and act until closed."""
         assert self.ws is not None
@@ -224,6 +233,8 @@ class Client:
                 msg = orjson.loads(raw)
                 kind = msg["type"]
                 if kind == "view":
+                    for notice in msg.get("notices", ()):
+                        self.notice(notice, now)
                     self.view = msg
                     self.last_balance = msg["you"]["balance"]
                     if self.in_flight is not None and self.in_flight[0] in msg.get("acks", ()):
@@ -243,13 +254,7 @@ class Client:
                         await self.step()
                     else:
                         stats.error("unexpected answer", json.dumps(msg))
-                elif kind == "notice":
-                    stats.notices[msg["kind"]] += 1
-                    if msg["kind"] == "round-end":
-                        stats.rounds_ended.setdefault(msg["round"], now)
-                    elif msg["kind"] in ("bets-dropped", "table-error"):
-                        stats.error(f"notice {msg['kind']}", msg["text"])
-                else:  # an ack message answers only a repeated id, which these never send
+                else:  # an ack answers only a repeated id (never sent here); notices ride in views
                     stats.error("unexpected answer", json.dumps(msg))
         except Exception as exc:  # a broken connection is an error of the run
             if not self.done.is_set():

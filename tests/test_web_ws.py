@@ -169,6 +169,35 @@ def test_repeated_message_id_is_applied_once(url: str) -> None:
             assert ann.ok("view")["boxes"][2]["bet"] == 700
 
 
+def test_notices_ride_in_the_view_of_their_change(url: str) -> None:
+    # ru-online: ann TS 8D = 18 stands, dealer 9H + hole 7C = 16 draws TC and busts
+    app = make_app(url, {"ru-online": "TS 9H 8D 7C TC"})
+    with TestClient(app) as client:
+        token = register(client, "ann")
+        with connect(client, "ru-online", token, "ann") as ws:
+            ann = Player(ws, "ann")
+            ann.recv()
+            ann.ok("sit")
+            ann.ok("bet", box=0, amount=1000)
+            ann.do("deal")
+            ann.view_where(lambda v: v["phase"] == "playing")
+            ann.do("decide", decision="stand")
+            ann.view_where(lambda v: v["phase"] == "betting" and v["last_round"] is not None)
+        raw = ann.seen
+        assert all(m["type"] == "view" for m in raw)  # no notice travels on its own
+        carrying = [m for m in raw if m.get("notices")]
+        assert [[n["kind"] for n in m["notices"]] for m in carrying] == [
+            ["round-start"],
+            ["round-end"],
+        ]
+        start, end = carrying
+        assert start["phase"] == "playing" and start["notices"][0]["type"] == "notice"
+        assert start["notices"][0]["round"] == start["round"]["id"]
+        assert end["phase"] == "betting" and end["last_round"]["net"] == {"ann": 1000}
+        assert end["notices"][0]["net"] == {"ann": 1000}
+        assert end["acks"]  # the stand that ended the round is acknowledged by the same view
+
+
 def test_errors_name_the_bad_value(url: str) -> None:
     app = make_app(url, starting_balance=2000)
     with TestClient(app) as client:

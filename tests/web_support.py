@@ -142,6 +142,11 @@ class Player:
         self.seen.append(data)
         if data["type"] == "view":
             self.view = data
+            carried = data.get("notices", [])
+            if carried:  # read as they were shown: the notices first, then the view
+                self.pushed.append(data)
+                self.pushed.extend(reversed(carried[1:]))
+                return dict(carried[0])
         return data
 
     def until(self, pred: Callable[[dict[str, Any]], bool], limit: int = 200) -> dict[str, Any]:

@@ -5,8 +5,8 @@ connection has a queue and a writer task, so a slow browser never holds up a tab
 :class:`Hub` owns the live tables, applies intentions, remembers the answer to each client
 message id (a repeated id gets the same answer, nothing is applied twice), and sends every
 connection its own view after each change; the view names in ``acks`` the connection's
-intentions it reflects (one message per change, not an ack and a view). Its ticker fires
-countdowns and decision clocks.
+intentions it reflects and carries the change's notices (one message per change, not an
+ack, notices and a view). Its ticker fires countdowns and decision clocks.
 """
 
 from __future__ import annotations
@@ -104,11 +104,14 @@ class Connection:
         self.waiting = True
         self.queue.put_nowait(_Unfinished(coro, blocker))
 
-    def send_view(self, text: str) -> None:
-        """Send a ``view`` (JSON text) with the ids it acknowledges spliced in front."""
+    def send_view(self, text: str, notices: str = "") -> None:
+        """Send a ``view`` (JSON text) with the ids it acknowledges and the ``notices``
+        (``"notices":[...],`` JSON text, or empty) spliced in front."""
         if self.acks:
-            text = '{"acks":' + dumps(self.acks) + "," + text[1:]
+            text = '{"acks":' + dumps(self.acks) + "," + notices + text[1:]
             self.acks = []
+        elif notices:
+            text = "{" + notices + text[1:]
         self.send(text)
 
     async def writer(self) -> None:
@@ -183,7 +186,7 @@ class Hub:
             self.broadcast(table)
 
     def broadcast(self, table: LiveTable) -> None:
-        """Notices, then each connection's own view."""
+        """Each connection's own view, carrying the notices of the change."""
         self.dirty.pop(table.id, None)
         conns = self.connections.get(table.id, set())
         notices = table.take_notices()
@@ -191,11 +194,9 @@ class Hub:
             return
         balances = self.ledger.balances({c.player.id for c in conns})
         views = view_texts(table, {c.player.username: balances.get(c.player.id, 0) for c in conns})
-        encoded = [dumps(n) for n in notices]
+        carried = '"notices":' + dumps(notices) + "," if notices else ""
         for conn in conns:
-            for notice in encoded:
-                conn.send(notice)
-            conn.send_view(views[conn.player.username])
+            conn.send_view(views[conn.player.username], carried)
 
     # ----------------------------------------------------------------- intentions
     def handle(self, conn: Connection, text: str) -> None:

@@ -138,6 +138,7 @@ export class TableScreen {
 
   receive(msg) {
     if (msg.type === "view") {
+      for (const notice of msg.notices || []) this.receive(notice); // the change's notices first
       if (!this.fresh && this.view && msg.seq < this.view.seq) return;
       this.fresh = false;
       this.view = msg;
