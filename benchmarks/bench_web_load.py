@@ -3,11 +3,13 @@
 Starts the real server (``twentyone serve`` as a subprocess on 127.0.0.1 and a free port, a
 fresh SQLite file in a temporary folder, or ``--database-url``), registers N accounts over
 HTTP, opens one WebSocket per player spread over T multi-player tables, and lets every player
-play as fast as it can for S seconds: sit, bet (or rebet), ready, and answer every question
-it is asked (a simple basic-strategy-like policy that also takes insurance, doubles, splits
-and surrenders now and then, so every kind of money movement happens). Each client has one
-intention in flight at a time and times it from sending it to receiving the view that
-reflects it (the view whose ``acks`` list names it).
+play as fast as it can: sit, bet (or rebet), ready, and answer every question it is asked (a
+simple basic-strategy-like policy that also takes insurance, doubles, splits and surrenders
+now and then, so every kind of money movement happens). Each client has one intention in
+flight at a time and times it from sending it to receiving the view that reflects it (the
+view whose ``acks`` list names it). The figures are those of S seconds of steady play after
+W seconds of warm-up (``--warmup``, default 5): at the start all N players sit, bet and say
+ready in the same instant, a burst no table sees again; its latencies are reported apart.
 
 When the time is up the players finish the round they are in and leave, the server is
 stopped, and the money is checked in the database (SQLAlchemy), "not a chip lost or
@@ -25,9 +27,9 @@ duplicated":
 
 Usage (see docs/benchmarks.md for figures)::
 
-    .venv/bin/python benchmarks/bench_web_load.py                  # 500 players, 100 tables, 30 s
+    .venv/bin/python benchmarks/bench_web_load.py             # 500 players, 100 tables, 5 + 30 s
     .venv/bin/python benchmarks/bench_web_load.py --players 50 --tables 10 --seconds 20
-    .venv/bin/python benchmarks/bench_web_load.py --smoke          # 10 players, 2 tables, 3 s
+    .venv/bin/python benchmarks/bench_web_load.py --smoke     # 10 players, 2 tables, 1 + 3 s
     .venv/bin/python benchmarks/bench_web_load.py --database-url postgresql://u:p@127.0.0.1/db
 
 The exit status is 0 when the money check passes and no client failed, 1 otherwise.
@@ -231,9 +233,10 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         await asyncio.gather(*(open_one(c) for c in clients))
         report["connect_s"] = round(time.perf_counter() - t0, 2)
 
-        start = time.perf_counter()
+        start = time.perf_counter() + args.warmup
         stats.window = (start, start + args.seconds)
         tasks = [asyncio.create_task(c.run()) for c in clients]
+        await asyncio.sleep(args.warmup)  # everyone sits and bets at once: not measured
         spy = None
         if args.py_spy:
             spy = subprocess.Popen(
@@ -296,7 +299,8 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
 
     seconds = args.seconds
     all_lat = [x for v in stats.latencies.values() for x in v]
-    in_window = [r for r, t in stats.rounds_ended.items() if t < stats.window[1]]
+    in_window = [r for r, t in stats.rounds_ended.items() if stats.window[0] <= t < stats.window[1]]
+    warm = stats.warmup_latencies
     report.update(
         {
             "rounds": len(in_window),
@@ -308,6 +312,13 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 "p99": round(percentile(all_lat, 0.99) * 1000, 1),
                 "max": round(max(all_lat, default=float("nan")) * 1000, 1),
                 "mean": round(statistics.fmean(all_lat) * 1000, 1) if all_lat else None,
+            },
+            "warmup_s": args.warmup,
+            "warmup_latency_ms": {
+                "n": len(warm),
+                "p50": round(percentile(warm, 0.5) * 1000, 1),
+                "p99": round(percentile(warm, 0.99) * 1000, 1),
+                "max": round(max(warm, default=float("nan")) * 1000, 1),
             },
             "latency_ms_by_type": {
                 k: {
@@ -352,6 +363,11 @@ def print_report(r: dict[str, Any]) -> None:
     )
     for k, v in r["latency_ms_by_type"].items():
         print(f"    {k:8} n={v['n']:7}  p50 {v['p50']:7} ms  p99 {v['p99']:7} ms")
+    w = r["warmup_latency_ms"]
+    print(
+        f"  warm-up (the first {r['warmup_s']} s, not in the figures above): n={w['n']}, "
+        f"p50 {w['p50']} ms, p99 {w['p99']} ms, max {w['max']} ms"
+    )
     print(f"  errors: {r['errors']} {r['errors_by_kind'] or ''}")
     for s in r["error_samples"]:
         print(f"    {s}")
@@ -373,7 +389,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--players", type=int, default=500, help="players (WebSockets), default 500")
     p.add_argument("--tables", type=int, default=100, help="tables, default 100")
     p.add_argument("--seconds", type=float, default=30.0, help="seconds of play, default 30")
-    p.add_argument("--smoke", action="store_true", help="10 players, 2 tables, 3 s")
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=5.0,
+        help="seconds of play before the measured seconds (the start, where every player sits "
+        "and bets in the same instant, is reported apart), default 5",
+    )
+    p.add_argument("--smoke", action="store_true", help="10 players, 2 tables, 1 + 3 s")
     p.add_argument(
         "--rules",
         default="ro-casino,pt-casino,hu-casino",
@@ -404,7 +427,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--json", help="also write the report as JSON to this file")
     args = p.parse_args(argv)
     if args.smoke:
-        args.players, args.tables, args.seconds = 10, 2, 3.0
+        args.players, args.tables, args.seconds, args.warmup = 10, 2, 3.0, 1.0
+    if args.warmup < 0:
+        p.error(f"--warmup {args.warmup}: expected 0 or more seconds")
     if not 1 <= args.tables <= args.players:
         p.error("--tables: between 1 and --players")
     if args.database_url and not args.database_url.startswith("sqlite"):

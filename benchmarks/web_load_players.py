@@ -64,6 +64,7 @@ class Stats:
     """What all the clients saw."""
 
     latencies: dict[str, list[float]] = field(default_factory=dict)
+    warmup_latencies: list[float] = field(default_factory=list)  # before the window
     actions: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     error_samples: list[str] = field(default_factory=list)
@@ -243,6 +244,8 @@ class Client:
                         if stats.window[0] <= sent < stats.window[1]:
                             stats.latencies.setdefault(type_, []).append(now - sent)
                             stats.actions += 1
+                        elif sent < stats.window[0]:
+                            stats.warmup_latencies.append(now - sent)
                     await self.step()
                 elif kind == "error":
                     if self.in_flight is not None and msg["id"] == self.in_flight[0]:
