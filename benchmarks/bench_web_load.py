@@ -275,7 +275,7 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         for c in clients:
             c.stopping = True
         for c in clients:
-            await c.step()
+            c.step()
         drain_start = time.perf_counter()
         _done, pending = await asyncio.wait(tasks, timeout=args.drain_seconds)
         report["drain_s"] = round(time.perf_counter() - drain_start, 2)

@@ -1,5 +1,6 @@
 """The scripted players of benchmarks/bench_web_load.py: one WebSocket each, one intention
-in flight at a time, timed from sending it to the view that reflects it."""
+in flight at a time, timed from sending it to the view that reflects it. Each player reacts
+to a message in the socket's callback (web_load_socket.PlayerSocket): read, decide, send."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosedOK
+from web_load_socket import PlayerSocket
 
 COOKIE = "twentyone_session"
 
@@ -71,7 +71,6 @@ class Stats:
     notices: Counter[str] = field(default_factory=Counter)
     rounds_ended: dict[int, float] = field(default_factory=dict)
     window: tuple[float, float] = (0.0, 0.0)
-    background: set[asyncio.Future[None]] = field(default_factory=set)
 
     def error(self, kind: str, text: str) -> None:
         """Count an error (and keep the first few as samples)."""
@@ -101,7 +100,7 @@ class Client:
         self.table = table
         self.stats = stats
         self.rng = random.Random(seed)
-        self.ws: ClientConnection | None = None
+        self.ws: PlayerSocket | None = None
         self.counter = 0
         self.in_flight: tuple[str, str, float] | None = None  # id, type, sent at
         self.view: dict[str, Any] | None = None
@@ -109,28 +108,26 @@ class Client:
         self.stopping = False
         self.done = asyncio.Event()
         self.last_balance: int | None = None
+        self.first_view: asyncio.Future[None] | None = None
+        self.running = False  # run() has begun: views before it only update the view
+        self.closing: asyncio.Future[None] | None = None
 
     async def connect(self, base_ws: str) -> None:
         """Open the WebSocket (the session cookie in the handshake) and read the first view."""
-        self.ws = await connect(
-            f"{base_ws}/ws/tables/{self.table}",
-            additional_headers={"Cookie": f"{COOKIE}={self.token}"},
-            compression=None,
-            ping_interval=None,
-            max_size=2**22,
-            open_timeout=60,
+        self.first_view = asyncio.get_running_loop().create_future()
+        self.ws = PlayerSocket(self.receive, self.lost)
+        await self.ws.open(
+            f"{base_ws}/ws/tables/{self.table}", {"Cookie": f"{COOKIE}={self.token}"}
         )
-        first = orjson.loads(await self.ws.recv(decode=False))
-        assert first["type"] == "view", first
-        self.view = first
+        await asyncio.wait_for(self.first_view, 60)
 
-    async def send(self, type_: str, **fields: Any) -> None:
+    def send(self, type_: str, **fields: Any) -> None:
         """Send an intention with the next message id and start its clock."""
         assert self.ws is not None
         self.counter += 1
         mid = f"{self.name}-{self.counter}"
         self.in_flight = (mid, type_, time.perf_counter())
-        await self.ws.send(orjson.dumps({"type": type_, "id": mid, **fields}).decode())
+        self.ws.send_text(orjson.dumps({"type": type_, "id": mid, **fields}))
 
     def next_step(self) -> tuple[str, dict[str, Any]] | None:
         """What to send on the latest view ("close" to leave), or None to wait."""
@@ -165,7 +162,7 @@ class Client:
                 return ("decide", {"decision": decision, "box": turn["box"], "hand": turn["hand"]})
         return None
 
-    async def step(self) -> None:
+    def step(self) -> None:
         """Act on the latest view unless an intention is in flight (after a pause of about
         ``think`` seconds when pacing)."""
         if self.in_flight is not None or self.done.is_set() or self.thinking:
@@ -176,7 +173,7 @@ class Client:
                 self.think * (0.5 + self.rng.random()), self._wake
             )
             return
-        await self.act()
+        self.act()
 
     def next_step_pending(self) -> bool:
         """Whether the latest view asks for something (without consuming the turn)."""
@@ -187,11 +184,9 @@ class Client:
 
     def _wake(self) -> None:
         self.thinking = False
-        task = asyncio.ensure_future(self.act())
-        self.stats.background.add(task)
-        task.add_done_callback(self.stats.background.discard)
+        self.act()
 
-    async def act(self) -> None:
+    def act(self) -> None:
         """Send what the latest view asks for, or leave."""
         if self.in_flight is not None or self.done.is_set():
             return
@@ -200,9 +195,11 @@ class Client:
             return
         kind, fields = nxt
         if kind == "close":
-            await self.close()
+            self.done.set()
+            if self.ws is not None:
+                self.closing = asyncio.ensure_future(self.ws.close())
             return
-        await self.send(kind, **fields)
+        self.send(kind, **fields)
 
     async def close(self) -> None:
         """Leave: close the WebSocket."""
@@ -220,49 +217,65 @@ class Client:
             stats.error(f"notice {msg['kind']}", msg["text"])
 
     async def run(self) -> None:
-        """Read and act until closed."""
-        assert self.ws is not None
-        stats = self.stats
-        try:
-            await self.step()
-            while True:
-                try:
-                    raw = await self.ws.recv(decode=False)
-                except ConnectionClosedOK:
-                    break
-                now = time.perf_counter()
-                msg = orjson.loads(raw)
-                kind = msg["type"]
-                if kind == "view":
-                    for notice in msg.get("notices", ()):
-                        self.notice(notice, now)
-                    self.view = msg
-                    self.last_balance = msg["you"]["balance"]
-                    if self.in_flight is not None and self.in_flight[0] in msg.get("acks", ()):
-                        _mid, type_, sent = self.in_flight
-                        self.in_flight = None
-                        if stats.window[0] <= sent < stats.window[1]:
-                            stats.latencies.setdefault(type_, []).append(now - sent)
-                            stats.actions += 1
-                        elif sent < stats.window[0]:
-                            stats.warmup_latencies.append(now - sent)
-                    await self.step()
-                elif kind == "error":
-                    if self.in_flight is not None and msg["id"] == self.in_flight[0]:
-                        if self.stopping and self.in_flight[1] == "clear":
-                            stats.notices["stop: clear too late, round started"] += 1
-                        else:
-                            stats.error(f"error on {self.in_flight[1]}", msg["error"])
-                        self.in_flight = None
-                        await self.step()
-                    else:
-                        stats.error("unexpected answer", json.dumps(msg))
-                else:  # an ack answers only a repeated id (never sent here); notices ride in views
-                    stats.error("unexpected answer", json.dumps(msg))
-        except Exception as exc:  # a broken connection is an error of the run
-            if not self.done.is_set():
-                stats.error("connection", repr(exc))
-        finally:
-            if not self.done.is_set():
-                stats.error("connection", f"{self.name}: closed by the server")
+        """Act on the first view, then react to every message until the socket is closed."""
+        self.running = True
+        self.step()
+        await self.done.wait()
+
+    def lost(self) -> None:
+        """The socket is gone: an error unless this player was leaving."""
+        if not self.done.is_set():
+            self.stats.error("connection", f"{self.name}: closed by the server")
             self.done.set()
+        if self.first_view is not None and not self.first_view.done():
+            self.first_view.set_exception(ConnectionError(f"{self.name}: closed at once"))
+
+    def receive(self, raw: bytes) -> None:
+        """One message from the server."""
+        try:
+            self._receive(raw)
+        except Exception as exc:  # a broken message is an error of the run
+            if not self.done.is_set():
+                self.stats.error("connection", repr(exc))
+                self.done.set()
+
+    def _receive(self, raw: bytes) -> None:
+        stats = self.stats
+        now = time.perf_counter()
+        msg = orjson.loads(raw)
+        kind = msg["type"]
+        if self.first_view is not None and not self.first_view.done():
+            assert kind == "view", msg
+            self.view = msg
+            self.first_view.set_result(None)
+            return
+        if not self.running:  # (others sitting down before the play starts)
+            if kind == "view":
+                self.view = msg
+            return
+        if kind == "view":
+            for notice in msg.get("notices", ()):
+                self.notice(notice, now)
+            self.view = msg
+            self.last_balance = msg["you"]["balance"]
+            if self.in_flight is not None and self.in_flight[0] in msg.get("acks", ()):
+                _mid, type_, sent = self.in_flight
+                self.in_flight = None
+                if stats.window[0] <= sent < stats.window[1]:
+                    stats.latencies.setdefault(type_, []).append(now - sent)
+                    stats.actions += 1
+                elif sent < stats.window[0]:
+                    stats.warmup_latencies.append(now - sent)
+            self.step()
+        elif kind == "error":
+            if self.in_flight is not None and msg["id"] == self.in_flight[0]:
+                if self.stopping and self.in_flight[1] == "clear":
+                    stats.notices["stop: clear too late, round started"] += 1
+                else:
+                    stats.error(f"error on {self.in_flight[1]}", msg["error"])
+                self.in_flight = None
+                self.step()
+            else:
+                stats.error("unexpected answer", json.dumps(msg))
+        else:  # an ack answers only a repeated id (never sent here); notices ride in views
+            stats.error("unexpected answer", json.dumps(msg))
