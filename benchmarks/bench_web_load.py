@@ -320,6 +320,11 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 "p99": round(percentile(warm, 0.99) * 1000, 1),
                 "max": round(max(warm, default=float("nan")) * 1000, 1),
             },
+            "whole_run_latency_ms": {
+                "n": len(warm) + len(all_lat),
+                "p50": round(percentile(warm + all_lat, 0.5) * 1000, 1),
+                "p99": round(percentile(warm + all_lat, 0.99) * 1000, 1),
+            },
             "latency_ms_by_type": {
                 k: {
                     "n": len(v),
@@ -363,10 +368,11 @@ def print_report(r: dict[str, Any]) -> None:
     )
     for k, v in r["latency_ms_by_type"].items():
         print(f"    {k:8} n={v['n']:7}  p50 {v['p50']:7} ms  p99 {v['p99']:7} ms")
-    w = r["warmup_latency_ms"]
+    w, whole = r["warmup_latency_ms"], r["whole_run_latency_ms"]
     print(
         f"  warm-up (the first {r['warmup_s']} s, not in the figures above): n={w['n']}, "
-        f"p50 {w['p50']} ms, p99 {w['p99']} ms, max {w['max']} ms"
+        f"p50 {w['p50']} ms, p99 {w['p99']} ms, max {w['max']} ms; warm-up and play "
+        f"together: p50 {whole['p50']} ms, p99 {whole['p99']} ms"
     )
     print(f"  errors: {r['errors']} {r['errors_by_kind'] or ''}")
     for s in r["error_samples"]:
