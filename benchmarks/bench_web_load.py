@@ -173,6 +173,16 @@ def _proc_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _machine_cpu() -> tuple[int, int]:
+    """All CPU time of the machine and the part of it the hypervisor gave to others ("steal",
+    Linux /proc/stat, in clock ticks); (0, 0) elsewhere."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return (0, 0)
+    return (sum(fields[:8]), fields[7] if len(fields) > 7 else 0)
+
+
 # --------------------------------------------------------------------------- the run
 def percentile(values: list[float], q: float) -> float:
     """The q-quantile (0..1), nearest rank."""
@@ -259,8 +269,14 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 stderr=subprocess.DEVNULL,
             )
         cpu0 = (_proc_cpu(proc.pid), time.process_time())
+        machine0 = _machine_cpu()
         await asyncio.sleep(args.seconds)
         cpu1 = (_proc_cpu(proc.pid), time.process_time())
+        machine1 = _machine_cpu()
+        ticks = machine1[0] - machine0[0]
+        report["steal_pct_during_play"] = (
+            round(100 * (machine1[1] - machine0[1]) / ticks, 1) if ticks > 0 else None
+        )
         report["cpu_s_during_play"] = {
             "server": round(cpu1[0] - cpu0[0], 1),
             "clients": round(cpu1[1] - cpu0[1], 1),
@@ -355,7 +371,10 @@ def print_report(r: dict[str, Any]) -> None:
     if r.get("think_ms"):
         print(f"  paced: about {r['think_ms']} ms between an update and the next action")
     cpu = r.get("cpu_s_during_play", {})
-    print(f"  CPU during play: server {cpu.get('server')} s, clients {cpu.get('clients')} s")
+    print(
+        f"  CPU during play: server {cpu.get('server')} s, clients {cpu.get('clients')} s; "
+        f"taken by the hypervisor (steal): {r.get('steal_pct_during_play')}%"
+    )
     print(
         f"  set-up: server {r.get('server_start_s')} s, register {r.get('register_s')} s, "
         f"connect {r.get('connect_s')} s; drain {r.get('drain_s')} s"
