@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from twentyone.replay import replay
-from web_support import FakeClock, Player, cookie, get, make_app, register
+from web_support import FakeClock, Player, cookie, get, make_app, players_at, register
 
 
 @pytest.fixture
@@ -174,9 +174,7 @@ def test_notices_ride_in_the_view_of_their_change(url: str) -> None:
     app = make_app(url, {"ru-online": "TS 9H 8D 7C TC"})
     with TestClient(app) as client:
         token = register(client, "ann")
-        with connect(client, "ru-online", token, "ann") as ws:
-            ann = Player(ws, "ann")
-            ann.recv()
+        with players_at(client, "ru-online", {"ann": token}) as (ann,):
             ann.ok("sit")
             ann.ok("bet", box=0, amount=1000)
             ann.do("deal")

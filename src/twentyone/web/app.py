@@ -127,7 +127,6 @@ def create_app(
     app.state.hub = hub
     app.state.advice = advice
     app.state.engine = engine
-    app.state.checkpoints = checkpoints
     app.state.refunded_at_start = refunded
 
     @app.exception_handler(RequestValidationError)

@@ -107,12 +107,11 @@ class Connection:
     def send_view(self, text: str, notices: str = "") -> None:
         """Send a ``view`` (JSON text) with the ids it acknowledges and the ``notices``
         (``"notices":[...],`` JSON text, or empty) spliced in front."""
+        head = notices
         if self.acks:
-            text = '{"acks":' + dumps(self.acks) + "," + notices + text[1:]
+            head = '"acks":' + dumps(self.acks) + "," + head
             self.acks = []
-        elif notices:
-            text = "{" + notices + text[1:]
-        self.send(text)
+        self.send("{" + head + text[1:] if head else text)
 
     async def writer(self) -> None:
         """Finish the sends that had to wait, and what queued behind them, in order, until
