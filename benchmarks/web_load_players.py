@@ -194,18 +194,12 @@ class Client:
         if nxt is None:
             return
         kind, fields = nxt
-        if kind == "close":
+        if kind == "close":  # leave: close the WebSocket
             self.done.set()
             if self.ws is not None:
                 self.closing = asyncio.ensure_future(self.ws.close())
             return
         self.send(kind, **fields)
-
-    async def close(self) -> None:
-        """Leave: close the WebSocket."""
-        self.done.set()
-        if self.ws is not None:
-            await self.ws.close()
 
     def notice(self, msg: dict[str, Any], now: float) -> None:
         """Count a notice (a view carries them); the ones that mean trouble are errors."""
