@@ -182,6 +182,36 @@ def test_side_bets_by_hand() -> None:
     assert ru["T"] == pytest.approx(3 * 24 / 311 - 1)
 
 
+@pytest.mark.parametrize("preset", ["ro-casino", "pt-casino", "hu-casino"])
+def test_ro_9_pt_10_hu_9_a_blackjacks_three_answers_priced_against_the_engine(preset: str) -> None:
+    # A blackjack facing an ace is asked once: even money, insurance instead, or neither. The
+    # analysis's returns per unit of the bet equal the engine's nets averaged over the dealer's
+    # second card (every rank, weighted by the shoe less A, K and the up ace).
+    from twentyone import BoxBet, Round, StackedShoe
+    from twentyone.analysis.side_bets import blackjack_against_ace
+
+    rules = load_rules(preset)
+    got = analyze(rules).side_bets["blackjack_vs_ace"]
+    assert got == blackjack_against_ace(rules)
+    left = fresh_counts(rules.decks) - hand_counts(parse_cards("AS KD AH"))
+    ranks = "A23456789T"
+    want = dict.fromkeys(("even_money", "decline", "insure_half"), 0.0)
+    for v in range(10):
+        shoe = "AS AH KD" if rules.deal_order == "round-robin" else "AS KD AH"
+        shoe += f" {ranks[v]}C 9D 9H"  # the dealer's second card (and cards to draw to 17)
+        for key, decision in (
+            ("even_money", "even-money"),
+            ("decline", "no-even-money"),
+            ("insure_half", "insure"),
+        ):
+            rnd = Round(rules, StackedShoe(shoe), [BoxBet("p", 1000)])
+            rnd.apply(decision)
+            assert rnd.is_over
+            want[key] += left[v] / left.sum() * rnd.net()["p"] / 1000
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, abs=1e-12), key
+
+
 def test_split_weights_count_hands() -> None:
     w_np, w_any = split_weights(2, 2.0, 49.0)
     assert w_any == 2.0 and not w_np

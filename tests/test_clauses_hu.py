@@ -163,10 +163,11 @@ def test_hu_7_double_on_any_first_two_cards(two: str) -> None:
 # ---------------------------------------------------------------- hu.8 split
 
 
-def test_hu_8_split_by_value_and_resplit_up_to_four_hands() -> None:
-    # ann KS JD vs 6C; KS draws QH (split again), then TC (split again), then TD: four hands,
-    # no fifth. The others get 9C, 8C, 7C; dealer TH (16), 9H (25).
-    rnd = play(HU, "KS JD 6C QH TC TD 9C 8C 7C TH 9H")
+def test_hu_8_split_by_value_again_whenever_another_equal_card_comes() -> None:
+    # ann KS JD vs 6C; KS draws QH (split again), then TC (split again), then TD (four hands,
+    # and a fifth: no limit is stated), then 9S. The others get 9C, 8C, 7C, 6D; dealer TH
+    # (16), 9H (25).
+    rnd = play(HU, "KS JD 6C QH TC TD 9S 9C 8C 7C 6D TH 9H")
     assert rnd.question is not None and "split" in rnd.question.actions
     rnd.split()
     assert shown(hand(rnd, 0, 0)) == ["KS", "QH"] and rnd.can_split()
@@ -175,19 +176,24 @@ def test_hu_8_split_by_value_and_resplit_up_to_four_hands() -> None:
     rnd.split()
     assert len(rnd.boxes[0].hands) == 4
     assert shown(hand(rnd, 0, 0)) == ["KS", "TD"]
-    assert rnd.question is not None and rnd.question.actions == ("hit", "stand", "double")
-    for _ in range(4):
+    assert rnd.question is not None
+    assert rnd.question.actions == ("hit", "stand", "double", "split")
+    rnd.split()
+    assert len(rnd.boxes[0].hands) == 5
+    for _ in range(5):
         rnd.stand()
+    assert rnd.is_over and all_dealt(rnd)
     box = rnd.boxes[0]
     assert [shown(h) for h in box.hands] == [
-        ["KS", "TD"],
-        ["TC", "9C"],
-        ["QH", "8C"],
-        ["JD", "7C"],
+        ["KS", "9S"],
+        ["TD", "9C"],
+        ["TC", "8C"],
+        ["QH", "7C"],
+        ["JD", "6D"],
     ]
-    assert [h.bet for h in box.hands] == [100] * 4
-    assert [h.result for h in box.hands] == ["win"] * 4
-    assert rnd.net() == {"ann": 400}
+    assert [h.bet for h in box.hands] == [100] * 5
+    assert [h.result for h in box.hands] == ["win"] * 5
+    assert rnd.net() == {"ann": 500}
 
 
 def test_hu_8_resplit_aces_and_ace_ten_after_split_is_not_blackjack() -> None:
@@ -258,15 +264,46 @@ def test_hu_10_even_money_for_a_blackjack_against_an_ace() -> None:
     rnd = play(HU, "AS KD AH")
     q = rnd.question
     assert q is not None and q.kind == "even-money"
-    assert q.actions == ("even-money", "no-even-money")
+    assert q.actions == ("even-money", "insure", "no-even-money")  # hu.9 insurance instead
     rnd.even_money()
     assert rnd.is_over and all_dealt(rnd)
     assert hand(rnd).result == "even-money" and hand(rnd).returned == 200
     assert rnd.net() == {"ann": 100}
 
 
+@pytest.mark.parametrize(
+    ("second", "result", "insurance_back"), [("KC", "push", 150), ("7C", "blackjack", 0)]
+)
+def test_hu_9_a_blackjack_may_insure_exactly_half_instead_of_even_money(
+    second: str, result: str, insurance_back: int
+) -> None:
+    # ann AS KD (1.00) vs AH insures 0.50 (hu.9 "the player may insure"): against a dealer
+    # blackjack a stand-off plus 2:1 on the insurance; otherwise 3:2 and the insurance lost.
+    # Either way +1.00, as even money.
+    rnd = play(HU, f"AS KD AH {second}", decisions=["insure"])
+    assert rnd.is_over and rnd.decisions == ["insure"] and rnd.boxes[0].insurance == 50
+    assert hand(rnd).result == result
+    assert [p.amount for p in payments(rnd, "insurance")] == [insurance_back]
+    assert rnd.net() == {"ann": 100}
+
+
+def test_hu_9_insurance_is_exactly_half_so_its_amount_is_the_same_decision() -> None:
+    # item 3: where the table fixes the amount, insure:<that amount> is the bare word
+    rnd = play(HU, "AS KD AH 7C", [1000], ["insure:500"])
+    assert rnd.decisions == ["insure"] and rnd.boxes[0].insurance == 500
+    other = play(HU, "AS KD AH 7C", [1000])
+    with pytest.raises(IllegalActionError, match="'insure:400' is not allowed"):
+        other.apply("insure:400")
+
+
+def test_hu_10_no_insurance_declines_both_for_a_blackjack() -> None:
+    rnd = play(HU, "AS KD AH 7C", decisions=["no-insurance"])
+    assert rnd.is_over and rnd.decisions == ["no-even-money"]
+    assert hand(rnd).result == "blackjack" and rnd.net() == {"ann": 150}
+
+
 def test_hu_10_declined_even_money_is_a_push_against_dealer_blackjack() -> None:
-    # ann AS KD vs AH declines (and is not asked about insurance); dealer KC: blackjack.
+    # ann AS KD vs AH declines (both even money and insurance); dealer KC: blackjack.
     rnd = play(HU, "AS KD AH KC", decisions=["no-even-money"])
     assert rnd.is_over and rnd.decisions == ["no-even-money"]
     assert dealer(rnd) == ["AH", "KC"]

@@ -121,7 +121,9 @@ def test_pl_4_insurance_exactly_half_each_hand_then_dealer_blackjack_ends_the_ro
     q = rnd.question
     assert q is not None and (q.kind, q.box) == ("insurance", 0)
     assert q.actions == ("insure", "no-insurance") and q.amount_range is None
-    assert not rnd.can("insure:50") and not rnd.can("insure:100")
+    # exactly half: another amount is refused; the half itself spelled out is the bare word
+    assert not rnd.can("insure:50") and rnd.can("insure:100")
+    assert rnd.verify("insure:100") == ("insure", None)
     assert rnd.insure().amount == 100  # half of 200
     q = rnd.question
     assert q is not None and (q.kind, q.box) == ("insurance", 1)

@@ -122,12 +122,36 @@ def test_pt_4_even_money_paid_before_the_bank_shows_its_blackjack() -> None:
     rnd = play(PT, "AS AH KD KC")
     q = rnd.question
     assert q is not None and q.kind == "even-money"
-    assert q.actions == ("even-money", "no-even-money")
+    assert q.actions == ("even-money", "insure", "insure:N", "no-even-money")  # pt.10 too
     rnd.even_money()
     assert rnd.is_over
     assert hand(rnd).result == "even-money" and hand(rnd).returned == 200
     assert [p.amount for p in payments(rnd, "even-money")] == [200]
     assert rnd.net() == {"ann": 100}
+
+
+@pytest.mark.parametrize(
+    ("hole", "result", "back", "insurance_back", "net"),
+    [("KC", "push", 1000, 900, 600), ("6C", "blackjack", 2500, 0, 1200)],
+)
+def test_pt_10_a_blackjack_may_insure_up_to_half_instead_of_even_money(
+    hole: str, result: str, back: int, insurance_back: int, net: int
+) -> None:
+    # ann AS KD (10.00) vs AH up insures 3.00 (pt.10 "up to half the bet"): the bank's KC makes
+    # blackjack (stand-off, insurance 2:1: +6.00), or 6C makes soft 17 (3:2, insurance lost).
+    rnd = play(PT, f"AS AH KD {hole}", [1000], ["insure:300"])
+    assert rnd.is_over and rnd.boxes[0].insurance == 300
+    assert hand(rnd).result == result and hand(rnd).returned == back
+    assert [p.amount for p in payments(rnd, "insurance")] == [insurance_back]
+    assert rnd.net() == {"ann": net}
+
+
+def test_pt_9_a_full_double_spelled_with_its_amount_is_the_same_decision() -> None:
+    # item 3: pt doubles only the full bet (no double for less), so double:1000 is "double"
+    rnd = play(PT, "6S 9H 4D 7C TC TD", [1000], ["double:1000"])
+    assert rnd.decisions == ["double"] and hand(rnd).bet == 2000
+    with pytest.raises(IllegalActionError, match="'double:500' is not allowed"):
+        play(PT, "6S 9H 4D 7C TC TD", [1000], ["double:500"])
 
 
 def test_pt_4_declined_even_money_asks_no_insurance_and_waits_for_the_bank() -> None:

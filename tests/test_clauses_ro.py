@@ -287,12 +287,57 @@ def test_ro_9_insurance_lost_when_the_second_card_is_not_a_ten():
     assert rnd.net() == {"ann": 1000 - 50}
 
 
+@pytest.mark.parametrize(
+    ("second", "result", "back", "insurance_back", "net"),
+    [
+        # dealer AH + KC: blackjack; the box's blackjack pushes, the 200 insurance pays 2:1
+        ("KC", "push", 1000, 600, 400),
+        # dealer AH + 9C: soft 20; the blackjack is paid 3:2, the insurance is lost
+        ("9C", "blackjack", 2500, 0, 1300),
+    ],
+)
+def test_ro_9_a_blackjack_may_insure_instead_of_taking_even_money(
+    second, result, back, insurance_back, net
+):
+    # ann AS KD (blackjack, 10.00) vs AH: "any player may place an insurance bet" (ro.9), for
+    # any amount from half the table minimum (0.50) to half the bet (5.00): here 2.00.
+    rnd, asked = play("ro-casino", f"AS AH KD {second}", [1000], ["insure:200"], asked=True)
+    assert asked[0].kind == "even-money" and asked[0].amount_range == (50, 500)
+    assert rnd.is_over and rnd.boxes[0].insurance == 200
+    assert dealer(rnd) == f"AH {second}" and left(rnd) == 0
+    assert results(rnd) == [[result]] and returned(rnd) == [[back]]
+    assert [p.amount for p in rnd.log if isinstance(p, Payment) and p.kind == "insurance"] == [
+        insurance_back
+    ]
+    assert rnd.net() == {"ann": net}
+
+
+def test_ro_9_insuring_half_a_blackjack_is_worth_even_money_either_way():
+    # 5.00 of insurance on a 10.00 blackjack: +10.00 whatever the dealer's second card is.
+    for second in ("KC", "5C"):
+        rnd = play("ro-casino", f"AS AH KD {second}", [1000], ["insure"])
+        assert rnd.decisions == ["insure"] and rnd.net() == {"ann": 1000}
+
+
+def test_ro_9_insurance_on_a_blackjack_outside_its_limits_is_refused():
+    rnd = ro("AS AH KD KC", [1000])
+    for bad in ("insure:49", "insure:501"):
+        with pytest.raises(IllegalActionError, match="outside 50 to 500"):
+            rnd.apply(bad)
+    assert rnd.question is not None and rnd.question.kind == "even-money"
+    assert rnd.boxes[0].insurance == 0 and rnd.net() == {"ann": -1000}
+
+
 # ro.10 --------------------------------------------------------------------------------------
 
 
 def test_ro_10_even_money_is_paid_at_once_and_the_dealer_draws_nothing():
     rnd, asked = play("ro-casino", "AS AH KD KC", [100], ["even-money"], asked=True)
-    assert set(asked[0].actions) == {"even-money", "no-even-money"}
+    # ro.9 + ro.10: even money, or insurance instead (half the 1.00 bet is the table's least
+    # insurance, so 0.50 exactly), or neither
+    assert asked[0].kind == "even-money"
+    assert asked[0].actions == ("even-money", "insure", "insure:N", "no-even-money")
+    assert asked[0].amount_range == (50, 50)
     assert rnd.is_over
     assert dealer(rnd) == "AH" and left(rnd) == 1
     assert results(rnd) == [["even-money"]]
@@ -315,9 +360,9 @@ def test_ro_10_even_money_kept_when_the_dealer_then_makes_blackjack():
     assert rnd.net() == {"ann": 100, "bob": -100}
 
 
-def test_ro_10_declined_even_money_asks_no_insurance_and_waits():
+def test_ro_10_declined_even_money_declines_insurance_too_and_waits():
     rnd = ro("AS AH KD 9C 5S", [100], ["no-even-money"])
-    assert rnd.is_over  # no insurance question follows
+    assert rnd.is_over  # one question for the blackjack: no insurance question follows
     assert rnd.boxes[0].insurance == 0
     assert dealer(rnd) == "AH 9C" and left(rnd) == 1  # only the second card
     assert results(rnd) == [["blackjack"]]
@@ -551,23 +596,25 @@ def test_ro_16_split_aces_one_card_each_ace_ten_is_21_not_blackjack(dealer_cards
     assert rnd.net() == {"ann": net}
 
 
-def test_ro_16_split_into_up_to_four_hands():
+def test_ro_16_split_into_2_or_more_hands_with_no_limit():
+    # 8S 8D vs 6H: each split gives the first hand another 8, so it splits four times into
+    # five hands (no limit stated: "2 or more"); the fifth hand's first pair, 8S 8C, could
+    # split again. Hands: 8S 8C (16), 8S TC, 8H 9D, 8C 2S, 8D TH; dealer 6H 9H KH busts.
     rnd, asked = play(
         "ro-casino",
-        "8S 6H 8D 8C 8H 8S TC 9D 2S TH KH",
+        "8S 6H 8D 8C 8H 8S 8C TC 9D 2S TH 9H KH",
         [100],
-        ["no-surrender", "split", "split", "split", "stand", "stand", "stand", "stand"],
+        ["no-surrender", "split", "split", "split", "split"] + ["stand"] * 5,
         asked=True,
     )
-    assert "split" in asked[2].actions and "split" in asked[3].actions
-    assert "split" not in asked[4].actions  # four hands: no more
+    assert all("split" in q.actions for q in asked[1:6])  # the fifth hand may split again
     hands = rnd.boxes[0].hands
-    assert len(hands) == 4
-    assert [len(h.cards) for h in hands] == [2, 2, 2, 2]
+    assert [format_cards(h.cards) for h in hands] == ["8S 8C", "8S TC", "8H 9D", "8C 2S", "8D TH"]
     assert all(h.bet == 100 for h in hands)
-    assert dealer(rnd) == "6H TH KH"
-    assert results(rnd) == [["win"] * 4]
-    assert rnd.net() == {"ann": 400}
+    assert dealer(rnd) == "6H 9H KH" and left(rnd) == 0
+    assert results(rnd) == [["win"] * 5]
+    assert rnd.net() == {"ann": 500}
+    assert RO.max_hands == "unlimited" and RO.hand_limit is None
 
 
 # ro.17 --------------------------------------------------------------------------------------

@@ -83,6 +83,15 @@ EXPECTED: dict[str, dict[str, int]] = {
     # ru.5/ru.6 insurance on KH, dealer blackjack: ann -1000 + 2 x 500; bob's blackjack pushes
     # and his insurance wins 2 x 1000.
     "ru-online-insurance-on-ten.json": {"ann": 0, "bob": 2000},
+    # ro.9 a blackjack insures 200 instead of even money; the dealer's blackjack: a stand-off
+    # plus 2 x 200. bob's 17 loses to it (ro.14).
+    "ro-casino-blackjack-insured.json": {"ann": 400, "bob": -1000},
+    # hu.9 a blackjack insures exactly half (500); no dealer blackjack: +1500 - 500.
+    "hu-casino-blackjack-insured.json": {"ann": 1000},
+    # pt.10 a blackjack insures 300; the bank's blackjack: a stand-off plus 2 x 300.
+    "pt-casino-blackjack-insured-for-less.json": {"ann": 600},
+    # ro.16 four splits into five hands of 1000, each beating the dealer's bust.
+    "ro-casino-five-hands.json": {"ann": 5000},
 }
 
 
@@ -262,7 +271,7 @@ def test_rules_ro_casino_card() -> None:
         "Double for less",  # ro.15
         "not less than the table minimum (1.00)",
         "same rank (a king and a queen are not a pair)",  # ro.16
-        "up to 4 hands",
+        "split again whenever another equal card comes, with no limit",  # ro.16
         "Split aces get one card each",
         "21, not blackjack",
     ):

@@ -155,6 +155,7 @@ def replay_rounds(job: tuple[Any, ...]) -> tuple[list[str], Counter[str]]:
         for box in rnd.boxes:
             seen["hands"] += len(box.hands)
             seen["resplit"] += len(box.hands) > 2
+            seen["five hands"] += len(box.hands) > 4
             for hand in box.hands:
                 seen["bonus"] += hand.bonus > 0
                 seen[f"result {hand.result}"] += 1
@@ -207,8 +208,10 @@ def test_presets_agree_on_100000_rounds(preset: str, pool: Any) -> None:
         assert seen[what] > 100, (what, seen)
     if rules.offers_surrender:
         assert seen["surrender"] > 100, seen
-    if rules.max_hands > 2:
+    if rules.may_resplit:
         assert seen["resplit"] > 10, seen
+    if rules.hand_limit is None:  # ro.16, hu.8: the kernel plays past four hands too
+        assert seen["five hands"] > 0, seen
     if rules.bonus_678_777:
         assert seen["bonus"] > 5, seen
 

@@ -176,6 +176,30 @@ def test_even_money_prompt_pays_1_to_1() -> None:
     assert summary(text)[1] == 1000
 
 
+def test_a_blackjack_that_declines_even_money_is_offered_insurance() -> None:
+    # hu.9: the blackjack may insure instead of taking even money. A♠ K♥ against A♦ declines
+    # even money, insures 5.00; the dealer's K♣ makes blackjack: a stand-off plus 10.00 from
+    # the insurance, +10.00 as even money would have paid.
+    _, text, _ = run(["10", "n", "y", "q"], rules="hu-casino", shoe="AS KH AD KC")
+    assert "take even money (20.00 now)?" in text
+    assert "insure for 5.00 (pays 2:1 on a dealer blackjack)?" in text
+    assert summary(text)[1] == 1000
+
+
+def test_a_blackjack_insured_for_less_than_half_at_ro_casino(tmp_path: Path) -> None:
+    # ro.9: 2.00 of insurance on a 10.00 blackjack (A♠ K♥ against A♦); the dealer's 9♣ makes
+    # soft 20: the blackjack is paid 3:2 (+15.00), the insurance lost (-2.00): +13.00.
+    log = tmp_path / "rounds.jsonl"
+    _, text, _ = run(
+        ["10", "n", "y", "2", "q"], rules="ro-casino", shoe="AS AD KH 9C", log_path=str(log)
+    )
+    assert "Insurance amount (0.50 to 5.00, Enter = 5.00)" in text
+    assert summary(text)[1] == 1300
+    data = json.loads(log.read_text().splitlines()[0])
+    assert data["decisions"] == ["insure:200"]
+    assert replay(data)["net"] == {"player": 1300}
+
+
 def test_double_for_less_and_its_log_replays_to_the_same_net(tmp_path: Path) -> None:
     # ro-casino: 6♠ 5♥ (11) against 5♦. Surrender is asked before play (ro.11): no. Double
     # for 5.00 (ro.15) draws T♣ (21); the dealer draws T♦ K♦ and busts: +15.00.

@@ -445,7 +445,9 @@ def test_even_money_insurance_and_jackpot_at_pt_casino(url: str) -> None:
             }
             view = ann.view_where(lambda v: v["phase"] == "playing")
             assert view["turn"]["kind"] == "even-money"
-            assert view["turn"]["actions"] == ["even-money", "no-even-money"]
+            # pt.4 + pt.10: even money, or insurance up to half instead, or neither
+            assert view["turn"]["actions"] == ["even-money", "insure", "insure:N", "no-even-money"]
+            assert view["turn"]["amount_range"] == [1, 500]
             ann.ok("decide", decision="even-money")
             view = bob.view_where(lambda v: v["turn"]["kind"] == "insurance")
             assert view["turn"]["actions"] == ["insure", "insure:N", "no-insurance"]

@@ -6,6 +6,7 @@
 ('hit', 'stand', 'double', 'split')
 """
 
+from twentyone.bets import verify_bets
 from twentyone.cards import Card, HandTotal, format_cards, hand_total, parse_cards
 from twentyone.errors import (
     BetError,
@@ -17,9 +18,9 @@ from twentyone.errors import (
     TwentyOneError,
 )
 from twentyone.hands import BoxBet
-from twentyone.records import Action, Deal, Payment, Question, Reveal
+from twentyone.records import Action, Deal, Payment, Peek, Question, Reveal
 from twentyone.replay import replay, round_result, round_to_replay
-from twentyone.round import Round, verify_bets
+from twentyone.round import Round
 from twentyone.rules import Rules
 from twentyone.rulesets import PRESETS, load_rules
 from twentyone.shoe import Shoe, StackedShoe
@@ -35,6 +36,7 @@ __all__ = [
     "HandTotal",
     "IllegalActionError",
     "Payment",
+    "Peek",
     "Question",
     "ReplayError",
     "Reveal",

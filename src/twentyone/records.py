@@ -2,7 +2,8 @@
 
 Three kinds: :class:`Deal` (a card leaves the shoe, in order), :class:`Action` (a player's
 decision, spelled as in replay files) and :class:`Payment` (money moving between a box and
-the house). :class:`Reveal` marks the hole card being turned.
+the house). :class:`Peek` is the dealer checking the hole card for blackjack (pl.3, pl.4, ru.5)
+and :class:`Reveal` marks the hole card being turned.
 
 >>> from twentyone.cards import Card
 >>> Deal(card=Card.parse("AS"), box=0, hand=0)
@@ -59,6 +60,14 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
+class Peek:
+    """The dealer checks the hole card under an ace or a ten without showing it; ``blackjack``
+    is what the check found (true: the :class:`Reveal` follows and the round ends)."""
+
+    blackjack: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """The dealer's hole card is turned face up."""
 
@@ -93,4 +102,4 @@ class Payment:
     remainder: Fraction = Fraction(0)
 
 
-Record = Deal | Reveal | Action | Payment
+Record = Deal | Peek | Reveal | Action | Payment

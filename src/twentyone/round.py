@@ -1,12 +1,18 @@
 """One round of blackjack: the state machine that plays a :class:`~twentyone.rules.Rules`.
 
 A round is made with its bets, takes the stakes and deals; then it asks its questions in the
-order of the round (:attr:`Round.question`): insurance or even money box by box, a surrender
-phase box by box where the rules decide surrender before play (ro.11), then each hand's
-actions. Every action comes in three: ``verify_x`` raises :class:`IllegalActionError` with the
-reason, ``can_x`` answers, ``x`` acts and returns the :class:`~twentyone.records.Action`
-appended to :attr:`Round.log`. When no question is left the dealer draws only what settlement
-still needs, and every hand is settled.
+order of the round (:attr:`Round.question`): insurance box by box (a blackjack facing an ace is
+asked once: even money, insurance, or neither: ro.9, pt.10, hu.9), a surrender phase box by box
+where the rules decide surrender before play (ro.11), then each hand's actions. Every action
+comes in three (:mod:`twentyone.round_actions`): ``verify_x`` raises
+:class:`IllegalActionError` with the reason, ``can_x`` answers, ``x`` acts and returns the
+:class:`~twentyone.records.Action` appended to :attr:`Round.log`.
+
+When no question is left the dealer draws only what settlement still needs (ru.11): nothing
+more when no hand or insurance waits (in a hole-card game the hole card is only shown); only the
+second card when just blackjacks, insurance or late surrenders wait on a possible dealer
+blackjack; otherwise up to 17 (S17 or H17). Then every hand and insurance is settled exactly
+once, every amount from :meth:`Round.payout`.
 
 >>> from twentyone.rulesets import load_rules
 >>> from twentyone.shoe import StackedShoe
@@ -24,58 +30,51 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from twentyone.bets import verify_bets
 from twentyone.cards import Card, hand_total
-from twentyone.errors import BetError, IllegalActionError
+from twentyone.errors import IllegalActionError
 from twentyone.hands import Box, BoxBet, Hand
-from twentyone.records import Action, Deal, Payment, PaymentKind, Question, Record, Result, Reveal
+from twentyone.records import (
+    Action,
+    Deal,
+    Payment,
+    PaymentKind,
+    Peek,
+    Question,
+    Record,
+    Result,
+    Reveal,
+)
+from twentyone.round_actions import RoundActions, spell
 from twentyone.rules import Rules
-from twentyone.settlement import settle_round
 from twentyone.shoe import CardSource
 
+#: What a hand's result returns, as a multiple of the hand's bet (the blackjack payout is the
+#: table's: see :meth:`Round.payout`).
+_RETURNS: dict[str, Fraction] = {
+    "even-money": Fraction(2),
+    "win": Fraction(2),
+    "push": Fraction(1),
+    "surrender": Fraction(1, 2),
+    "lose": Fraction(0),
+    "bust": Fraction(0),
+}
+#: An amount in a decision has at most this many digits (a bet is far smaller).
+_AMOUNT_DIGITS = 12
 
-def verify_bets(
-    rules: Rules, bets: Sequence[BoxBet], bankrolls: Mapping[str, int] | None = None
-) -> None:
-    """Raise :class:`BetError` unless every bet fits the table and the players can cover it.
 
-    >>> from twentyone.rules import Rules
-    >>> verify_bets(Rules(decks=6), [BoxBet("ann", 50)])
-    Traceback (most recent call last):
-    ...
-    twentyone.errors.BetError: box 1: bet 50 is outside the table limits 100 to 500000
+def dealer_must_draw(total: int, soft: bool, hits_soft_17: bool) -> bool:
+    """The dealer's drawing rule (ro.6, pt.7, hu.6, ru.11).
+
+    >>> dealer_must_draw(16, False, False), dealer_must_draw(17, True, False)
+    (True, False)
+    >>> dealer_must_draw(17, True, True)
+    True
     """
-    if not bets:
-        raise BetError("no bets: a round needs at least one box with a bet")
-    if len(bets) > rules.table_boxes:
-        raise BetError(f"{len(bets)} boxes: the table has {rules.table_boxes}")
-    per_player: dict[str, int] = {}
-    for i, b in enumerate(bets):
-        if not isinstance(b.bet, int) or isinstance(b.bet, bool):
-            raise BetError(f"box {i + 1}: bet {b.bet!r} must be a whole number of minor units")
-        if not rules.table_min <= b.bet <= rules.table_max:
-            raise BetError(
-                f"box {i + 1}: bet {b.bet} is outside the table limits "
-                f"{rules.table_min} to {rules.table_max}"
-            )
-        if b.jackpot and not rules.offers_jackpot:
-            raise BetError(f"box {i + 1}: jackpot bet {b.jackpot}, but this table has no jackpot")
-        if b.jackpot < 0 or b.jackpot > rules.table_max:
-            raise BetError(f"box {i + 1}: jackpot bet {b.jackpot}: expected 0 to {rules.table_max}")
-        per_player[b.player] = per_player.get(b.player, 0) + 1
-        if per_player[b.player] > rules.boxes_per_player:
-            raise BetError(
-                f"player {b.player!r} bets on {per_player[b.player]} boxes: "
-                f"at most {rules.boxes_per_player} per player"
-            )
-    if bankrolls is not None:
-        for player in per_player:
-            need = sum(b.bet + b.jackpot for b in bets if b.player == player)
-            have = bankrolls.get(player, 0)
-            if need > have:
-                raise BetError(f"player {player!r} bets {need} but has {have}")
+    return total < 17 or (total == 17 and soft and hits_soft_17)
 
 
-class Round:
+class Round(RoundActions):
     """One round at a table. ``bankrolls`` (per player, minor units) limits what a player may
     stake; ``None`` means unlimited (replays of logs that never needed more)."""
 
@@ -225,46 +224,52 @@ class Round:
                 if q is not None:
                     self.question = q
                     return
-                settle_round(self)
-                self.phase = "done"
+                self._settle()
         self.question = None
 
     def _next_box_question(self) -> Question | None:
         for box in self.boxes:
             if box.pending is None:
                 continue
-            if box.pending == "even-money":
-                return Question("even-money", box.index, 0, ("even-money", "no-even-money"))
             if box.pending == "surrender":
                 return Question("surrender", box.index, 0, ("surrender", "no-surrender"))
-            half = box.bet // 2
-            if self.rules.insurance_stake == "half":
-                if half >= 1 and self._affords(box.player, half):
-                    return Question("insurance", box.index, 0, ("insure", "no-insurance"))
-            else:
-                lo = min(self.rules.insurance_minimum, half)
-                hi = self._afford_max(box.player, half)
-                if lo >= 1 and hi >= lo:
-                    acts = ("insure", "insure:N") if hi == half else ("insure:N",)
-                    return Question("insurance", box.index, 0, (*acts, "no-insurance"), (lo, hi))
+            insure, span = self._insurance_offer(box)
+            if box.pending == "even-money":
+                # ro.9, pt.10, hu.9: even money, insurance instead, or neither
+                acts = ("even-money", *insure, "no-even-money")
+                return Question("even-money", box.index, 0, acts, span)
+            if insure:
+                return Question("insurance", box.index, 0, (*insure, "no-insurance"), span)
             box.pending = None  # cannot cover even the smallest insurance: not asked
         return None
+
+    def _insurance_offer(self, box: Box) -> tuple[tuple[str, ...], tuple[int, int] | None]:
+        """The insurance decisions open to ``box`` (none where the up card offers none or the
+        player cannot cover the smallest), and the range of ``insure:N``."""
+        up = self.upcard
+        if ("A" if up.is_ace else "T" if up.is_ten else None) not in self.rules.insurance_upcards:
+            return (), None
+        half = box.bet // 2
+        if self.rules.insurance_stake == "half":
+            return (("insure",) if half >= 1 and self._affords(box.player, half) else ()), None
+        lo = min(self.rules.insurance_minimum, half)
+        hi = self._afford_max(box.player, half)
+        if lo < 1 or hi < lo:
+            return (), None
+        return (("insure", "insure:N") if hi == half else ("insure:N",)), (lo, hi)
 
     def _close_insurance(self) -> None:
         up = self.upcard
         special = up.is_ace or up.is_ten
         if self.rules.peek and special:
             self.dealer_blackjack = hand_total(self.dealer[:2]).total == 21
+            self.log.append(Peek(self.dealer_blackjack))
             if self.dealer_blackjack:
-                self.hole_revealed = True
-                self.log.append(Reveal(self.dealer[1]))
-                settle_round(self)
-                self.phase = "done"
+                self._settle()
                 return
             for box in self.boxes:
                 if box.insurance and not box.insurance_settled:
-                    box.insurance_settled = True
-                    self._pay(box, None, "insurance", 0)
+                    self._settle_insurance(box)
         if self.rules.blackjack_paid_at_once and self.dealer_blackjack is False:
             for box in self.boxes:
                 hand = box.hands[0]
@@ -335,7 +340,8 @@ class Round:
 
     def _split_allowed(self, box: Box, hand: Hand) -> bool:
         rules = self.rules
-        if len(hand.cards) != 2 or hand.doubled or len(box.hands) >= rules.max_hands:
+        limit = rules.hand_limit
+        if len(hand.cards) != 2 or hand.doubled or (limit is not None and len(box.hands) >= limit):
             return False
         a, b = hand.cards
         if (a.rank != b.rank) if rules.split_by == "rank" else (a.value != b.value):
@@ -386,21 +392,35 @@ class Round:
     def verify(self, decision: str) -> tuple[str, int | None]:
         """Check a decision in replay spelling against the current question.
 
-        Returns the action name and its amount; raises :class:`IllegalActionError` naming what
+        Returns the action name and its amount (``None`` for the bare word: an amount equal
+        to the one the bare word stakes, such as ``insure:500`` where insurance is exactly
+        half of 1000, is the same decision). Raises :class:`IllegalActionError` naming what
         was asked and what is allowed.
+
+        >>> from twentyone import BoxBet, StackedShoe, load_rules
+        >>> rnd = Round(load_rules("hu-casino"), StackedShoe("TS TD 9H"), [BoxBet("ann", 1000)])
+        >>> rnd.verify("double:1000"), rnd.verify("stand")
+        (('double', None), ('stand', None))
         """
         q = self.question
         if q is None:
             raise IllegalActionError(f"{decision!r}: the round is over, no decision is asked")
-        name, _, amount_text = decision.strip().partition(":")
+        name, colon, amount_text = decision.strip().partition(":")
         amount: int | None = None
-        if amount_text:
-            if not amount_text.isdigit():
+        if colon:
+            if (
+                not (amount_text.isascii() and amount_text.isdigit())
+                or len(amount_text) > _AMOUNT_DIGITS
+            ):
                 raise IllegalActionError(
-                    f"{decision!r}: the amount must be a whole number of minor units; "
-                    f"asked {q.describe()}"
+                    f"{decision!r}: the amount must be a whole number of minor units "
+                    f"(0-9, at most {_AMOUNT_DIGITS} digits); asked {q.describe()}"
                 )
             amount = int(amount_text)
+        if q.kind == "even-money" and name == "no-insurance":
+            name = "no-even-money"  # declining both, in the insurance spelling
+        if amount is not None and name in q.actions and amount == self._bare_amount(q, name):
+            amount = None
         key = f"{name}:N" if amount is not None else name
         if key not in q.actions:
             raise IllegalActionError(f"{decision!r} is not allowed: asked {q.describe()}")
@@ -411,6 +431,15 @@ class Round:
                     f"{decision!r}: amount {amount} outside {lo} to {hi}; asked {q.describe()}"
                 )
         return name, amount
+
+    def _bare_amount(self, q: Question, name: str) -> int | None:
+        """What the bare word stakes (the full double, half the bet insured), if anything."""
+        box = self.boxes[q.box]
+        if name == "double":
+            return box.hands[q.hand].bet
+        if name == "insure":
+            return box.bet // 2
+        return None
 
     def can(self, decision: str) -> bool:
         try:
@@ -428,11 +457,11 @@ class Round:
         hand = box.hands[q.hand]
         drawn: list[Card] = []
         staked = 0
-        if q.kind == "even-money":
+        if name in ("even-money", "no-even-money"):
             box.pending = None
             if name == "even-money":
                 self._settle_hand(box, 0, "even-money")
-        elif q.kind == "insurance":
+        elif q.kind in ("insurance", "even-money"):
             box.pending = None
             if name == "insure":
                 staked = amount if amount is not None else box.bet // 2
@@ -459,7 +488,7 @@ class Round:
             elif name == "split":
                 staked = box.bet
                 drawn.extend(self._split(box, q.hand))
-        record = Action(q.kind, q.box, q.hand, decision.strip(), staked, tuple(drawn))
+        record = Action(q.kind, q.box, q.hand, spell(name, amount), staked, tuple(drawn))
         self.log.append(record)
         self._advance()
         return record
@@ -487,24 +516,96 @@ class Round:
             self._after_card(box, i + 1)
         return drawn
 
-    def _settle_hand(
-        self,
-        box: Box,
-        i: int,
-        result: Result,
-        returned: int | None = None,
-        remainder: Fraction = Fraction(0),
-    ) -> None:
-        """Close a hand with its result; ``returned`` defaults from the result."""
+    # ----------------------------------------------------------------- settlement
+    def payout(self, result: Result, bet: int) -> Fraction:
+        """What a hand's ``result`` returns on ``bet`` (stake included), exactly.
+
+        >>> from twentyone import BoxBet, StackedShoe, load_rules
+        >>> rnd = Round(load_rules("ru-online"), StackedShoe("TS 9D 7H 8C"), [BoxBet("a", 100)])
+        >>> rnd.payout("blackjack", 1000), rnd.payout("surrender", 25), rnd.payout("bust", 9)
+        (Fraction(2500, 1), Fraction(25, 2), Fraction(0, 1))
+        """
+        if result == "blackjack":
+            return bet * (1 + self.rules.blackjack_pays)
+        return bet * _RETURNS[result]
+
+    def _settle(self) -> None:
+        """Play the dealer's hand as far as needed and settle everything still open."""
+        rules = self.rules
+        open_hands = [h for b in self.boxes for h in b.hands if not h.settled]
+        live = [h for h in open_hands if not h.surrendered and not h.is_blackjack]
+        waits_on_blackjack = bool(open_hands) or any(
+            b.insurance and not b.insurance_settled for b in self.boxes
+        )
+        if rules.hole_card:
+            if not self.hole_revealed:
+                self.hole_revealed = True
+                self.log.append(Reveal(self.dealer[1]))
+        elif len(self.dealer) == 1 and (
+            live or (waits_on_blackjack and self.dealer_blackjack is None)
+        ):
+            self._draw(None, 0)
+        if len(self.dealer) >= 2:
+            self.dealer_blackjack = hand_total(self.dealer[:2]).total == 21
+        if live and not self.dealer_blackjack:
+            while dealer_must_draw(*hand_total(self.dealer), rules.dealer_hits_soft_17):
+                self._draw(None, 0)
+        dealer_total = hand_total(self.dealer).total
+        for box in self.boxes:
+            self._settle_box(box, dealer_total)
+        self.phase = "done"
+
+    def _settle_insurance(self, box: Box) -> None:
+        """Insurance pays 2:1 on a dealer blackjack (returned three times), else is lost."""
+        box.insurance_settled = True
+        self._pay(box, None, "insurance", 3 * box.insurance if self.dealer_blackjack else 0)
+
+    def _settle_box(self, box: Box, dealer_total: int) -> None:
+        dealer_bj = bool(self.dealer_blackjack)
+        if box.insurance and not box.insurance_settled:
+            self._settle_insurance(box)
+        original_lost = any(h.result == "bust" for h in box.hands)
+        for i, hand in enumerate(box.hands):
+            if hand.settled:
+                continue
+            if hand.is_blackjack:
+                self._settle_hand(box, i, "push" if dealer_bj else "blackjack")
+            elif hand.surrendered:
+                self._settle_hand(box, i, "lose" if dealer_bj else "surrender")
+            elif dealer_bj:
+                if self.rules.dealer_blackjack_takes == "original":
+                    # OBO: the box loses its original bet once; every other stake comes back.
+                    kept = hand.bet if original_lost else hand.bet - box.bet
+                    original_lost = True
+                    result: Result = "lose" if kept < hand.bet else "push"
+                    self._settle_hand(box, i, result, int(self.payout("push", kept)))
+                else:
+                    self._settle_hand(box, i, "lose")
+            else:
+                total = hand.total.total
+                if dealer_total > 21 or total > dealer_total:
+                    self._settle_hand(box, i, "win")
+                else:
+                    self._settle_hand(box, i, "push" if total == dealer_total else "lose")
+        if box.jackpot:
+            aces = 0
+            for card in box.cards_received:
+                if not card.is_ace:
+                    break
+                aces += 1
+            pays = Fraction(0)
+            for k, p in self.rules.jackpot_paytable:
+                if aces >= k:
+                    pays = p
+            exact = box.jackpot * (1 + pays) if pays else Fraction(0)
+            self._pay(box, None, "jackpot", int(exact), exact - int(exact))
+
+    def _settle_hand(self, box: Box, i: int, result: Result, returned: int | None = None) -> None:
+        """Close a hand with its result; ``returned`` defaults to :meth:`payout`."""
         hand = box.hands[i]
+        remainder = Fraction(0)
         if returned is None:
-            exact = {
-                "blackjack": hand.bet * (1 + self.rules.blackjack_pays),
-                "even-money": Fraction(2 * hand.bet),
-                "win": Fraction(2 * hand.bet),
-                "push": Fraction(hand.bet),
-                "surrender": Fraction(hand.bet, 2),
-            }.get(result, Fraction(0))
+            exact = self.payout(result, hand.bet)
             returned = int(exact)
             remainder = exact - returned
         hand.result = result
@@ -514,81 +615,3 @@ class Round:
         hand.remainder = remainder
         kind: PaymentKind = "even-money" if result == "even-money" else "return"
         self._pay(box, i, kind, returned, remainder)
-
-    # the three-form actions --------------------------------------------------
-    def verify_hit(self) -> None:
-        self.verify("hit")
-
-    def can_hit(self) -> bool:
-        return self.can("hit")
-
-    def hit(self) -> Action:
-        return self.apply("hit")
-
-    def verify_stand(self) -> None:
-        self.verify("stand")
-
-    def can_stand(self) -> bool:
-        return self.can("stand")
-
-    def stand(self) -> Action:
-        return self.apply("stand")
-
-    def verify_double(self, amount: int | None = None) -> None:
-        self.verify(_spell("double", amount))
-
-    def can_double(self, amount: int | None = None) -> bool:
-        return self.can(_spell("double", amount))
-
-    def double(self, amount: int | None = None) -> Action:
-        """Double the bet (``amount`` for less, where the rules allow it) and take one card."""
-        return self.apply(_spell("double", amount))
-
-    def verify_split(self) -> None:
-        self.verify("split")
-
-    def can_split(self) -> bool:
-        return self.can("split")
-
-    def split(self) -> Action:
-        return self.apply("split")
-
-    def verify_surrender(self) -> None:
-        self.verify("surrender")
-
-    def can_surrender(self) -> bool:
-        return self.can("surrender")
-
-    def surrender(self) -> Action:
-        return self.apply("surrender")
-
-    def decline_surrender(self) -> Action:
-        return self.apply("no-surrender")
-
-    def verify_insure(self, amount: int | None = None) -> None:
-        self.verify(_spell("insure", amount))
-
-    def can_insure(self, amount: int | None = None) -> bool:
-        return self.can(_spell("insure", amount))
-
-    def insure(self, amount: int | None = None) -> Action:
-        return self.apply(_spell("insure", amount))
-
-    def decline_insurance(self) -> Action:
-        return self.apply("no-insurance")
-
-    def verify_even_money(self) -> None:
-        self.verify("even-money")
-
-    def can_even_money(self) -> bool:
-        return self.can("even-money")
-
-    def even_money(self) -> Action:
-        return self.apply("even-money")
-
-    def decline_even_money(self) -> Action:
-        return self.apply("no-even-money")
-
-
-def _spell(name: str, amount: int | None) -> str:
-    return name if amount is None else f"{name}:{amount}"

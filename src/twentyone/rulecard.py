@@ -204,7 +204,14 @@ def _insurance(r: Rules, w: Words) -> list[str]:
                 stake=stake,
             )
         )
-    if r.even_money:
+    if r.even_money and "A" in r.insurance_upcards:
+        lines.append(
+            w._(
+                "Even money: a box with blackjack facing a dealer ace is asked once: take 1 to "
+                "1 at once, insure instead, or neither."
+            )
+        )
+    elif r.even_money:
         lines.append(
             w._(
                 "Even money: a box with blackjack facing a dealer ace may take 1 to 1 at once, "
@@ -281,7 +288,7 @@ def _doubling(r: Rules, w: Words) -> list[str]:
         )
     else:
         lines.append(w._("The added bet equals the hand's bet."))
-    if r.max_hands > 1:
+    if r.may_split:
         lines.append(
             w._("Doubling after a split is allowed.")
             if r.double_after_split
@@ -291,7 +298,7 @@ def _doubling(r: Rules, w: Words) -> list[str]:
 
 
 def _splitting(r: Rules, w: Words) -> list[str]:
-    if r.max_hands == 1:
+    if not r.may_split:
         return [w._("No splitting.")]
     if r.split_by == "rank":
         first = w._(
@@ -304,14 +311,18 @@ def _splitting(r: Rules, w: Words) -> list[str]:
             "into two hands; the new hand takes a bet equal to the original."
         )
     lines = [first]
-    if r.max_hands == 2:
+    if r.hand_limit is None:
+        lines.append(
+            w._("A pair may be split again whenever another equal card comes, with no limit.")
+        )
+    elif r.hand_limit == 2:
         lines.append(w._("One split only: a box plays at most 2 hands."))
     else:
         lines.append(
             w._n(
                 "A pair may be split again, up to {n} hand from one box.",
                 "A pair may be split again, up to {n} hands from one box.",
-                r.max_hands,
+                r.hand_limit,
             )
         )
     if r.split_only_one_box:
@@ -330,7 +341,7 @@ def _splitting(r: Rules, w: Words) -> list[str]:
         if r.hit_split_aces
         else w._("Split aces get one card each.")
     ]
-    if r.max_hands > 2:
+    if r.may_resplit:
         aces.append(
             w._("Aces may be split again.")
             if r.resplit_aces

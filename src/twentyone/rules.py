@@ -9,7 +9,7 @@ is made and refuses invalid values and combinations with a message naming the fi
 >>> Rules(decks=6, max_hands=0)
 Traceback (most recent call last):
 ...
-twentyone.errors.RulesError: max_hands=0: expected 1 (no split) or more hands from one box
+twentyone.errors.RulesError: max_hands=0: expected 1 (no split) or more hands, or 'unlimited'
 """
 
 from __future__ import annotations
@@ -65,9 +65,11 @@ class Rules:
       ``surrender_before_play`` (ro.11: asked box by box before the first box plays).
     - ``double_on`` (``any`` two cards, hard ``9-11``: pt.9, hard ``10-11``),
       ``double_for_less`` (ro.15; never below the table minimum), ``double_after_split``.
-    - ``split_by`` (``rank``: ro.16, or ``value``), ``max_hands`` from one box (1 = no split),
-      ``split_only_one_box`` (pl.7), ``resplit_aces``, ``hit_split_aces`` (false: one card
-      each), ``split_second_card`` (``in-turn``: ru.9, or ``at-once``: pl.7).
+    - ``split_by`` (``rank``: ro.16, or ``value``), ``max_hands`` from one box (1 = no split;
+      ``"unlimited"``: split again whenever another pair comes, ro.16, hu.8; see
+      :attr:`Rules.hand_limit`), ``split_only_one_box`` (pl.7), ``resplit_aces``,
+      ``hit_split_aces`` (false: one card each), ``split_second_card`` (``in-turn``: ru.9,
+      or ``at-once``: pl.7).
     - ``min_stand_total``: the lowest total a player may stand on voluntarily (pt.5: 12).
     - ``bonus_678_777``: times the hand's original bet paid at once for suited 6-7-8 or 7-7-7
       (pt.12: 3); zero for none.
@@ -99,7 +101,7 @@ class Rules:
     double_for_less: bool = False
     double_after_split: bool = True
     split_by: SplitBy = "value"
-    max_hands: int = 4
+    max_hands: int | Literal["unlimited"] = 4
     split_only_one_box: bool = False
     resplit_aces: bool = False
     hit_split_aces: bool = False
@@ -168,9 +170,13 @@ class Rules:
             raise bad("insurance_upcards", "a list of 'A' (ace) and/or 'T' (ten-value card)")
         if self.insurance_minimum < 1:
             raise bad("insurance_minimum", "at least 1 minor unit")
-        if self.max_hands < 1:
-            raise bad("max_hands", "1 (no split) or more hands from one box")
-        if self.resplit_aces and self.max_hands < 3:
+        if self.max_hands != "unlimited" and (
+            not isinstance(self.max_hands, int)
+            or isinstance(self.max_hands, bool)
+            or self.max_hands < 1
+        ):
+            raise bad("max_hands", "1 (no split) or more hands, or 'unlimited'")
+        if self.resplit_aces and self.max_hands != "unlimited" and self.max_hands < 3:
             raise RulesError(
                 f"resplit_aces=True needs max_hands of 3 or more, got max_hands={self.max_hands}"
             )
@@ -193,6 +199,26 @@ class Rules:
             raise bad("table_boxes", "1 to 12 boxes at the table")
         if not 1 <= self.boxes_per_player <= self.table_boxes:
             raise bad("boxes_per_player", f"1 to table_boxes={self.table_boxes}")
+
+    @property
+    def hand_limit(self) -> int | None:
+        """The most hands one box may play, ``None`` when a split is never refused for their
+        number (``max_hands = "unlimited"``; the shoe's pair cards are then the only bound).
+
+        >>> Rules(decks=6).hand_limit, Rules(decks=6, max_hands="unlimited").hand_limit
+        (4, None)
+        """
+        return None if self.max_hands == "unlimited" else self.max_hands
+
+    @property
+    def may_split(self) -> bool:
+        """Whether a box may split at all (``max_hands`` above 1)."""
+        return self.hand_limit is None or self.hand_limit > 1
+
+    @property
+    def may_resplit(self) -> bool:
+        """Whether a box may split more than once (more than two hands)."""
+        return self.hand_limit is None or self.hand_limit > 2
 
     @property
     def offers_surrender(self) -> bool:

@@ -23,7 +23,7 @@ from rich.text import Text
 from twentyone.errors import BetError, IllegalActionError, TwentyOneError
 from twentyone.hands import Box, Hand
 from twentyone.hints import Advisor
-from twentyone.records import Action, Deal, Payment, Question, Record
+from twentyone.records import Action, Deal, Payment, Peek, Question, Record
 from twentyone.round import Round
 from twentyone.rules import Rules
 from twentyone.rulesets import load_rules
@@ -68,7 +68,6 @@ class Game(Prompter):
         self.rules = table.rules
         self.log_path = log_path
         self.ended = False
-        self.peek_told = False
         self.advisor = advisor
 
     # ------------------------------------------------------------------ the session
@@ -235,7 +234,6 @@ class Game(Prompter):
 
     # ------------------------------------------------------------------ a round
     def play_round(self, rnd: Round) -> None:
-        self.peek_told = False
         self.show_table(rnd)
         seen = _initial_records(rnd)
         while True:
@@ -316,10 +314,7 @@ class Game(Prompter):
                 continue  # the question's prompt shows this hand
             if i < len(box.hands):
                 self.say(self.hand_line(rnd, box, i))
-        up = rnd.dealer_visible[0]
-        special = up.is_ace or up.is_ten
-        if self.rules.peek and special and rnd.dealer_blackjack is False and not self.peek_told:
-            self.peek_told = True
+        if any(isinstance(rec, Peek) and not rec.blackjack for rec in new):
             self.say("  " + _("The dealer checks the hole card: no blackjack."))
         if not rnd.is_over:
             for rec in new:
@@ -402,7 +397,11 @@ class Game(Prompter):
                     _(": take even money ({amount} now)?", amount=money(2 * box.bet)),
                 )
             )
-            return "even-money" if yes else "no-even-money"
+            if yes:
+                return "even-money"
+            if any(a.startswith("insure") for a in q.actions):  # ro.9, pt.10, hu.9
+                return self.ask_insurance(rnd, q, box, up, declined="no-even-money")
+            return "no-even-money"
         if q.kind == "insurance":
             return self.ask_insurance(rnd, q, box, up)
         if q.kind == "surrender":
@@ -416,7 +415,9 @@ class Game(Prompter):
             return "surrender" if yes else "no-surrender"
         return self.ask_play(rnd, q, box, hand)
 
-    def ask_insurance(self, rnd: Round, q: Question, box: Box, up: Text) -> str:
+    def ask_insurance(
+        self, rnd: Round, q: Question, box: Box, up: Text, declined: str = "no-insurance"
+    ) -> str:
         half = box.bet // 2
         name = self.label(rnd, q.box, 0)
         if q.amount_range is None:
@@ -427,7 +428,7 @@ class Game(Prompter):
                 amount=money(q.amount_range[1]),
             )
         if not self.ask_yes_no(Text.assemble(_("Insurance.") + " ", name, up, offer)):
-            return "no-insurance"
+            return declined
         if q.amount_range is None:
             return "insure"
         lo, hi = q.amount_range

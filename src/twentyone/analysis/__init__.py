@@ -40,7 +40,8 @@ from twentyone.strategy import Strategy
 SPLIT_METHOD = (
     "CDZ-: split hands use the pre-split composition-dependent strategy (basic strategy: the "
     "chart), evaluated exactly by Eric Farmer's method up to 4 hands (beyond: hands weighted "
-    "by the pair cards drawn as second cards)"
+    "by the pair cards drawn as second cards; where the rules set no limit, up to 16 hands: a "
+    "17th has a chance of 3.6e-13 for a 6-deck pair split by rank)"
 )
 
 __all__ = ["EdgeReport", "action_evs", "analyze", "basic_strategy", "clear_caches"]

@@ -35,6 +35,11 @@ from twentyone.analysis.shoe_counts import (
 )
 from twentyone.rules import Rules
 
+#: How many hands from one box the analysis evaluates where the rules set no limit
+#: (``max_hands = "unlimited"``: ro.16, hu.8). A split making more hands than that has a chance
+#: of 3.6e-13 for a 6-deck pair split by rank (4.5e-3 for tens split by value, which no
+#: strategy splits). The engine and the simulator play it without a bound.
+UNLIMITED_HANDS = 16
 PARALLEL_ROWS = 2000  # batches of dealer rows at least this big run on every core
 UPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # value indexes in chart order 2..9, T, A
 UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
@@ -78,7 +83,8 @@ class Context:
         obo = not peek and rules.dealer_blackjack_takes == "original"
         f1, f2 = (0.0, 0.0) if peek else (1.0, 1.0 if obo else 2.0)
         f1s, f2s = (0.0, 0.0) if peek else ((0.5, 0.5) if obo else (1.0, 2.0))
-        can_split = rules.max_hands >= 2 and not (rules.split_only_one_box and boxes > 1)
+        can_split = rules.may_split and not (rules.split_only_one_box and boxes > 1)
+        limit = rules.hand_limit if rules.hand_limit is not None else UNLIMITED_HANDS
         return cls(
             rules=rules,
             decks=rules.decks,
@@ -92,7 +98,7 @@ class Context:
             das=rules.double_after_split,
             double_rule={"any": 0, "9-11": 1, "10-11": 2}[rules.double_on],
             can_split=can_split,
-            max_hands=rules.max_hands if can_split else 1,
+            max_hands=limit if can_split else 1,
             split_rank=rules.split_by == "rank",
             rsa=rules.resplit_aces,
             hsa=rules.hit_split_aces,

@@ -27,7 +27,9 @@ class EdgeReport:
       without a split; a split's hands are taken independent given the dealer's outcome), or
       ``None`` where it is not computed.
     - ``side_bets``: ``insurance`` and ``even_money`` (return per unit insured, per up card
-      offered), ``jackpot`` (return per unit staked) where the table has one, and the
+      offered), ``blackjack_vs_ace`` (per unit of a blackjack's bet facing an ace: even money,
+      declining, insuring half, and the return per unit of its insurance), ``jackpot``
+      (return per unit staked) where the table has one, and the
       6-7-8 / 7-7-7 bonus's share of the main return (``bonus_678_777``, already inside it).
     """
 

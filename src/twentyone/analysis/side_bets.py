@@ -1,4 +1,5 @@
-"""Returns of the side bets: insurance, even money and the aces jackpot (pt.13).
+"""Returns of the side bets: insurance, even money (and a blackjack's insurance instead of
+it: ro.9, pt.10, hu.9) and the aces jackpot (pt.13).
 
 Each is a return per unit staked on that bet, never part of the main strategy.
 
@@ -44,6 +45,29 @@ def even_money_returns(rules: Rules) -> dict[str, float]:
         p = (shoe[bj] - 1) / (n - 3.0)
         out[key] = float(3.0 * p - 1.0)
     return out
+
+
+def blackjack_against_ace(rules: Rules) -> dict[str, float]:
+    """What a blackjack facing a dealer ace gets, per unit of its bet, for each answer to the
+    one question it is asked (ro.9, pt.10, hu.9): ``even_money`` (1 at once), ``decline``
+    (the blackjack payout unless the dealer has blackjack), ``insure_half`` (decline plus
+    half a unit of insurance at 2:1; with 3:2 it is exactly even money), and
+    ``insurance_per_unit`` (the return of each unit of insurance it places).
+
+    >>> from twentyone import load_rules
+    >>> r = blackjack_against_ace(load_rules("hu-casino"))
+    >>> r["even_money"], round(r["insure_half"], 12), round(r["decline"], 6)
+    (1.0, 1.0, 1.038835)
+    """
+    shoe = fresh_counts(rules.decks)
+    p = float(shoe[blackjack_card(ACE)] - 1) / (float(shoe.sum()) - 3.0)
+    decline = float(rules.blackjack_pays) * (1.0 - p)
+    return {
+        "even_money": 1.0,
+        "decline": decline,
+        "insure_half": decline + 0.5 * (3.0 * p - 1.0),
+        "insurance_per_unit": 3.0 * p - 1.0,
+    }
 
 
 def aces_probabilities(rules: Rules, most: int) -> dict[int, float]:
@@ -109,6 +133,8 @@ def side_bets(rules: Rules) -> dict[str, object]:
     out: dict[str, object] = {"insurance": insurance_returns(rules)}
     if rules.even_money:
         out["even_money"] = even_money_returns(rules)
+        if "A" in rules.insurance_upcards:
+            out["blackjack_vs_ace"] = blackjack_against_ace(rules)
     jp = jackpot_return(rules)
     if jp is not None:
         out["jackpot"] = jp

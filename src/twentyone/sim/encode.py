@@ -70,7 +70,9 @@ F_BJ = 0  # blackjack pays (3:2 = 1.5)
 F_BONUS = 1  # 6-7-8 / 7-7-7 bonus, times the box's bet
 F_SIZE = 2
 
-MAX_HANDS = 16  # the kernel's bound on hands from one box
+# the kernel's bound on hands from one box: every ten-value card of 8 decks, so "unlimited"
+# (ro.16, hu.8) is played exactly (a box cannot make more hands than its pair's cards)
+MAX_HANDS = 128
 MAX_BOXES = 12  # Rules.table_boxes is at most 12
 
 # blackjack value of each rank index (2..9, T J Q K = 10, ace = 1)
@@ -83,12 +85,12 @@ CARD_SUIT = np.array([i // 13 for i in range(52)], dtype=np.int64)
 
 def max_cards(rules: Rules, boxes: int) -> int:
     """A bound on the cards one round can take (a hand never holds 22 cards; the dealer
-    fewer), the width of the kernel's record of a round.
+    fewer; never more than the shoe), the width of the kernel's record of a round.
 
-    >>> max_cards(Rules(decks=6, max_hands=4), 1)
-    112
+    >>> max_cards(Rules(decks=6, max_hands=4), 1), max_cards(Rules(decks=6, max_hands=4), 3)
+    (112, 288)
     """
-    return boxes * rules.max_hands * 22 + 24
+    return min(boxes * (rules.hand_limit or MAX_HANDS) * 22 + 24, 52 * rules.decks)
 
 
 def card_index(card: Card) -> int:
@@ -108,7 +110,7 @@ def index_card(index: int) -> Card:
 def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     """The kernel's parameter vectors for ``rules``. Side bets (insurance, even money, the
     aces jackpot) are never taken by the simulated player, so they are not encoded."""
-    if rules.max_hands > MAX_HANDS:
+    if rules.hand_limit is not None and rules.hand_limit > MAX_HANDS:
         raise RulesError(
             f"max_hands={rules.max_hands}: the simulator plays at most {MAX_HANDS} hands a box"
         )
@@ -126,7 +128,8 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p[P_DOUBLE_ON] = ("any", "9-11", "10-11").index(rules.double_on)
     p[P_DAS] = rules.double_after_split
     p[P_SPLIT_RANK] = rules.split_by == "rank"
-    p[P_MAX_HANDS] = rules.max_hands
+    # "unlimited" (ro.16, hu.8): the kernel's bound, which no shoe reaches
+    p[P_MAX_HANDS] = MAX_HANDS if rules.hand_limit is None else rules.hand_limit
     p[P_ONE_BOX_SPLIT] = rules.split_only_one_box
     p[P_RSA] = rules.resplit_aces
     p[P_HSA] = rules.hit_split_aces

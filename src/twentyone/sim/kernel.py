@@ -1,8 +1,8 @@
 """The fast path: a numba kernel that plays rounds of one player's chart over a real shoe.
 
-This is a second implementation of the engine's rules (:mod:`twentyone.round` and
-:mod:`twentyone.settlement` stay the single source of truth); the agreement test replays every
-recorded round of this kernel in the engine and compares the money round by round.
+This is a second implementation of the engine's rules (:mod:`twentyone.round`, its play and
+its settlement, stays the single source of truth); the agreement test replays every recorded
+round of this kernel in the engine and compares the money round by round.
 
 What it plays: one player on ``boxes`` boxes, each with an initial bet of one unit, following
 a chart exactly as :func:`twentyone.strategy.decide` answers the engine's questions (insurance
