@@ -3,6 +3,10 @@ each table's default language and rule card, and the server's refusals in the ca
 
 from __future__ import annotations
 
+import gettext
+import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +185,26 @@ def test_an_old_database_gains_the_language_column(tmp_path: Path) -> None:
         token = register(client, "old_timer")
         r = client.put("/api/me/language", json={"language": "pl"}, headers=cookie(token))
         assert r.json()["language"] == "pl"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's module")
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_pages_plural_rule_matches_gettexts_without_eval(
+    client: TestClient, lang: str, tmp_path: Path
+) -> None:
+    # The page's CSP forbids eval (new Function): i18n.js parses the catalog's plural
+    # expression itself; it must pick the form gettext picks for every count.
+    expr = client.get(f"/api/i18n/{lang}").json()["plural"]["expr"]
+    module = tmp_path / "i18n.mjs"
+    static = Path(i18n.__file__).parent / "web" / "static" / "i18n.js"
+    module.write_text(static.read_text("utf-8"), "utf-8")
+    script = (
+        f"import {{ pluralRule }} from {json.dumps(module.as_uri())};"
+        f"const r = pluralRule({json.dumps(expr)});"
+        "console.log(JSON.stringify(Array.from({length: 2001}, (_, n) => r(n))));"
+    )
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    want = gettext.c2py(expr)
+    assert json.loads(out.stdout) == [want(n) for n in range(2001)]

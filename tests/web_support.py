@@ -77,8 +77,12 @@ def make_app(
     tables: Sequence[TableConfig] | None = None,
     clock: FakeClock | None = None,
     starting_balance: int = 100_000,
+    **options: Any,
 ) -> FastAPI:
-    """The app as the tests use it: fast hashing, no analysis, stacked shoes."""
+    """The app as the tests use it: fast hashing, no analysis, stacked shoes, registrations
+    not throttled (every test player registers from the same address); ``options`` go to
+    :func:`create_app`."""
+    options.setdefault("register_limits", ("100000 per hour",))
     return create_app(
         url,
         tables=tables,
@@ -88,6 +92,7 @@ def make_app(
         password_hasher=FAST_HASHER,
         analysis=False,
         tick_interval=0.01,
+        **options,
     )
 
 

@@ -134,7 +134,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from twentyone.i18n import RULEBOOK_LANGUAGES
-    from twentyone.web import gc_tuning
+    from twentyone.web import gc_tuning, guard
     from twentyone.web.app import create_app
     from twentyone.web.tables import TableConfig
 
@@ -154,11 +154,52 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         starting_balance=args.starting_balance,
         secure_cookies=args.secure_cookies,
         after_analysis=gc_tuning.settle,
+        max_body_bytes=args.max_body_bytes,
+        login_limits=args.login_limits or guard.LOGIN_LIMITS,
+        register_limits=args.register_limits or guard.REGISTER_LIMITS,
     )
     gc_tuning.tune_for_serving()
     print(f"twentyone: serving on http://{args.host}:{args.port}/", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        proxy_headers=args.forwarded_allow_ips is not None,
+        forwarded_allow_ips=args.forwarded_allow_ips or "",
+    )
     return 0
+
+
+def _add_guard_options(w: argparse.ArgumentParser) -> None:
+    """``serve``'s limits (docs/web.md, "Limits")."""
+    from twentyone.web import guard
+
+    w.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="trust X-Forwarded-For from these proxy addresses (comma-separated, as uvicorn's)",
+    )
+    w.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=guard.MAX_BODY_BYTES,
+        help="request bodies over this get 413",
+    )
+    w.add_argument(
+        "--login-limits",
+        action="append",
+        metavar="N per PERIOD",
+        help=f"login failures per username and per address (default: {guard.LOGIN_LIMITS})",
+    )
+    w.add_argument(
+        "--register-limits",
+        action="append",
+        metavar="N per PERIOD",
+        help=f"registrations per address (default: {guard.REGISTER_LIMITS})",
+    )
+    w.set_defaults(login_limits=None, register_limits=None)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -240,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--starting-balance", type=int, default=100_000, help="a new wallet, in minor units"
     )
     w.add_argument("--secure-cookies", action="store_true", help="mark cookies Secure (HTTPS)")
+    _add_guard_options(w)
     w.set_defaults(func=_cmd_serve)
     return parser
 

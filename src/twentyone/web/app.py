@@ -28,6 +28,13 @@ from twentyone.shoe import CardSource, Shoe
 from twentyone.web import auth, languages, ws
 from twentyone.web.advice import Advice, edge_text
 from twentyone.web.auth import Auth, current_player
+from twentyone.web.guard import (
+    LOGIN_LIMITS,
+    MAX_BODY_BYTES,
+    REGISTER_LIMITS,
+    BodyLimit,
+    SecurityHeaders,
+)
 from twentyone.web.ledger import Ledger
 from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Limits, RoundRecord, TableOut
@@ -65,6 +72,9 @@ def create_app(
     secure_cookies: bool = False,
     tick_interval: float = 0.05,
     after_analysis: Callable[[], object] | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    login_limits: Sequence[str] = LOGIN_LIMITS,
+    register_limits: Sequence[str] = REGISTER_LIMITS,
 ) -> FastAPI:
     """Build the app on a database (migrated on the spot; rounds a previous run left open
     are refunded, see docs/web.md).
@@ -73,6 +83,9 @@ def create_app(
     seconds) drives countdowns and decision clocks; ``shoe_factory`` makes each table's
     shoe (tests stack them); ``analysis=False`` skips the house edge and basic strategy;
     ``after_analysis`` is called (in the analysis's thread) once it has finished.
+    ``max_body_bytes``, ``login_limits`` and ``register_limits`` are the guards of
+    :mod:`twentyone.web.guard` (bodies over the bound get 413; throttled logins and
+    registrations 429 with ``Retry-After``).
     """
     engine = make_engine(database_url, background_checkpoints=True)
     checkpoints = BackgroundCheckpoints(engine)
@@ -123,7 +136,15 @@ def create_app(
     )
     app.state.ledger = ledger
     app.state.accounts = accounts
-    app.state.auth = Auth(accounts, password_hasher, secure=secure_cookies)
+    app.state.auth = Auth(
+        accounts,
+        password_hasher,
+        secure=secure_cookies,
+        login_limits=login_limits,
+        register_limits=register_limits,
+    )
+    app.add_middleware(SecurityHeaders, hsts=secure_cookies)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.state.hub = hub
     app.state.advice = advice
     app.state.engine = engine
@@ -218,7 +239,9 @@ def _add_lobby(app: FastAPI) -> None:
     @app.get("/api/rounds/{round_id}", tags=["recall"])
     def get_round(round_id: int, player: Annotated[Player, Depends(current_player)]) -> RoundRecord:
         """One finished round of the player."""
-        found: list[dict[str, Any]] = state.accounts.recent_rounds(player.id, 1, round_id)
+        found: list[dict[str, Any]] = (
+            state.accounts.recent_rounds(player.id, 1, round_id) if 0 < round_id < 2**63 else []
+        )
         if not found:
             raise Refusal(
                 status.HTTP_404_NOT_FOUND, N_("no round {round} of yours"), round=round_id

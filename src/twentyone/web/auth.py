@@ -7,7 +7,7 @@ WebSocket handshakes are checked with :func:`player_from_cookies` before they ar
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Annotated
 
@@ -16,6 +16,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Request, Response, status
 
 from twentyone.i18n import N_
+from twentyone.web.guard import LOGIN_LIMITS, REGISTER_LIMITS, Throttle
 from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Credentials, Me
 from twentyone.web.storage.accounts import Accounts, Player, UsernameTakenError
@@ -43,20 +44,44 @@ def check_credentials(creds: Credentials) -> None:
         )
 
 
+def _too_many(retry: int) -> Refusal:
+    return Refusal(
+        status.HTTP_429_TOO_MANY_REQUESTS,
+        N_("too many attempts: try again in {seconds} seconds"),
+        headers={"Retry-After": str(retry)},
+        seconds=retry,
+    )
+
+
 class Auth:
-    """Password hashing and session cookies around :class:`Accounts`."""
+    """Password hashing and session cookies around :class:`Accounts`, with the throttles:
+    login failures per username and per client address (``login_limits``), registrations per
+    client address (``register_limits``); see :mod:`twentyone.web.guard`."""
 
     def __init__(
-        self, accounts: Accounts, hasher: PasswordHasher | None = None, secure: bool = False
+        self,
+        accounts: Accounts,
+        hasher: PasswordHasher | None = None,
+        secure: bool = False,
+        *,
+        login_limits: Sequence[str] = LOGIN_LIMITS,
+        register_limits: Sequence[str] = REGISTER_LIMITS,
     ) -> None:
         self.accounts = accounts
         self.hasher = hasher or PasswordHasher()  # Argon2id, RFC 9106 low-memory profile
         self.secure = secure
         self._dummy_hash = self.hasher.hash(_DUMMY_PASSWORD)
+        self.login_failures = Throttle(login_limits)
+        self.registrations = Throttle(register_limits)
 
-    def register(self, creds: Credentials) -> Player:
-        """A new player, or 409 when the name is taken."""
+    def register(self, creds: Credentials, address: str = "") -> Player:
+        """A new player, or 409 when the name is taken; 429 when ``address`` registered too
+        often."""
+        retry = self.registrations.retry_after(address)
+        if retry is not None:
+            raise _too_many(retry)
         check_credentials(creds)
+        self.registrations.hit(address)
         try:
             return self.accounts.create_player(creds.username, self.hasher.hash(creds.password))
         except UsernameTakenError as exc:
@@ -66,8 +91,13 @@ class Auth:
                 username=exc.username,
             ) from exc
 
-    def login(self, creds: Credentials) -> Player:
-        """The player whose password this is, or 401."""
+    def login(self, creds: Credentials, address: str = "") -> Player:
+        """The player whose password this is, or 401; 429 (with the seconds to wait) while the
+        username or ``address`` has failed too often, the right password included."""
+        keys = ("user:" + creds.username.casefold(), "address:" + address)
+        waits = [w for k in keys if (w := self.login_failures.retry_after(k)) is not None]
+        if waits:
+            raise _too_many(max(waits))
         found = self.accounts.find(creds.username)
         stored = found[1] if found else self._dummy_hash
         try:
@@ -75,7 +105,10 @@ class Auth:
         except (VerificationError, InvalidHashError):
             found = None
         if found is None:
+            for key in keys:
+                self.login_failures.hit(key)
             raise Refusal(status.HTTP_401_UNAUTHORIZED, N_("wrong username or password"))
+        self.login_failures.clear(keys[0])
         player, stored = found
         if self.hasher.check_needs_rehash(stored):
             self.accounts.set_password_hash(player.id, self.hasher.hash(creds.password))
@@ -97,6 +130,12 @@ class Auth:
     def player_from_cookies(self, cookies: Mapping[str, str]) -> Player | None:
         """The logged-in player of a request or WebSocket handshake, or None."""
         return self.accounts.session_player(cookies.get(COOKIE))
+
+
+def client_address(request: Request) -> str:
+    """The client's address: behind a trusted reverse proxy, the forwarded one (uvicorn's
+    proxy headers, ``serve --forwarded-allow-ips``), else the peer's."""
+    return request.client.host if request.client is not None else ""
 
 
 def get_auth(request: Request) -> Auth:
@@ -136,7 +175,7 @@ def register(
     auth: Annotated[Auth, Depends(get_auth)],
 ) -> Me:
     """Create an account with the starting balance and log it in."""
-    player = auth.register(creds)
+    player = auth.register(creds, client_address(request))
     auth.set_cookie(response, player)
     return me_of(request, player)
 
@@ -149,7 +188,7 @@ def login(
     auth: Annotated[Auth, Depends(get_auth)],
 ) -> Me:
     """Log in; sets the session cookie."""
-    player = auth.login(creds)
+    player = auth.login(creds, client_address(request))
     auth.set_cookie(response, player)
     return me_of(request, player)
 

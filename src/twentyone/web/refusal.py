@@ -18,8 +18,15 @@ class Refusal(HTTPException):
     (404, "no table 'x'", {'table': 'x'})
     """
 
-    def __init__(self, status_code: int, message: str, **params: Any) -> None:
-        super().__init__(status_code, message.format(**params))
+    def __init__(
+        self,
+        status_code: int,
+        message: str,
+        *,
+        headers: dict[str, str] | None = None,
+        **params: Any,
+    ) -> None:
+        super().__init__(status_code, message.format(**params), headers=headers)
         self.message = message
         self.params = params
 

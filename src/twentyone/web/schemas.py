@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field
 class Credentials(BaseModel):
     """A username and password, to register or log in."""
 
-    username: str = Field(examples=["ann"])
-    password: str = Field(examples=["correct horse battery"])
+    username: str = Field(examples=["ann"], max_length=64)
+    password: str = Field(examples=["correct horse battery"], max_length=1024)
 
 
 class Me(BaseModel):
