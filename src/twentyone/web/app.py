@@ -36,6 +36,7 @@ from twentyone.web.guard import (
     SecurityHeaders,
 )
 from twentyone.web.ledger import Ledger
+from twentyone.web.recall import private_replay
 from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Limits, RoundRecord, TableOut
 from twentyone.web.storage.accounts import Accounts, Player
@@ -233,8 +234,9 @@ def _add_lobby(app: FastAPI) -> None:
         player: Annotated[Player, Depends(current_player)],
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
     ) -> list[RoundRecord]:
-        """The player's finished rounds, newest first, each with its replay JSON."""
-        return [RoundRecord(**r) for r in state.accounts.recent_rounds(player.id, limit)]
+        """The player's finished rounds, newest first, each with its replay JSON (other
+        players' bankrolls hidden: see ``twentyone.web.recall``)."""
+        return [_recalled(r, player) for r in state.accounts.recent_rounds(player.id, limit)]
 
     @app.get("/api/rounds/{round_id}", tags=["recall"])
     def get_round(round_id: int, player: Annotated[Player, Depends(current_player)]) -> RoundRecord:
@@ -246,7 +248,14 @@ def _add_lobby(app: FastAPI) -> None:
             raise Refusal(
                 status.HTTP_404_NOT_FOUND, N_("no round {round} of yours"), round=round_id
             )
-        return RoundRecord(**found[0])
+        return _recalled(found[0], player)
+
+
+def _recalled(record: dict[str, Any], player: Player) -> RoundRecord:
+    """A stored round as ``player`` may see it: their own bankroll, nobody else's."""
+    if isinstance(record.get("replay"), dict):
+        record = {**record, "replay": private_replay(record["replay"], player.username)}
+    return RoundRecord(**record)
 
 
 def _add_page(app: FastAPI) -> None:
