@@ -130,6 +130,26 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     )
 
 
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from twentyone.provable import verify_file
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            data = json.load(fh)
+        checked = verify_file(data)
+    except OSError as exc:
+        print(json.dumps({"error": f"cannot read {args.file!r}: {exc.strerror}"}))
+        return 2
+    except json.JSONDecodeError as exc:
+        print(json.dumps({"error": f"{args.file!r} is not JSON: {exc}"}))
+        return 2
+    except ReplayError as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 2
+    print(json.dumps({"ok": True, **checked}))
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -226,6 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", help="replay JSON file, or - for standard input")
     r.add_argument("--pretty", action="store_true", help="indent the JSON output")
     r.set_defaults(func=_cmd_replay)
+
+    v = sub.add_parser("verify", help="check a provably fair shoe against its rounds")
+    v.add_argument("file", help='JSON: {"record": revealed shoe, "rounds": [replays]} or a list')
+    v.set_defaults(func=_cmd_verify)
 
     c = sub.add_parser("rules", help="print a rule card")
     c.add_argument("name", nargs="?", help="preset, TOML file or shorthand")
