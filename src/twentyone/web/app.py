@@ -25,7 +25,7 @@ from twentyone.i18n import LANGUAGES, N_, RULEBOOK_LANGUAGES
 from twentyone.rules import Rules
 from twentyone.rulesets import PRESETS, load_rules
 from twentyone.shoe import CardSource, Shoe
-from twentyone.web import auth, languages, ws
+from twentyone.web import auth, languages, openapi, ws
 from twentyone.web.advice import Advice, edge_text
 from twentyone.web.auth import Auth, current_player
 from twentyone.web.guard import (
@@ -164,6 +164,7 @@ def create_app(
         body = {"detail": exc.detail, "message": exc.message, "params": exc.params}
         return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
+    openapi.install(app)
     app.include_router(auth.router)
     app.include_router(languages.router)
     app.include_router(ws.router)
@@ -202,7 +203,13 @@ def _table_out(table: LiveTable, advice: Advice, lang: str | None = None) -> Tab
     )
 
 
-Lang = Annotated[str | None, Query(description="a rule card's language: en, ro, pl, pt, hu, ru")]
+Lang = Annotated[
+    str | None,
+    Query(
+        description="a rule card's language: en, ro, pl, pt, hu, ru",
+        json_schema_extra={"enum": [*LANGUAGES, None]},
+    ),
+]
 
 
 def _lang(lang: str | None) -> str | None:

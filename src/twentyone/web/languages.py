@@ -78,7 +78,7 @@ class Catalog(BaseModel):
 class LanguageChoice(BaseModel):
     """The player's language (null: no choice, the page decides)."""
 
-    language: str | None = Field(examples=["ru"])
+    language: str | None = Field(examples=["ru"], json_schema_extra={"enum": [*LANGUAGES, None]})
 
 
 def _plural_rule(header: str) -> PluralRule:

@@ -10,8 +10,16 @@ from pydantic import BaseModel, Field
 class Credentials(BaseModel):
     """A username and password, to register or log in."""
 
-    username: str = Field(examples=["ann"], max_length=64)
-    password: str = Field(examples=["correct horse battery"], max_length=1024)
+    username: str = Field(
+        examples=["ann"],
+        max_length=64,
+        json_schema_extra={"pattern": "^[A-Za-z0-9_-]{3,24}$", "minLength": 3, "maxLength": 24},
+    )
+    password: str = Field(
+        examples=["correct horse battery"],
+        max_length=1024,
+        json_schema_extra={"minLength": 8, "maxLength": 128},
+    )
 
 
 class Me(BaseModel):
