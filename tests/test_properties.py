@@ -78,8 +78,14 @@ def rule_sets(draw: st.DrawFn) -> Rules:
         hit_split_aces=draw(st.booleans()),
         split_second_card=draw(st.sampled_from(["in-turn", "at-once"])),
         min_stand_total=draw(st.sampled_from([0, 12, 13])),
-        bonus_678_777=draw(st.sampled_from([Fraction(0), Fraction(3)])),
-        jackpot_paytable=draw(st.sampled_from([(), ((2, Fraction(25)), (3, Fraction(250)))])),
+        side_bets={
+            k: v
+            for k, v in (
+                ("bonus", {"kind": "678-777", "paytable": {"suited-6-7-8": 3, "7-7-7": 3}}),
+                ("jackpot", {"kind": "aces-jackpot", "paytable": {"2": 25, "3": 250}}),
+            )
+            if draw(st.booleans())
+        },
         deal_order=draw(st.sampled_from(["round-robin", "box-by-box"])),
         table_boxes=3,
         boxes_per_player=3,

@@ -69,7 +69,9 @@ CUSTOM = {
         hit_split_aces=True,
         split_second_card="at-once",
         min_stand_total=13,
-        bonus_678_777=Fraction(3, 2),
+        side_bets={
+            "bonus": {"kind": "678-777", "paytable": {"suited-6-7-8": "3:2", "7-7-7": "3:2"}}
+        },
         blackjack_pays=Fraction(6, 5),
         deal_order="box-by-box",
     ),
@@ -82,7 +84,7 @@ CUSTOM = {
         split_only_one_box=True,
         double_on="10-11",
         shuffle="continuous",
-        bonus_678_777=Fraction(3),
+        side_bets={"bonus": {"kind": "678-777", "paytable": {"suited-6-7-8": "3", "7-7-7": "3"}}},
     ),
 }
 

@@ -23,7 +23,7 @@ from twentyone.cards import format_cards, hand_total
 from twentyone.errors import ReplayError, ShoeExhaustedError, TwentyOneError
 from twentyone.hands import BoxBet
 from twentyone.round import Round
-from twentyone.rules import Rules
+from twentyone.rules import Rules, upgrade_legacy
 from twentyone.rulesets import PRESETS, load_rules
 from twentyone.shoe import StackedShoe
 
@@ -32,7 +32,7 @@ def rules_from_spec(spec: Any) -> Rules:
     """A replay's ``rules``: a preset name, TOML path, shorthand, or an inline table of fields."""
     if isinstance(spec, Mapping):
         try:
-            return Rules(**spec)
+            return Rules(**upgrade_legacy(dict(spec)))
         except TypeError as exc:
             raise ReplayError(f"rules: {exc}") from exc
     if not isinstance(spec, str):

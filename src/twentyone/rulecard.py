@@ -378,29 +378,46 @@ def _playing(r: Rules, w: Words) -> list[str]:
 
 def _bonuses(r: Rules, w: Words) -> list[str]:
     lines = []
-    if r.bonus_678_777:
-        lines.append(
-            w._(
-                "Bonus: 6-7-8 of one suit, or 7-7-7 of any suits, as a hand's first three cards "
-                "(split hands included) pays {times} the box's bet at once; the bonus is kept "
-                "whatever the hand then does.",
-                times=_times(r.bonus_678_777, w),
+    for bet in r.side_bets:
+        if bet.kind == "678-777":
+            lines.append(
+                w._(
+                    "Bonus: 6-7-8 of one suit, or 7-7-7 of any suits, as a hand's first three "
+                    "cards (split hands included) pays {times} the box's bet at once; the bonus "
+                    "is kept whatever the hand then does.",
+                    times=_times(r.bonus_678_777, w),
+                )
             )
-        )
-    if r.jackpot_paytable:
-        pays = "; ".join(
-            w._n(
-                "first {n} card ace, {ratio}", "first {n} cards aces, {ratio}", n, ratio=ratio(p, w)
+        elif bet.kind == "aces-jackpot":
+            pays = "; ".join(
+                w._n(
+                    "first {n} card ace, {ratio}",
+                    "first {n} cards aces, {ratio}",
+                    n,
+                    ratio=ratio(p, w),
+                )
+                for n, p in r.jackpot_paytable
             )
-            for n, p in sorted(r.jackpot_paytable, key=lambda x: x[0])
-        )
-        lines.append(
-            w._(
-                "Aces jackpot: an optional side bet beside a main bet, paid when the box's first "
-                "cards are aces: {pays}. It is paid whatever the main hand does.",
-                pays=pays,
+            lines.append(
+                w._(
+                    "Aces jackpot: an optional side bet beside a main bet, paid when the box's "
+                    "first cards are aces: {pays}. It is paid whatever the main hand does.",
+                    pays=pays,
+                )
             )
-        )
+        else:
+            spec = bet.spec
+            pays = "; ".join(
+                f"{w._(spec.line_titles[line])}, {ratio(p, w)}" for line, p in bet.paytable.items()
+            )
+            lines.append(
+                w._(
+                    "{name}: an optional side bet beside a main bet, settled after the deal "
+                    "whatever the main hand does: {pays}.",
+                    name=w._(spec.title),
+                    pays=pays,
+                )
+            )
     return lines
 
 

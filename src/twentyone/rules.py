@@ -18,7 +18,8 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, Literal
 
-from twentyone.errors import RulesError
+from twentyone.errors import BetError, RulesError
+from twentyone.sidebets import SideBet, side_bets_from
 
 Shuffle = Literal["continuous", "cut-card"]
 Surrender = Literal["none", "late", "early"]
@@ -71,10 +72,9 @@ class Rules:
       ``hit_split_aces`` (false: one card each), ``split_second_card`` (``in-turn``: ru.9,
       or ``at-once``: pl.7).
     - ``min_stand_total``: the lowest total a player may stand on voluntarily (pt.5: 12).
-    - ``bonus_678_777``: times the hand's original bet paid at once for suited 6-7-8 or 7-7-7
-      (pt.12: 3); zero for none.
-    - ``jackpot_paytable``: ``((aces, pays), ...)`` for the aces jackpot side bet (pt.13);
-      ``pays`` is to one; empty for a table without a jackpot.
+    - ``side_bets``: the table's side bets (:class:`~twentyone.sidebets.SideBet`, TOML
+      ``[side_bets.<id>]`` with ``kind`` and ``paytable``): the aces jackpot (pt.13), the
+      6-7-8 / 7-7-7 bonus paid on the hand without a stake (pt.12), 21+3, Perfect Pairs.
     - ``table_min``, ``table_max`` per box, ``boxes_per_player`` (pl.1: 3, ru.3: 5),
       ``table_boxes`` (seats at the table), ``deal_order`` (``round-robin`` or ``box-by-box``:
       hu.4 deals each box its two cards, then the dealer's).
@@ -107,8 +107,7 @@ class Rules:
     hit_split_aces: bool = False
     split_second_card: SplitSecondCard = "in-turn"
     min_stand_total: int = 0
-    bonus_678_777: Fraction = Fraction(0)
-    jackpot_paytable: tuple[tuple[int, Fraction], ...] = ()
+    side_bets: tuple[SideBet, ...] = ()
     table_min: int = 100
     table_max: int = 500_000
     boxes_per_player: int = 7
@@ -123,18 +122,10 @@ class Rules:
         def put(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
-        for name in ("penetration", "blackjack_pays", "bonus_678_777"):
+        for name in ("penetration", "blackjack_pays"):
             put(name, to_fraction(getattr(self, name), name))
         put("insurance_upcards", tuple(self.insurance_upcards))
-        put(
-            "jackpot_paytable",
-            tuple(
-                sorted(
-                    (int(k), to_fraction(v, "jackpot_paytable"))
-                    for k, v in _pairs(self.jackpot_paytable)
-                )
-            ),
-        )
+        put("side_bets", side_bets_from(self.side_bets))
 
     def _validate(self) -> None:
         def bad(name: str, expected: str) -> RulesError:
@@ -182,13 +173,15 @@ class Rules:
             )
         if not 0 <= self.min_stand_total <= 21:
             raise bad("min_stand_total", "0 (none) to 21")
-        if self.bonus_678_777 < 0:
-            raise bad("bonus_678_777", "0 (no bonus) or a positive multiple of the bet")
-        aces = [k for k, _ in self.jackpot_paytable]
-        if len(set(aces)) != len(aces) or any(not 2 <= k <= 8 for k in aces):
-            raise bad("jackpot_paytable", "distinct ace counts from 2 to 8")
-        if any(v <= 0 for _, v in self.jackpot_paytable):
-            raise bad("jackpot_paytable", "positive payouts")
+        bonuses = [b for b in self.side_bets if b.kind == "678-777"]
+        if len(bonuses) > 1 or any(
+            set(b.paytable) != {"suited-6-7-8", "7-7-7"} or len(set(b.paytable.values())) != 1
+            for b in bonuses
+        ):
+            raise RulesError(
+                f"side_bets: {[b.id for b in bonuses]}: expected at most one 678-777 bonus, "
+                "paying the same odds on both lines (the exact analysis prices one multiple)"
+            )
         if self.table_min < 1:
             raise bad("table_min", "at least 1 minor unit")
         if self.table_max < self.table_min:
@@ -225,8 +218,45 @@ class Rules:
         return self.surrender != "none"
 
     @property
+    def staked_side_bets(self) -> tuple[SideBet, ...]:
+        """The side bets a player may stake (the 6-7-8 bonus needs no stake)."""
+        return tuple(b for b in self.side_bets if b.staked)
+
+    def side_bet(self, bet_id: str) -> SideBet:
+        """The side bet ``bet_id`` a player may stake; :class:`BetError` names the ids offered.
+
+        >>> Rules(decks=6).side_bet("21-3")
+        Traceback (most recent call last):
+        ...
+        twentyone.errors.BetError: side bet '21-3': this table offers none
+        """
+        for b in self.staked_side_bets:
+            if b.id == bet_id:
+                return b
+        offered = ", ".join(repr(b.id) for b in self.staked_side_bets) or "none"
+        raise BetError(f"side bet {bet_id!r}: this table offers {offered}")
+
+    @property
     def offers_jackpot(self) -> bool:
-        return bool(self.jackpot_paytable)
+        """Whether the table offers the aces jackpot (pt.13)."""
+        return any(b.kind == "aces-jackpot" for b in self.side_bets)
+
+    @property
+    def jackpot_paytable(self) -> tuple[tuple[int, Fraction], ...]:
+        """The aces jackpot's ``((aces, odds), ...)``, fewest aces first (empty: none)."""
+        for b in self.side_bets:
+            if b.kind == "aces-jackpot":
+                return tuple(sorted((int(k), v) for k, v in b.paytable.items()))
+        return ()
+
+    @property
+    def bonus_678_777(self) -> Fraction:
+        """Times the box's bet the 6-7-8 / 7-7-7 bonus pays on a hand (0: none), as the exact
+        analysis and the simulator take it (pt.12)."""
+        for b in self.side_bets:
+            if b.kind == "678-777":
+                return next(iter(b.paytable.values()))
+        return Fraction(0)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated again).
@@ -235,6 +265,7 @@ class Rules:
         2
         """
         values = {f.name: getattr(self, f.name) for f in fields(self)}
+        changes = upgrade_legacy(dict(changes), values["side_bets"])
         unknown = set(changes) - set(values)
         if unknown:
             raise RulesError(f"unknown rules field(s) {sorted(unknown)}: expected {sorted(values)}")
@@ -248,18 +279,49 @@ class Rules:
             v = getattr(self, f.name)
             if isinstance(v, Fraction):
                 v = fraction_text(v)
-            elif f.name == "jackpot_paytable":
-                v = {str(k): fraction_text(p) for k, p in v}
+            elif f.name == "side_bets":
+                v = {b.id: b.to_dict() for b in v}
             elif isinstance(v, tuple):
                 v = list(v)
             out[f.name] = v
         return out
 
 
-def _pairs(value: Any) -> list[tuple[Any, Any]]:
-    if isinstance(value, dict):
-        return list(value.items())
-    return [tuple(p) for p in value]
+#: The side bet ids the old keys ``jackpot_paytable`` and ``bonus_678_777`` become.
+LEGACY_IDS = {"jackpot_paytable": "jackpot", "bonus_678_777": "bonus"}
+
+
+def upgrade_legacy(data: dict[str, Any], side_bets: Any = ()) -> dict[str, Any]:
+    """Rules data with the old keys (``jackpot_paytable = {2 = "25"}``, ``bonus_678_777 = "3"``)
+    moved into ``side_bets`` as ``jackpot`` and ``bonus`` (``0`` or ``{}`` removes them).
+
+    >>> upgrade_legacy({"bonus_678_777": "3"})["side_bets"]["bonus"]["paytable"]
+    {'suited-6-7-8': '3', '7-7-7': '3'}
+    """
+    if not set(LEGACY_IDS) & set(data):
+        return data
+    out = dict(data)
+    bets = out.get("side_bets", side_bets)
+    table: dict[str, Any] = (
+        dict(bets) if isinstance(bets, dict) else {b.id: b for b in side_bets_from(bets)}
+    )
+    if "jackpot_paytable" in out:
+        pays = out.pop("jackpot_paytable")
+        pairs = pays.items() if isinstance(pays, dict) else pays
+        lines = {str(k): v for k, v in pairs}
+        table.pop("jackpot", None)
+        if lines:
+            table["jackpot"] = {"kind": "aces-jackpot", "paytable": lines}
+    if "bonus_678_777" in out:
+        times = out.pop("bonus_678_777")
+        table.pop("bonus", None)
+        if to_fraction(times, "bonus_678_777") != 0:
+            table["bonus"] = {
+                "kind": "678-777",
+                "paytable": {"suited-6-7-8": times, "7-7-7": times},
+            }
+    out["side_bets"] = table
+    return out
 
 
 def to_fraction(value: Any, name: str) -> Fraction:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from twentyone.errors import RulesError
-from twentyone.rules import Rules, to_fraction
+from twentyone.rules import Rules, to_fraction, upgrade_legacy
 
 PRESETS = ("ro-casino", "pl-online", "pt-casino", "hu-casino", "ru-online")
 
@@ -49,7 +49,7 @@ def rules_from_toml(text: str, source: str = "<toml>") -> Rules:
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{source}: not valid TOML: {exc}") from exc
     try:
-        return Rules(**data)
+        return Rules(**upgrade_legacy(data))
     except TypeError as exc:
         known = sorted(Rules.__dataclass_fields__)
         raise RulesError(f"{source}: {exc}; the fields are {', '.join(known)}") from exc

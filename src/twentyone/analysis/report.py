@@ -28,9 +28,10 @@ class EdgeReport:
       ``None`` where it is not computed.
     - ``side_bets``: ``insurance`` and ``even_money`` (return per unit insured, per up card
       offered), ``blackjack_vs_ace`` (per unit of a blackjack's bet facing an ace: even money,
-      declining, insuring half, and the return per unit of its insurance), ``jackpot``
-      (return per unit staked) where the table has one, and the
-      6-7-8 / 7-7-7 bonus's share of the main return (``bonus_678_777``, already inside it).
+      declining, insuring half, and the return per unit of its insurance), and each of the
+      table's side bets by its id: ``kind``, ``paytable``, ``return`` per unit staked and
+      ``lines`` (each paytable line's probability of being the one paid); the 6-7-8 / 7-7-7
+      bonus has ``return`` ``None``: it is inside the main return.
     """
 
     rules: str

@@ -1,7 +1,11 @@
 """Returns of the side bets: insurance, even money (and a blackjack's insurance instead of
-it: ro.9, pt.10, hu.9) and the aces jackpot (pt.13).
+it: ro.9, pt.10, hu.9) and the table's side bets.
 
-Each is a return per unit staked on that bet, never part of the main strategy.
+Each is a return per unit staked on that bet, never part of the main strategy. A side bet on
+the first cards (Perfect Pairs, 21+3, any kind whose view is ``first-two`` or
+``first-two-and-up``) is priced by exact enumeration of those cards from the full shoe through
+the kind's own evaluator (:func:`twentyone.sidebets.outcome`); the aces jackpot (pt.13) depends
+on play and has its own count; the 6-7-8 / 7-7-7 bonus (pt.12) is inside the main return.
 
 >>> from twentyone import load_rules
 >>> ins = insurance_returns(load_rules("1D S17"))
@@ -12,10 +16,16 @@ Each is a return per unit staked on that bet, never part of the main strategy.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import comb, prod
+from typing import Any
 
 from twentyone.analysis.dealer import blackjack_card
 from twentyone.analysis.shoe_counts import ACE, TEN, fresh_counts
+from twentyone.cards import RANKS, SUITS, Card
 from twentyone.rules import Rules
+from twentyone.sidebets import SideBet, outcome
 
 _UP = {"A": ACE, "T": TEN}
 
@@ -111,33 +121,71 @@ def aces_probabilities(rules: Rules, most: int) -> dict[int, float]:
     return out
 
 
-def jackpot_return(rules: Rules) -> float | None:
-    """Return per unit of the aces jackpot from its paytable (``None`` without a jackpot).
+_CARDS = tuple(Card(r, s) for r in RANKS for s in SUITS)
+_VIEW_CARDS = {"first-two": 2, "first-two-and-up": 3}
 
-    Pays the highest line whose count of leading aces the box reached (as the engine does)."""
-    table = rules.jackpot_paytable
-    if not table:
-        return None
-    most = max(k for k, _ in table)
-    probs = aces_probabilities(rules, most)
-    lines = sorted(table)
-    ret = -1.0
-    for i, (k, pays) in enumerate(lines):
-        upper = probs[lines[i + 1][0]] if i + 1 < len(lines) else 0.0
-        ret += (probs[k] - upper) * float(1 + Fraction(pays))
-    return float(ret)
+
+@lru_cache(maxsize=32)
+def first_cards_lines(bet: SideBet, decks: int) -> dict[str | None, Fraction]:
+    """Exact probability of each paytable line being the one paid (``None``: nothing) for a
+    side bet on the first cards, every draw of them from a full shoe of ``decks`` decks
+    counted once (the evaluators do not care about the cards' order).
+
+    >>> from twentyone.sidebets import SideBet
+    >>> pp = SideBet(id="pp", kind="perfect-pairs", paytable={"perfect": "25"})
+    >>> first_cards_lines(pp, 1)[None]  # one deck: no two identical cards
+    Fraction(1, 1)
+    """
+    n = _VIEW_CARDS[bet.spec.view]
+    weights: dict[str | None, int] = {}
+    for combo in combinations_with_replacement(range(len(_CARDS)), n):
+        ways = prod(comb(decks, combo.count(c)) for c in set(combo))
+        if ways:
+            line, _ = outcome(bet, 1, [_CARDS[c] for c in combo])
+            weights[line] = weights.get(line, 0) + ways
+    total = comb(52 * decks, n)
+    return {line: Fraction(w, total) for line, w in weights.items()}
+
+
+def side_bet_price(rules: Rules, bet: SideBet) -> dict[str, Any]:
+    """One side bet for the report: ``kind``, ``return`` per unit staked (``None`` for the
+    6-7-8 bonus, whose value is inside the main return) and ``lines``: each paytable line's
+    probability of being the one paid.
+
+    >>> from twentyone import load_rules
+    >>> jp = side_bet_price(load_rules("pt-casino"), load_rules("pt-casino").side_bet("jackpot"))
+    >>> jp["kind"], round(jp["return"], 4), sorted(jp["lines"])
+    ('aces-jackpot', -0.6995, ['2', '3', '4'])
+    """
+    out: dict[str, Any] = {"kind": bet.kind, "paytable": bet.to_dict()["paytable"]}
+    view = bet.spec.view
+    if view in _VIEW_CARDS:
+        probs = first_cards_lines(bet, rules.decks)
+        ret = sum((p * (1 + bet.paytable[line]) for line, p in probs.items() if line), Fraction(0))
+        out["return"] = float(ret - 1)
+        out["lines"] = {line: float(probs.get(line, 0)) for line in bet.paytable}
+    elif bet.kind == "aces-jackpot":
+        lines = sorted(int(k) for k in bet.paytable)
+        reach = aces_probabilities(rules, max(lines))
+        out["lines"] = {
+            str(k): reach[k] - (reach[lines[i + 1]] if i + 1 < len(lines) else 0.0)
+            for i, k in enumerate(lines)
+        }
+        out["return"] = -1.0 + sum(p * float(1 + bet.paytable[k]) for k, p in out["lines"].items())
+    else:
+        out["return"] = None
+        out["note"] = "inside the main game's return"
+    return out
 
 
 def side_bets(rules: Rules) -> dict[str, object]:
-    """Every side bet's return for :class:`~twentyone.analysis.report.EdgeReport`."""
+    """Every side bet's return for :class:`~twentyone.analysis.report.EdgeReport`: insurance,
+    even money, and each of the table's side bets by id (:func:`side_bet_price`)."""
     out: dict[str, object] = {"insurance": insurance_returns(rules)}
     if rules.even_money:
         out["even_money"] = even_money_returns(rules)
         if "A" in rules.insurance_upcards:
             out["blackjack_vs_ace"] = blackjack_against_ace(rules)
-    jp = jackpot_return(rules)
-    if jp is not None:
-        out["jackpot"] = jp
-    if rules.bonus_678_777:
-        out["bonus_678_777"] = "inside the main game's return"
+    for bet in rules.side_bets:
+        out[bet.id] = side_bet_price(rules, bet)
     return out

@@ -54,7 +54,15 @@ def edge_table(report: EdgeReport) -> Group:
     side.add_column("bet")
     side.add_column("return", justify="right")
     for name, value in report.side_bets.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and "kind" in value:
+            ret = value["return"]
+            side.add_row(
+                f"{name} ({value['kind']})",
+                _pct(float(ret)) if ret is not None else str(value.get("note", "")),
+            )
+            for line, p in value.get("lines", {}).items():
+                side.add_row(f"  {line} pays {value['paytable'][line]}", f"p={float(p):.6f}")
+        elif isinstance(value, dict):
             for up, x in value.items():
                 side.add_row(f"{name} (up {up})", _pct(float(x)))
         elif isinstance(value, float):
