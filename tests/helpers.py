@@ -150,6 +150,15 @@ def payments(rnd: Round, kind: str) -> list[Payment]:
     return [r for r in rnd.log if isinstance(r, Payment) and r.kind == kind]
 
 
+def side_payments(rnd: Round, side_bet: str) -> list[Payment]:
+    """What the side bet ``side_bet`` (an id of the table's side bets) paid out this round."""
+    return [
+        r
+        for r in rnd.log
+        if isinstance(r, Payment) and r.kind == "side-bet" and r.side_bet == side_bet
+    ]
+
+
 def reveals(rnd: Round) -> list[str]:
     """The dealer cards turned face up during the round, in order."""
     return [str(r.card) for r in rnd.log if isinstance(r, Reveal)]

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from helpers import all_dealt, dealer, hand, payments, play, shown
+from helpers import all_dealt, dealer, hand, payments, play, shown, side_payments
 from twentyone import (
     Action,
     BetError,
@@ -413,7 +413,7 @@ def test_pt_12_suited_678_pays_three_times_at_once_and_is_kept_when_the_hand_los
     rnd = play(PT, "6H TC TD 7H 8C AS 8H", bets=(100, 100), decisions=["hit"])
     assert rnd.question is not None and rnd.question.box == 1  # box2 still to play
     assert hand(rnd, 0).bonus == 300 and hand(rnd, 0).result is None
-    assert [(p.box, p.amount) for p in payments(rnd, "bonus")] == [(0, 300)]
+    assert [(p.box, p.amount) for p in side_payments(rnd, "bonus")] == [(0, 300)]
     rnd.stand()
     assert hand(rnd, 0).result == "lose" and hand(rnd, 0).returned == 0
     assert hand(rnd, 0).bonus == 300
@@ -434,7 +434,7 @@ def test_pt_12_three_sevens_of_any_suits_pay_three_times_the_bet() -> None:
 def test_pt_12_678_of_mixed_suits_is_no_prize() -> None:
     # ann 6H 7H hits 8S: 21 but not one suit; the bank 9D TH (19).
     rnd = play(PT, "6H 9D 7H TH 8S", decisions=["hit"])
-    assert hand(rnd).bonus == 0 and payments(rnd, "bonus") == []
+    assert hand(rnd).bonus == 0 and side_payments(rnd, "bonus") == []
     assert rnd.net() == {"ann": 100}
 
 
@@ -452,60 +452,66 @@ def test_pt_12_prize_on_a_split_hand() -> None:
 
 
 def test_pt_13_preset_paytable() -> None:
-    assert PT.offers_jackpot
+    assert PT.side_bet("jackpot").kind == "aces-jackpot"
     assert PT.jackpot_paytable == ((2, Fraction(25)), (3, Fraction(250)), (4, Fraction(2500)))
 
 
 def test_pt_13_two_first_aces_pay_the_jackpot_although_the_main_hand_loses() -> None:
     # ann AS AH (+100 jackpot) stands on soft 12 against TD 8C (18).
-    rnd = play(PT, "AS TD AH 8C", bets=[BoxBet("ann", 100, jackpot=100)])
+    rnd = play(PT, "AS TD AH 8C", bets=[BoxBet("ann", 100, {"jackpot": 100})])
     assert rnd.question is not None
     assert rnd.question.actions == ("hit", "stand", "split", "surrender")
     rnd.stand()
     assert hand(rnd).result == "lose"
-    assert [p.amount for p in payments(rnd, "jackpot")] == [jackpot_return(100, 2)]
+    assert [p.amount for p in side_payments(rnd, "jackpot")] == [jackpot_return(100, 2)]
     assert rnd.net() == {"ann": -100 - 100 + 2600}
 
 
 def test_pt_13_jackpot_paid_on_a_surrendered_hand() -> None:
-    rnd = play(PT, "AS TD AH 8C", bets=[BoxBet("ann", 100, jackpot=100)], decisions=["surrender"])
+    rnd = play(
+        PT, "AS TD AH 8C", bets=[BoxBet("ann", 100, {"jackpot": 100})], decisions=["surrender"]
+    )
     assert hand(rnd).result == "surrender" and hand(rnd).returned == 50
-    assert [p.amount for p in payments(rnd, "jackpot")] == [2600]
+    assert [p.amount for p in side_payments(rnd, "jackpot")] == [2600]
     assert rnd.net() == {"ann": -50 - 100 + 2600}
 
 
 def test_pt_13_three_first_aces_through_a_split() -> None:
     # ann AS AH split; AS gets AD (the box's third card, an ace), AH gets 9C; bank TD 8C.
-    rnd = play(PT, "AS TD AH 8C AD 9C", bets=[BoxBet("ann", 100, jackpot=100)])
+    rnd = play(PT, "AS TD AH 8C AD 9C", bets=[BoxBet("ann", 100, {"jackpot": 100})])
     rnd.split()
     assert rnd.is_over
     assert [h.result for h in rnd.boxes[0].hands] == ["lose", "win"]  # soft 12, soft 20
-    assert [p.amount for p in payments(rnd, "jackpot")] == [jackpot_return(100, 3)]
+    assert [p.amount for p in side_payments(rnd, "jackpot")] == [jackpot_return(100, 3)]
     assert rnd.net() == {"ann": -300 + 200 + 25100}
 
 
 def test_pt_13_four_first_aces() -> None:
     # ann AS AH hits AD, AC (soft 14), stands; bank TD 8C.
-    rnd = play(PT, "AS TD AH 8C AD AC", [BoxBet("ann", 100, jackpot=100)], ["hit", "hit", "stand"])
+    rnd = play(
+        PT, "AS TD AH 8C AD AC", [BoxBet("ann", 100, {"jackpot": 100})], ["hit", "hit", "stand"]
+    )
     assert hand(rnd).result == "lose"
-    assert [p.amount for p in payments(rnd, "jackpot")] == [jackpot_return(100, 4)]
+    assert [p.amount for p in side_payments(rnd, "jackpot")] == [jackpot_return(100, 4)]
     assert rnd.net() == {"ann": -200 + 250100}
 
 
 def test_pt_13_only_the_first_cards_count() -> None:
     # ann AS 5H hits AC, AD: three aces, but the box's second card is not one: no jackpot.
-    rnd = play(PT, "AS 9D 5H 8C AC AD", [BoxBet("ann", 100, jackpot=100)], ["hit", "hit", "stand"])
+    rnd = play(
+        PT, "AS 9D 5H 8C AC AD", [BoxBet("ann", 100, {"jackpot": 100})], ["hit", "hit", "stand"]
+    )
     assert hand(rnd).total == (18, True) and hand(rnd).result == "win"
-    assert [p.amount for p in payments(rnd, "jackpot")] == [0]
+    assert [p.amount for p in side_payments(rnd, "jackpot")] == [0]
     assert rnd.net() == {"ann": 100 - 100}
 
 
 @pytest.mark.parametrize("preset", ["ro-casino", "pl-online", "hu-casino", "ru-online"])
 def test_pt_13_jackpot_bet_needs_a_jackpot_table(preset: str) -> None:
     with pytest.raises(BetError, match="jackpot"):
-        play(load_rules(preset), "AS TD AH 8C", bets=[BoxBet("ann", 100, jackpot=100)])
+        play(load_rules(preset), "AS TD AH 8C", bets=[BoxBet("ann", 100, {"jackpot": 100})])
 
 
 def test_pt_13_jackpot_only_beside_a_main_bet() -> None:
     with pytest.raises(BetError):
-        play(PT, "AS TD AH 8C", bets=[BoxBet("ann", 0, jackpot=100)])
+        play(PT, "AS TD AH 8C", bets=[BoxBet("ann", 0, {"jackpot": 100})])

@@ -141,7 +141,8 @@ def test_pt_bonus_and_jackpot_paid_on_losing_hands() -> None:
         "result": "lose",
         "bonus": 3000,
     }
-    assert bob["jackpot"] == 100
+    assert bob["side_bets"] == {"jackpot": 100}
+    assert bob["side_bets_paid"] == {"jackpot": 2600}
     assert bob["hands"][0]["result"] == "lose"
     assert out["dealer"]["blackjack"] is True
 
@@ -456,7 +457,7 @@ def _seeded_round(preset: str, seed: int) -> Round:
         BoxBet(
             ("ann", "bob")[i % 2],
             rng.randrange(rules.table_min, 5001, 100),
-            jackpot=100 if rules.offers_jackpot and rng.random() < 0.5 else 0,
+            {b.id: 100 for b in rules.staked_side_bets if rng.random() < 0.5},
         )
         for i in range(n)
     ]
@@ -490,7 +491,7 @@ def test_round_to_replay_of_a_custom_table_inlines_its_rules() -> None:
     rules = load_rules("pt-casino").replace(name="my-house", dealer_hits_soft_17=True, decks=2)
     rng = random.Random(5)
     for seed in range(30):
-        rnd = Round(rules, Shoe(decks=2, seed=seed), [BoxBet("ann", 1000, jackpot=100)])
+        rnd = Round(rules, Shoe(decks=2, seed=seed), [BoxBet("ann", 1000, {"jackpot": 100})])
         _play_at_random(rnd, rng)
         data = json.loads(json.dumps(round_to_replay(rnd)))
         assert isinstance(data["rules"], dict)

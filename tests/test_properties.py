@@ -31,6 +31,7 @@ from twentyone import (
     round_to_replay,
 )
 from twentyone.hands import Box
+from twentyone.sidebets import cards_seen, outcome
 
 VOCABULARY = (
     "hit",
@@ -83,6 +84,8 @@ def rule_sets(draw: st.DrawFn) -> Rules:
             for k, v in (
                 ("bonus", {"kind": "678-777", "paytable": {"suited-6-7-8": 3, "7-7-7": 3}}),
                 ("jackpot", {"kind": "aces-jackpot", "paytable": {"2": 25, "3": 250}}),
+                ("pp", {"kind": "perfect-pairs", "paytable": {"perfect": 25, "mixed": "6"}}),
+                ("21-3", {"kind": "21+3", "paytable": {"flush": 5, "straight": "10"}}),
             )
             if draw(st.booleans())
         },
@@ -178,13 +181,12 @@ def test_random_rounds_conserve_money_refuse_illegal_moves_and_replay(
     players = ["ann", "bob"] if two_players else ["ann"]
     bets = []
     for i in range(n_boxes):
-        jackpot = 100 if rules.offers_jackpot and choices.random() < 0.5 else 0
-        bets.append(BoxBet(players[i % len(players)], choices.choice([100, 250, 1000]), jackpot))
+        sides = {b.id: 100 for b in rules.staked_side_bets if choices.random() < 0.5}
+        bets.append(BoxBet(players[i % len(players)], choices.choice([100, 250, 1000]), sides))
     players = sorted({b.player for b in bets})
     # a tight bankroll covers the bets and little more, so doubles and splits are often refused
     bankrolls = {
-        p: sum(b.bet + b.jackpot for b in bets if b.player == p) + (150 if tight else 10**7)
-        for p in players
+        p: sum(b.staked for b in bets if b.player == p) + (150 if tight else 10**7) for p in players
     }
     rnd = Round(rules, Shoe(decks=rules.decks, seed=seed), bets, bankrolls)
     while not rnd.is_over:
@@ -225,6 +227,17 @@ def test_random_rounds_conserve_money_refuse_illegal_moves_and_replay(
             assert hand.settled and hand.result is not None
             exact = expected_return(rules, box, i)
             assert hand.returned == int(exact) and hand.remainder == exact - int(exact)
+        # every staked side bet is settled once, as its kind's evaluator says
+        for bet_id, stake in box.side_bets.items():
+            paid = [
+                p
+                for p in rnd.log
+                if isinstance(p, Payment) and p.box == box.index and p.side_bet == bet_id
+            ]
+            assert [p.kind for p in paid] == ["stake", "side-bet"] and paid[0].amount == -stake
+            bet = rules.side_bet(bet_id)
+            seen = cards_seen(bet.spec.view, box.cards_received, rnd.dealer[0])
+            assert paid[1].amount == int(outcome(bet, stake, seen)[1])
     check_results(rnd)
     house = -sum(rnd.net().values())
     assert sum(rnd.net().values()) + house == 0

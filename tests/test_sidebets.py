@@ -13,9 +13,14 @@ import pytest
 
 from twentyone.analysis.side_bets import first_cards_lines, side_bet_price
 from twentyone.cards import RANKS, SUITS, Card, parse_cards
-from twentyone.errors import RulesError
+from twentyone.errors import BetError, RulesError
+from twentyone.hands import BoxBet
+from twentyone.records import Deal, Payment
+from twentyone.replay import replay, round_result, round_to_replay
+from twentyone.round import Round
 from twentyone.rules import Rules
 from twentyone.rulesets import load_rules, rules_from_toml
+from twentyone.shoe import Shoe, StackedShoe
 from twentyone.sidebets import KINDS, SideBet, outcome
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "rules" / "side-bets.toml"
@@ -175,3 +180,103 @@ def test_rule_card_lists_a_side_bet_with_its_catalog_strings() -> None:
     assert "perfect pair (one suit), 25 to 1" in card and "straight flush, 40 to 1" in card
     pt = " ".join(rule_card(rules, "pt").split())
     assert "Pares perfeitos:" in pt and "sequência de cor, 40 para 1" in pt
+
+
+# ----------------------------------------------------------------------------- in the engine
+def _example_round(shoe: str, sides: dict[str, int], decisions: list[str]) -> Round:
+    rnd = Round(load_rules(str(EXAMPLE)), StackedShoe(shoe), [BoxBet("ann", 1000, sides)])
+    for d in decisions:
+        rnd.apply(d)
+    return rnd
+
+
+def test_side_bets_are_staked_then_paid_right_after_the_deal() -> None:
+    # ann 7H 7D (a coloured pair: both red) against the up card 8H: 7-7-8 is no 21+3 hand.
+    rnd = _example_round("7H 8H 7D TC", {"perfect-pairs": 500, "21-3": 200}, [])
+    stakes = [p for p in rnd.log if isinstance(p, Payment) and p.kind == "stake"]
+    assert [(p.side_bet, p.amount) for p in stakes] == [
+        (None, -1000),
+        ("perfect-pairs", -500),
+        ("21-3", -200),
+    ]
+    paid = [p for p in rnd.log if isinstance(p, Payment) and p.kind == "side-bet"]
+    assert [(p.side_bet, p.line, p.amount) for p in paid] == [
+        ("perfect-pairs", "coloured", 500 * 13),
+        ("21-3", None, 0),
+    ]
+    assert not any(isinstance(r, Deal) for r in rnd.log[rnd.log.index(paid[0]) :])
+    assert rnd.question is not None and rnd.question.kind == "play"
+    assert rnd.boxes[0].net == -1000 - 500 - 200 + 6500
+    rnd.stand()  # 14 against 8H TC (18): the main bet loses
+    assert rnd.net() == {"ann": -1000 - 200 + 500 * 12}
+
+
+def test_21_3_reads_the_dealer_up_card() -> None:
+    # ann 9S TS, up card JS: a straight flush 9-T-J pays 40 to 1.
+    rnd = _example_round("9S JS TS 7C", {"21-3": 100}, ["stand"])
+    (paid,) = [p for p in rnd.log if isinstance(p, Payment) and p.kind == "side-bet"]
+    assert (paid.line, paid.amount) == ("straight-flush", 4100)
+    assert rnd.net() == {"ann": 1000 + 4000}  # 19 beats 17
+
+
+def test_side_bet_stakes_are_checked_against_the_table() -> None:
+    rules = load_rules(str(EXAMPLE))
+    with pytest.raises(
+        BetError, match=r"side bet 'lucky': this table offers 'perfect-pairs', '21-3'"
+    ):
+        Round(rules, StackedShoe("7H 8H 7D TC"), [BoxBet("ann", 1000, {"lucky": 100})])
+    with pytest.raises(BetError, match="side bet '21-3' 60000: expected 0 to 50000"):
+        Round(rules, StackedShoe("7H 8H 7D TC"), [BoxBet("ann", 1000, {"21-3": 60_000})])
+    with pytest.raises(BetError, match="bets 1600 but has 1500"):
+        Round(
+            rules, StackedShoe("7H 8H 7D TC"), [BoxBet("ann", 1000, {"21-3": 600})], {"ann": 1500}
+        )
+    with pytest.raises(BetError, match="offers none"):
+        Round(load_rules("ro-casino"), StackedShoe("7H 8H 7D TC"), [BoxBet("a", 100, {"pp": 1})])
+
+
+def test_replay_writes_and_reads_side_bets_per_box() -> None:
+    rnd = _example_round("7H 8H 7D TC", {"perfect-pairs": 500, "21-3": 200}, ["stand"])
+    data = json.loads(json.dumps(round_to_replay(rnd)))
+    assert data["boxes"] == [
+        {"player": "ann", "bet": 1000, "side_bets": {"perfect-pairs": 500, "21-3": 200}}
+    ]
+    out = replay(data)
+    assert out == round_result(rnd)
+    (box,) = out["boxes"]
+    assert box["side_bets_paid"] == {"perfect-pairs": 6500, "21-3": 0}
+    assert box["net"] == -1000 - 200 + 6000
+
+
+def test_old_replays_with_a_jackpot_key_still_load() -> None:
+    old = {
+        "rules": "pt-casino",
+        "shoe": "AS TD AH 8C",
+        "boxes": [{"player": "ann", "bet": 100, "jackpot": 100}],
+        "decisions": ["stand"],
+    }
+    out = replay(old)
+    assert out["boxes"][0]["side_bets"] == {"jackpot": 100}
+    assert out["net"] == {"ann": -100 - 100 + 2600}
+
+
+def test_seeded_play_agrees_with_the_exact_prices() -> None:
+    # 4000 rounds from a seeded 6-deck shoe: each side bet's average return is within four
+    # standard errors (from the exact line probabilities) of its exact price.
+    rules = load_rules(str(EXAMPLE))
+    shoe = Shoe.for_rules(rules, 7)
+    totals = {"perfect-pairs": 0, "21-3": 0}
+    n = 4000
+    for _ in range(n):
+        rnd = Round(rules, shoe, [BoxBet("ann", 100, {"perfect-pairs": 1, "21-3": 1})])
+        while rnd.question is not None:
+            q = rnd.question
+            rnd.apply("stand" if "stand" in q.actions else q.actions[0])
+        for bet_id in totals:
+            totals[bet_id] += rnd.boxes[0].side_paid[bet_id] - 1
+    for bet in rules.side_bets:
+        price = side_bet_price(rules, bet)
+        second = sum(p * float(bet.paytable[k]) ** 2 for k, p in price["lines"].items())
+        second += 1 - sum(price["lines"].values())  # a lost unit
+        sd = (second - price["return"] ** 2) ** 0.5
+        assert abs(totals[bet.id] / n - price["return"]) < 4 * sd / n**0.5, bet.id

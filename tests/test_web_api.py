@@ -100,7 +100,13 @@ def test_lobby_lists_one_table_per_preset(client: TestClient) -> None:
     assert by_id["pl-online"]["boxes"] == 3 and by_id["pl-online"]["boxes_per_player"] == 3
     assert by_id["ru-online"]["boxes"] == 5 and not by_id["ru-online"]["multi_player"]
     assert by_id["ro-casino"]["multi_player"] and by_id["ro-casino"]["free_boxes"] == 7
-    assert by_id["pt-casino"]["jackpot"] and not by_id["hu-casino"]["jackpot"]
+    assert [b["id"] for b in by_id["pt-casino"]["side_bets"]] == ["jackpot"]  # not the bonus
+    assert by_id["pt-casino"]["side_bets"][0]["lines"][-1] == {
+        "line": "2",
+        "title": "first {n} cards aces",
+        "pays": "25",
+    }
+    assert by_id["hu-casino"]["side_bets"] == []
     assert by_id["ru-online"]["countdown_seconds"] is None
     for t in tables:
         assert t["limits"] == {"min": 100, "max": 500_000}

@@ -432,7 +432,8 @@ def test_even_money_insurance_and_jackpot_at_pt_casino(url: str) -> None:
             ann.ok("sit"), bob.ok("sit")
             ann.ok("bet", box=0, amount=1000)
             view = ann.ok("bet", box=0, amount=100, side="jackpot")
-            assert view["boxes"][0]["jackpot"] == 100 and view["you"]["pending"] == 1100
+            assert view["boxes"][0]["side_bets"] == {"jackpot": 100}
+            assert view["you"]["pending"] == 1100
             bob.ok("bet", box=1, amount=1000)
             ann.ok("ready")
             view = bob.ok("ready")

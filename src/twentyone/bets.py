@@ -37,10 +37,17 @@ def verify_bets(
                 f"box {i + 1}: bet {b.bet} is outside the table limits "
                 f"{rules.table_min} to {rules.table_max}"
             )
-        if b.jackpot and not rules.offers_jackpot:
-            raise BetError(f"box {i + 1}: jackpot bet {b.jackpot}, but this table has no jackpot")
-        if b.jackpot < 0 or b.jackpot > rules.table_max:
-            raise BetError(f"box {i + 1}: jackpot bet {b.jackpot}: expected 0 to {rules.table_max}")
+        for bet_id, stake in b.side_bets.items():
+            try:
+                rules.side_bet(bet_id)
+            except BetError as exc:
+                raise BetError(f"box {i + 1}: {exc}") from None
+            if not isinstance(stake, int) or isinstance(stake, bool):
+                raise BetError(f"box {i + 1}: side bet {bet_id!r} {stake!r}: expected whole units")
+            if not 0 <= stake <= rules.table_max:
+                raise BetError(
+                    f"box {i + 1}: side bet {bet_id!r} {stake}: expected 0 to {rules.table_max}"
+                )
         per_player[b.player] = per_player.get(b.player, 0) + 1
         if per_player[b.player] > rules.boxes_per_player:
             raise BetError(
@@ -49,7 +56,7 @@ def verify_bets(
             )
     if bankrolls is not None:
         for player in per_player:
-            need = sum(b.bet + b.jackpot for b in bets if b.player == player)
+            need = sum(b.staked for b in bets if b.player == player)
             have = bankrolls.get(player, 0)
             if need > have:
                 raise BetError(f"player {player!r} bets {need} but has {have}")

@@ -11,6 +11,7 @@ False
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -20,15 +21,21 @@ from twentyone.records import QuestionKind, Result
 
 @dataclass(frozen=True, slots=True)
 class BoxBet:
-    """A bet on one box: who plays it, the main stake and an optional jackpot side bet.
+    """A bet on one box: who plays it, the main stake and the side bets staked beside it
+    (side bet id -> stake, the ids of the table's :attr:`~twentyone.rules.Rules.side_bets`).
 
-    >>> BoxBet("ann", 1000, jackpot=100)
-    BoxBet(player='ann', bet=1000, jackpot=100)
+    >>> BoxBet("ann", 1000, {"21-3": 100})
+    BoxBet(player='ann', bet=1000, side_bets={'21-3': 100})
     """
 
     player: str
     bet: int
-    jackpot: int = 0
+    side_bets: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def staked(self) -> int:
+        """The main bet and every side stake."""
+        return self.bet + sum(self.side_bets.values())
 
 
 @dataclass(slots=True)
@@ -48,7 +55,7 @@ class Hand:
     result: Result | None = None
     returned: int = 0
     remainder: Fraction = Fraction(0)
-    bonus: int = 0
+    bonus: int = 0  # what stakeless side bets (the 6-7-8 bonus) paid on this hand
 
     @property
     def total(self) -> HandTotal:
@@ -65,12 +72,14 @@ class Hand:
 
 @dataclass(slots=True)
 class Box:
-    """One box: its bet, hands, side bets and the money it has staked and been paid."""
+    """One box: its bet, hands, side bets (stakes by id; ``side_paid``: what each returned once
+    settled) and the money it has staked and been paid."""
 
     index: int
     player: str
     bet: int
-    jackpot: int = 0
+    side_bets: dict[str, int] = field(default_factory=dict)
+    side_paid: dict[str, int] = field(default_factory=dict)
     hands: list[Hand] = field(default_factory=list)
     cards_received: list[Card] = field(default_factory=list)
     insurance: int = 0

@@ -19,7 +19,7 @@ from typing import Literal
 from twentyone.cards import Card
 
 QuestionKind = Literal["even-money", "insurance", "surrender", "play"]
-PaymentKind = Literal["stake", "return", "insurance", "bonus", "jackpot", "even-money"]
+PaymentKind = Literal["stake", "return", "insurance", "side-bet", "even-money"]
 Result = Literal["blackjack", "win", "push", "lose", "bust", "surrender", "even-money"]
 
 
@@ -92,7 +92,9 @@ class Payment:
     """Money between a box and the house: ``amount`` > 0 goes to the player.
 
     ``stake`` entries are negative (the player puts money down); every other kind pays out.
-    ``remainder`` is the fraction of a unit rounded down away from the player.
+    ``remainder`` is the fraction of a unit rounded down away from the player. ``side_bet`` is
+    the id of the side bet a ``stake`` or ``side-bet`` entry is for (``line``: the paytable
+    line it won on, ``None`` when it lost).
     """
 
     kind: PaymentKind
@@ -100,6 +102,8 @@ class Payment:
     hand: int | None
     amount: int
     remainder: Fraction = Fraction(0)
+    side_bet: str | None = None
+    line: str | None = None
 
 
 Record = Deal | Peek | Reveal | Action | Payment

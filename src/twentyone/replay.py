@@ -62,8 +62,8 @@ def round_to_replay(rnd: Round) -> dict[str, Any]:
     boxes = []
     for b in rnd.boxes:
         entry: dict[str, Any] = {"player": b.player, "bet": b.bet}
-        if b.jackpot:
-            entry["jackpot"] = b.jackpot
+        if b.side_bets:
+            entry["side_bets"] = dict(b.side_bets)
         boxes.append(entry)
     out: dict[str, Any] = {
         "rules": rules_spec(rnd.rules),
@@ -99,8 +99,9 @@ def round_result(rnd: Round) -> dict[str, Any]:
             "hands": hands,
             "insurance": b.insurance,
         }
-        if b.jackpot:
-            box["jackpot"] = b.jackpot
+        if b.side_bets:
+            box["side_bets"] = dict(b.side_bets)
+            box["side_bets_paid"] = {k: b.side_paid.get(k, 0) for k in b.side_bets}
         box["net"] = b.net
         out_boxes.append(box)
     return {
@@ -116,17 +117,23 @@ def round_result(rnd: Round) -> dict[str, Any]:
 
 def _boxes(data: Any) -> list[BoxBet]:
     if not isinstance(data, list) or not data:
-        raise ReplayError('boxes: expected a non-empty list of {"player", "bet"[, "jackpot"]}')
+        raise ReplayError('boxes: expected a non-empty list of {"player", "bet"[, "side_bets"]}')
     out = []
     for i, b in enumerate(data):
         if not isinstance(b, Mapping) or not isinstance(b.get("player"), str):
             raise ReplayError(f'boxes[{i}]={b!r}: expected {{"player": name, "bet": amount}}')
-        bet, jackpot = b.get("bet"), b.get("jackpot", 0)
-        if not isinstance(bet, int) or not isinstance(jackpot, int):
+        bet, sides = b.get("bet"), b.get("side_bets", {})
+        if "jackpot" in b:  # the form before side bets were data: the pt-casino jackpot
+            sides = {"jackpot": b["jackpot"], **sides} if isinstance(sides, Mapping) else sides
+        if not isinstance(bet, int) or not (
+            isinstance(sides, Mapping)
+            and all(isinstance(k, str) and isinstance(v, int) for k, v in sides.items())
+        ):
             raise ReplayError(
-                f"boxes[{i}]: bet {bet!r} and jackpot {jackpot!r} must be whole numbers"
+                f"boxes[{i}]: bet {bet!r} must be a whole number and side_bets {sides!r} "
+                "a table of whole numbers by side bet id"
             )
-        out.append(BoxBet(b["player"], bet, jackpot))
+        out.append(BoxBet(b["player"], bet, {k: v for k, v in sides.items() if v}))
     return out
 
 

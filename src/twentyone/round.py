@@ -48,6 +48,7 @@ from twentyone.records import (
 from twentyone.round_actions import RoundActions, spell
 from twentyone.rules import Rules
 from twentyone.shoe import CardSource
+from twentyone.sidebets import View, settle_side_bets
 
 #: What a hand's result returns, as a multiple of the hand's bet (the blackjack payout is the
 #: table's: see :meth:`Round.payout`).
@@ -91,7 +92,13 @@ class Round(RoundActions):
         self.bankrolls = dict(bankrolls) if bankrolls is not None else None
         self.log: list[Record] = []
         self.boxes = [
-            Box(index=i, player=b.player, bet=b.bet, jackpot=b.jackpot) for i, b in enumerate(bets)
+            Box(
+                index=i,
+                player=b.player,
+                bet=b.bet,
+                side_bets={k: v for k, v in b.side_bets.items() if v},
+            )
+            for i, b in enumerate(bets)
         ]
         self.dealer: list[Card] = []
         self.hole_revealed = False
@@ -101,10 +108,13 @@ class Round(RoundActions):
         shoe.begin_round()
         for box in self.boxes:
             self._pay(box, None, "stake", -box.bet)
-            if box.jackpot:
-                self._pay(box, None, "stake", -box.jackpot)
+            for bet_id, stake in box.side_bets.items():
+                self.log.append(Payment("stake", box.index, None, -stake, side_bet=bet_id))
+                box.staked += stake
             box.hands.append(Hand(cards=[], bet=box.bet))
         self._deal_initial()
+        for box in self.boxes:
+            self._settle_side_bets(box, None, ("first-two", "first-two-and-up"))
         self._advance()
 
     # ----------------------------------------------------------------- state
@@ -131,7 +141,7 @@ class Round(RoundActions):
         return self.bankrolls.get(player, 0) + sum(b.net for b in mine)
 
     def net(self) -> dict[str, int]:
-        """Each player's net this round so far (hands, insurance, bonus, jackpot)."""
+        """Each player's net this round so far (hands, insurance, side bets)."""
         out: dict[str, int] = {}
         for b in self.boxes:
             out[b.player] = out.get(b.player, 0) + b.net
@@ -168,6 +178,12 @@ class Round(RoundActions):
         else:
             box.paid += amount
         self.log.append(Payment(kind, box.index, hand, amount, remainder))
+
+    def _settle_side_bets(self, box: Box, hand: int | None, views: tuple[View, ...]) -> None:
+        """Settle the side bets whose kind looks at ``views`` (:func:`settle_side_bets`)."""
+        for pay in settle_side_bets(self.rules.side_bets, box, hand, views, self.dealer[0]):
+            box.paid += pay.amount
+            self.log.append(pay)
 
     def _draw(self, box: Box | None, hand: int, face_down: bool = False) -> Card:
         card = self.shoe.draw()
@@ -302,13 +318,8 @@ class Round(RoundActions):
         hand = box.hands[i]
         rules = self.rules
         cards = hand.cards
-        if rules.bonus_678_777 and len(cards) == 3:
-            ranks = sorted(c.rank for c in cards)
-            suited_678 = ranks == ["6", "7", "8"] and len({c.suit for c in cards}) == 1
-            if suited_678 or ranks == ["7", "7", "7"]:
-                exact = box.bet * rules.bonus_678_777
-                hand.bonus = int(exact)
-                self._pay(box, i, "bonus", hand.bonus, exact - hand.bonus)
+        if len(cards) == 3:
+            self._settle_side_bets(box, i, ("hand-three",))
         if hand.is_bust:
             hand.done = True
             self._settle_hand(box, i, "bust")
@@ -587,18 +598,7 @@ class Round(RoundActions):
                     self._settle_hand(box, i, "win")
                 else:
                     self._settle_hand(box, i, "push" if total == dealer_total else "lose")
-        if box.jackpot:
-            aces = 0
-            for card in box.cards_received:
-                if not card.is_ace:
-                    break
-                aces += 1
-            pays = Fraction(0)
-            for k, p in self.rules.jackpot_paytable:
-                if aces >= k:
-                    pays = p
-            exact = box.jackpot * (1 + pays) if pays else Fraction(0)
-            self._pay(box, None, "jackpot", int(exact), exact - int(exact))
+        self._settle_side_bets(box, None, ("box-cards",))
 
     def _settle_hand(self, box: Box, i: int, result: Result, returned: int | None = None) -> None:
         """Close a hand with its result; ``returned`` defaults to :meth:`payout`."""

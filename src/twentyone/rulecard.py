@@ -396,7 +396,7 @@ def _bonuses(r: Rules, w: Words) -> list[str]:
                     n,
                     ratio=ratio(p, w),
                 )
-                for n, p in r.jackpot_paytable
+                for n, p in sorted((int(k), v) for k, v in bet.paytable.items())
             )
             lines.append(
                 w._(

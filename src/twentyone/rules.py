@@ -222,24 +222,20 @@ class Rules:
         """The side bets a player may stake (the 6-7-8 bonus needs no stake)."""
         return tuple(b for b in self.side_bets if b.staked)
 
-    def side_bet(self, bet_id: str) -> SideBet:
-        """The side bet ``bet_id`` a player may stake; :class:`BetError` names the ids offered.
+    def side_bet(self, bet_id: str, *, staked: bool = True) -> SideBet:
+        """The side bet ``bet_id`` a player may stake (``staked=False``: any of the table's,
+        the 6-7-8 bonus too); :class:`BetError` names the ids offered.
 
         >>> Rules(decks=6).side_bet("21-3")
         Traceback (most recent call last):
         ...
         twentyone.errors.BetError: side bet '21-3': this table offers none
         """
-        for b in self.staked_side_bets:
+        for b in self.staked_side_bets if staked else self.side_bets:
             if b.id == bet_id:
                 return b
         offered = ", ".join(repr(b.id) for b in self.staked_side_bets) or "none"
         raise BetError(f"side bet {bet_id!r}: this table offers {offered}")
-
-    @property
-    def offers_jackpot(self) -> bool:
-        """Whether the table offers the aces jackpot (pt.13)."""
-        return any(b.kind == "aces-jackpot" for b in self.side_bets)
 
     @property
     def jackpot_paytable(self) -> tuple[tuple[int, Fraction], ...]:

@@ -24,10 +24,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from twentyone.cards import RANKS, Card
 from twentyone.errors import RulesError
+from twentyone.records import Payment
+
+if TYPE_CHECKING:
+    from twentyone.hands import Box
 
 
 def N_(message: str) -> str:
@@ -335,3 +339,38 @@ def outcome(bet: SideBet, stake: int, cards: Sequence[Card]) -> tuple[str | None
         return None, Fraction(0)
     pays = bet.paytable[best]
     return best, stake * (pays + 1 if bet.staked else pays)
+
+
+def settle_side_bets(
+    bets: Sequence[SideBet], box: Box, hand: int | None, views: Sequence[View], up: Card
+) -> list[Payment]:
+    """The payments settling ``box``'s side bets whose kind looks at ``views`` (the engine's
+    one place for them): a staked bet once, returning its stake and odds (``0`` when it lost,
+    recorded in ``box.side_paid``); a stakeless one (the 6-7-8 bonus) on ``hand`` only when it
+    wins (added to the hand's ``bonus``). The caller books the amounts and logs the records.
+    """
+    out = []
+    for bet in bets:
+        if bet.spec.view not in views:
+            continue
+        if bet.staked:
+            stake = box.side_bets.get(bet.id, 0)
+            if not stake or bet.id in box.side_paid:
+                continue
+            cards = cards_seen(bet.spec.view, box.cards_received, up)
+        elif hand is not None:
+            stake, cards = box.bet, box.hands[hand].cards
+        else:
+            continue
+        line, exact = outcome(bet, stake, cards)
+        if not bet.staked and line is None:
+            continue
+        paid = int(exact)
+        if hand is None:
+            box.side_paid[bet.id] = paid
+        else:
+            box.hands[hand].bonus += paid
+        out.append(
+            Payment("side-bet", box.index, hand, paid, exact - paid, side_bet=bet.id, line=line)
+        )
+    return out

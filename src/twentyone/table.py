@@ -18,7 +18,7 @@ bankroll and the statistics. Money is integer minor units throughout; :func:`for
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,7 +117,7 @@ class Table:
         self.player = player
         self.shoe: CardSource = shoe if shoe is not None else Shoe.for_rules(rules, seed)
         self.last_bets: list[int] | None = None
-        self.last_jackpots: list[int] | None = None
+        self.last_side_bets: list[dict[str, int]] | None = None
         self.seats: list[int] = []
         self.round_bankroll = bankroll
         self.stats = Stats()
@@ -127,22 +127,22 @@ class Table:
         """Whether the bankroll still covers the table minimum on one box."""
         return self.bankroll >= self.rules.table_min
 
-    def check_bet(self, bet: int, available: int, *, jackpot: bool = False) -> None:
-        """Raise :class:`BetError` naming the amount unless it may go on a box.
+    def check_bet(self, bet: int, available: int, *, side: str | None = None) -> None:
+        """Raise :class:`BetError` naming the amount unless it may go on a box (as its main
+        bet, or as the stake of the side bet ``side``, an id of the table's side bets).
 
-        ``0`` leaves the box empty (or places no jackpot bet); ``available`` is what is left
+        ``0`` leaves the box empty (or places no side bet); ``available`` is what is left
         of the bankroll after the bets already placed this round.
         """
         if bet < 0:
             raise BetError(f"{format_money(bet)}: a bet cannot be negative")
         if bet == 0:
             return
-        if jackpot:
-            if not self.rules.offers_jackpot:
-                raise BetError(f"{format_money(bet)}: this table has no jackpot")
+        if side is not None:
+            self.rules.side_bet(side)
             if bet > self.rules.table_max:
                 raise BetError(
-                    f"jackpot {format_money(bet)} is above the table maximum "
+                    f"{side} {format_money(bet)} is above the table maximum "
                     f"{format_money(self.rules.table_max)}"
                 )
         elif not self.rules.table_min <= bet <= self.rules.table_max:
@@ -155,25 +155,29 @@ class Table:
                 f"bet {format_money(bet)} is more than the {format_money(available)} left"
             )
 
-    def deal(self, bets: Sequence[int], jackpots: Sequence[int] | None = None) -> Round:
-        """Start a round with one bet per box (``0``: the box sits out) and deal it."""
+    def deal(
+        self, bets: Sequence[int], side_bets: Sequence[Mapping[str, int]] | None = None
+    ) -> Round:
+        """Start a round with one bet per box (``0``: the box sits out) and deal it;
+        ``side_bets`` has one ``{side bet id: stake}`` per box."""
         if len(bets) != self.boxes:
             raise BetError(f"{len(bets)} bets: expected one per box ({self.boxes})")
-        jackpots = list(jackpots) if jackpots is not None else [0] * self.boxes
-        if len(jackpots) != self.boxes:
-            raise BetError(f"{len(jackpots)} jackpot bets: expected one per box ({self.boxes})")
+        sides = [dict(s) for s in side_bets] if side_bets is not None else [{}] * self.boxes
+        if len(sides) != self.boxes:
+            raise BetError(f"{len(sides)} side bet sets: expected one per box ({self.boxes})")
         available = self.bankroll
         box_bets: list[BoxBet] = []
         seats: list[int] = []
-        for seat, (bet, jackpot) in enumerate(zip(bets, jackpots, strict=True), start=1):
-            if bet == 0 and jackpot:
-                raise BetError(f"box {seat}: a jackpot bet needs a main bet beside it")
+        for seat, (bet, side) in enumerate(zip(bets, sides, strict=True), start=1):
+            if bet == 0 and any(side.values()):
+                raise BetError(f"box {seat}: a side bet needs a main bet beside it")
             self.check_bet(bet, available)
             available -= bet
-            self.check_bet(jackpot, available, jackpot=True)
-            available -= jackpot
+            for bet_id, stake in side.items():
+                self.check_bet(stake, available, side=bet_id)
+                available -= stake
             if bet:
-                box_bets.append(BoxBet(self.player, bet, jackpot))
+                box_bets.append(BoxBet(self.player, bet, {k: v for k, v in side.items() if v}))
                 seats.append(seat)
         if not box_bets:
             raise BetError("no bets: put a bet on at least one box")
@@ -181,7 +185,7 @@ class Table:
         self.seats = seats
         self.round_bankroll = self.bankroll
         self.last_bets = list(bets)
-        self.last_jackpots = list(jackpots)
+        self.last_side_bets = sides
         return rnd
 
     def seat(self, box: int) -> int:

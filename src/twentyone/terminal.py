@@ -28,6 +28,7 @@ from twentyone.round import Round
 from twentyone.rules import Rules
 from twentyone.rulesets import load_rules
 from twentyone.shoe import CardSource
+from twentyone.sidebets import SideBet
 from twentyone.table import Table
 from twentyone.terminal_io import Prompter, _EndOfInput
 from twentyone.terminal_text import (
@@ -130,14 +131,14 @@ class Game(Prompter):
             )
         )
 
-    def ask_bets(self) -> tuple[list[int], list[int]] | None:
-        """One bet per box (and a jackpot bet where the table has one); ``None``: quit."""
+    def ask_bets(self) -> tuple[list[int], list[dict[str, int]]] | None:
+        """One bet per box (and a stake for each side bet the table offers); ``None``: quit."""
         t, r = self.table, self.rules
         self.console.rule(Text(_("Round {n}", n=t.stats.rounds + 1)), style="dim")
         self.say(Text(_("Bankroll {amount}", amount=money(t.bankroll)), style="bold"))
         while True:
             bets: list[int] = []
-            jackpots: list[int] = []
+            sides: list[dict[str, int]] = []
             available = t.bankroll
             restart = False
             while len(bets) < t.boxes and not restart:
@@ -152,7 +153,7 @@ class Game(Prompter):
                         )
                     )
                     bets += [0] * (t.boxes - len(bets))
-                    jackpots += [0] * (t.boxes - len(jackpots))
+                    sides += [{} for _ in range(t.boxes - len(sides))]
                     break
                 hi = min(r.table_max, available)
                 last = t.last_bets[seat - 1] if t.last_bets else r.table_min
@@ -185,20 +186,22 @@ class Game(Prompter):
                     self.refuse(_("{problem}; r rebets, q quits", problem=exc))
                     continue
                 available -= bet
-                jackpot = self.ask_jackpot(seat, available) if bet and r.offers_jackpot else 0
-                available -= jackpot
+                side: dict[str, int] = {}
+                for side_bet in r.staked_side_bets if bet else ():
+                    side[side_bet.id] = self.ask_side_bet(seat, side_bet, available)
+                    available -= side[side_bet.id]
                 bets.append(bet)
-                jackpots.append(jackpot)
+                sides.append(side)
             if any(bets):
-                return bets, jackpots
+                return bets, sides
             self.refuse(_("no bets: put a bet on at least one box (q quits)"))
 
-    def rebet(self) -> tuple[list[int], list[int]] | None:
+    def rebet(self) -> tuple[list[int], list[dict[str, int]]] | None:
         t = self.table
-        if t.last_bets is None or t.last_jackpots is None:
+        if t.last_bets is None or t.last_side_bets is None:
             self.refuse(_("'r': there are no bets from a previous round to repeat"))
             return None
-        need = sum(t.last_bets) + sum(t.last_jackpots)
+        need = sum(t.last_bets) + sum(sum(s.values()) for s in t.last_side_bets)
         if need > t.bankroll:
             self.refuse(
                 _(
@@ -209,24 +212,25 @@ class Game(Prompter):
             )
             return None
         self.say("  " + _("Rebet: {bets}", bets=" · ".join(money(b) for b in t.last_bets)))
-        return list(t.last_bets), list(t.last_jackpots)
+        return list(t.last_bets), [dict(s) for s in t.last_side_bets]
 
-    def ask_jackpot(self, seat: int, available: int) -> int:
+    def ask_side_bet(self, seat: int, side_bet: SideBet, available: int) -> int:
         t = self.table
-        last = t.last_jackpots[seat - 1] if t.last_jackpots else 0
+        last = t.last_side_bets[seat - 1].get(side_bet.id, 0) if t.last_side_bets else 0
         default = min(last, available)
         while True:
             line = self.read(
                 "  "
                 + _(
-                    "Jackpot bet on box {seat} (0 for none) [{default}] ›",
+                    "{bet} bet on box {seat} (0 for none) [{default}] ›",
+                    bet=_(side_bet.spec.title),
                     seat=seat,
                     default=money(default),
                 )
             )
             try:
                 amount = default if not line else parse_amount(line)
-                check_bet(t, amount, available, jackpot=True)
+                check_bet(t, amount, available, side=side_bet.id)
             except ValueError as exc:
                 self.refuse(str(exc))
                 continue
@@ -329,9 +333,11 @@ class Game(Prompter):
         if pay.kind == "insurance" and box.insurance:
             lost = _("insurance {amount} lost.", amount=money(box.insurance))
             self.say(f"  {name}: {lost}")
-        elif pay.kind == "bonus":
-            bonus = _("6-7-8 / 7-7-7 bonus pays {amount}!", amount=paid)
-            self.say(Text(f"  {name}: {bonus}", "green"))
+        elif pay.kind == "side-bet" and pay.side_bet and pay.amount:
+            spec = self.rules.side_bet(pay.side_bet, staked=False).spec
+            line = _(spec.line_titles[pay.line], n=pay.line) if pay.line else ""
+            won = _("{bet} pays {amount}!", bet=_(spec.title), amount=paid)
+            self.say(Text(f"  {name}: {won} ({line})", "green"))
         elif pay.kind in ("return", "even-money") and pay.hand is not None:
             hand = box.hands[pay.hand]
             words = {
@@ -513,15 +519,17 @@ class Game(Prompter):
                             outcome=outcome,
                         )
                     )
-                elif pay.kind == "jackpot":
-                    outcome = side_outcome(pay.amount, box.jackpot)
+                elif pay.kind == "side-bet" and pay.hand is None and pay.side_bet:
+                    stake = box.side_bets.get(pay.side_bet, 0)
+                    title = self.rules.side_bet(pay.side_bet, staked=False).spec.title
                     self.say(
                         "  "
                         + _(
-                            "{box} jackpot {stake}: {outcome}",
+                            "{box} {bet} {stake}: {outcome}",
                             box=name,
-                            stake=money(box.jackpot),
-                            outcome=outcome,
+                            bet=_(title),
+                            stake=money(stake),
+                            outcome=side_outcome(pay.amount, stake),
                         )
                     )
         style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
@@ -538,7 +546,7 @@ class Game(Prompter):
 
 def _initial_records(rnd: Round) -> int:
     """How many log records the stakes and the initial deal take (nothing to narrate there)."""
-    stakes = len(rnd.boxes) + sum(1 for b in rnd.boxes if b.jackpot)
+    stakes = len(rnd.boxes) + sum(len(b.side_bets) for b in rnd.boxes)
     return stakes + 2 * len(rnd.boxes) + 1 + (1 if rnd.rules.hole_card else 0)
 
 

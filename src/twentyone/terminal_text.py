@@ -165,20 +165,23 @@ def parse_amount(text: str) -> int:
         ) from None
 
 
-def check_bet(table: Table, bet: int, available: int, *, jackpot: bool = False) -> None:
+def check_bet(table: Table, bet: int, available: int, *, side: str | None = None) -> None:
     """:meth:`Table.check_bet`, with its refusal told in the game's language."""
     try:
-        table.check_bet(bet, available, jackpot=jackpot)
-    except BetError:
+        table.check_bet(bet, available, side=side)
+    except BetError as exc:
         r = table.rules
         lo, hi, amount = money(r.table_min), money(r.table_max), money(bet)
+        if side is not None and side not in {b.id for b in r.staked_side_bets}:
+            raise BetError(str(exc)) from None
         if bet < 0:
             msg = _("{amount}: a bet cannot be negative", amount=amount)
-        elif jackpot and not r.offers_jackpot:
-            msg = _("{amount}: this table has no jackpot", amount=amount)
-        elif jackpot and bet > r.table_max:
-            msg = _("jackpot {amount} is above the table maximum {hi}", amount=amount, hi=hi)
-        elif not jackpot and not r.table_min <= bet <= r.table_max:
+        elif side is not None and bet > r.table_max:
+            title = r.side_bet(side).spec.title
+            msg = _(
+                "{bet} {amount} is above the table maximum {hi}", bet=_(title), amount=amount, hi=hi
+            )
+        elif side is None and not r.table_min <= bet <= r.table_max:
             msg = _(
                 "bet {amount} is outside the table limits {lo} to {hi}", amount=amount, lo=lo, hi=hi
             )
@@ -211,7 +214,8 @@ def total_text(cards: Sequence[Card], *, blackjack: bool = False) -> str:
 
 
 def side_outcome(paid: int, stake: int) -> str:
-    """What a side bet (insurance, jackpot) of ``stake`` came to, having paid ``paid``."""
+    """What a side bet (insurance, a table's side bet) of ``stake`` came to, having paid
+    ``paid``."""
     if not paid:
         return _("lost ({amount})", amount=money(-stake))
     return _("paid {amount} ({net})", amount=money(paid), net=money(paid - stake, sign=True))

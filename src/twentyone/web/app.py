@@ -43,6 +43,7 @@ from twentyone.web.storage.accounts import Accounts, Player
 from twentyone.web.storage.checkpoints import BackgroundCheckpoints
 from twentyone.web.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate
 from twentyone.web.tables import Clock, LiveTable, TableConfig
+from twentyone.web.views import side_bets_info
 from twentyone.web.ws import Hub
 
 STATIC = Path(__file__).with_name("static")
@@ -193,7 +194,7 @@ def _table_out(table: LiveTable, advice: Advice, lang: str | None = None) -> Tab
         free_boxes=table.free_boxes(),
         players=list(table.seats),
         multi_player=table.multi_player,
-        jackpot=table.rules.offers_jackpot,
+        side_bets=side_bets_info(table.rules),
         house_edge=edge,
         house_edge_text=edge_text(edge),
         default_action=table.default_action.name,

@@ -54,7 +54,9 @@ class TableOut(BaseModel):
     free_boxes: int
     players: list[str]
     multi_player: bool
-    jackpot: bool
+    side_bets: list[dict[str, Any]] = Field(
+        description="the side bets a player may stake: id, kind, title, lines (title, pays)"
+    )
     house_edge: float | None = Field(description="house edge for basic strategy, or null")
     house_edge_text: str
     default_action: str

@@ -31,8 +31,6 @@ from twentyone.web.views import boxes_view, dealer_view
 
 __all__ = ["Clock", "DefaultAction", "LiveTable", "TableConfig", "TableError"]
 
-SIDES = ("main", "jackpot")
-
 
 class LiveTable:
     """One table of the lobby, alive."""
@@ -184,10 +182,8 @@ class LiveTable:
             owner = self.owner(c.box)
             if owner is not None and owner != player.username:
                 raise TableError(N_("box {box} is {owner}'s"), "box", c.box, box=c.box, owner=owner)
-            if c.side == "jackpot" and not self.rules.offers_jackpot:
-                raise TableError(N_("side 'jackpot': this table has no jackpot"), "side", c.side)
-            sides = boxes.setdefault(c.box, {"main": 0, "jackpot": 0})
-            sides[c.side] += c.amount
+            sides = boxes.setdefault(c.box, {})
+            sides[c.side] = sides.get(c.side, 0) + c.amount
             if sides[c.side] > self.rules.table_max:
                 raise TableError(
                     N_(
@@ -242,9 +238,14 @@ class LiveTable:
                 amount,
                 amount=amount,
             )
-        if side not in SIDES:
+        ids = [b.id for b in self.rules.staked_side_bets]
+        if side != "main" and side not in ids:
             raise TableError(
-                N_("side {side!r}: expected 'main' or 'jackpot'"), "side", side, side=side
+                N_("side {side!r}: expected 'main' or a side bet of the table ({ids})"),
+                "side",
+                side,
+                side=side,
+                ids=", ".join(ids) or "-",
             )
         self._set_chips(seat, [*seat.chips, Chip(box, side, amount)])
 
@@ -296,13 +297,15 @@ class LiveTable:
                 )
 
     @staticmethod
-    def _boxes_of(seat: Seat) -> dict[int, tuple[int, int]]:
-        out: dict[int, tuple[int, int]] = {}
+    def _boxes_of(seat: Seat) -> dict[int, tuple[int, dict[str, int]]]:
+        """Each box's main bet and side stakes (by side bet id) from the seat's chips."""
+        out: dict[int, tuple[int, dict[str, int]]] = {}
         for c in seat.chips:
-            main, jackpot = out.get(c.box, (0, 0))
-            out[c.box] = (
-                (main + c.amount, jackpot) if c.side == "main" else (main, jackpot + c.amount)
-            )
+            main, sides = out.setdefault(c.box, (0, {}))
+            if c.side == "main":
+                out[c.box] = (main + c.amount, sides)
+            else:
+                sides[c.side] = sides.get(c.side, 0) + c.amount
         return out
 
     def _countdown_check(self) -> None:
@@ -336,8 +339,8 @@ class LiveTable:
                 )
                 seat.chips = []
                 continue
-            for b, (main, jackpot) in boxes.items():
-                bets.append((b, BoxBet(name, main, jackpot)))
+            for b, (main, sides) in boxes.items():
+                bets.append((b, BoxBet(name, main, sides)))
                 accounts[name] = seat.player.id
         self.countdown = None
         if not bets:

@@ -13,6 +13,7 @@ import orjson
 
 from twentyone.cards import hand_total
 from twentyone.round import Round
+from twentyone.rules import Rules, fraction_text
 
 if TYPE_CHECKING:
     from twentyone.web.table_parts import Played
@@ -42,7 +43,7 @@ def boxes_view(
             "index": i,
             "player": None,
             "bet": 0,
-            "jackpot": 0,
+            "side_bets": {},
             "insurance": 0,
             "net": None,
             "hands": [],
@@ -54,7 +55,11 @@ def boxes_view(
             for chip in seat.chips:
                 box = out[chip.box]
                 box["player"] = name
-                box["bet" if chip.side == "main" else "jackpot"] += chip.amount
+                if chip.side == "main":
+                    box["bet"] += chip.amount
+                else:
+                    sides = box["side_bets"]
+                    sides[chip.side] = sides.get(chip.side, 0) + chip.amount
         return out
     rnd = played.rnd
     q = rnd.question
@@ -86,12 +91,31 @@ def boxes_view(
             "index": played.box_map[i],
             "player": b.player,
             "bet": b.bet,
-            "jackpot": b.jackpot,
+            "side_bets": dict(b.side_bets),
+            "side_paid": dict(b.side_paid),
             "insurance": b.insurance,
             "net": b.net if rnd.is_over else None,
             "hands": hands,
         }
     return out
+
+
+def side_bets_info(rules: Rules) -> list[dict[str, Any]]:
+    """The side bets a player may stake at the table, for the page to show generically:
+    ``id``, ``kind``, ``title`` and each paytable line's ``title`` and ``pays`` (odds to one);
+    the titles are catalog msgids the page translates."""
+    return [
+        {
+            "id": b.id,
+            "kind": b.kind,
+            "title": b.spec.title,
+            "lines": [
+                {"line": line, "title": b.spec.line_titles[line], "pays": fraction_text(pays)}
+                for line, pays in b.paytable.items()
+            ],
+        }
+        for b in rules.staked_side_bets
+    ]
 
 
 def table_info(table: LiveTable) -> dict[str, Any]:
@@ -103,7 +127,7 @@ def table_info(table: LiveTable) -> dict[str, Any]:
         "boxes": table.rules.table_boxes,
         "boxes_per_player": table.rules.boxes_per_player,
         "multi_player": table.multi_player,
-        "jackpot": table.rules.offers_jackpot,
+        "side_bets": side_bets_info(table.rules),
         "default_action": table.default_action.name,
         "countdown_seconds": table.config.countdown_seconds if table.multi_player else None,
         "decision_seconds": table.config.decision_seconds,

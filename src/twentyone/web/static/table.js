@@ -80,6 +80,7 @@ export class TableScreen {
     this.closed = false;
     this.retries = 0;
     this.chip = null;
+    this.side = "main"; // where the next chip goes: "main" or a side bet id
     this.lastRoundSeen = null;
     this.timer = setInterval(() => this.renderClocks(), 200);
     this.onKey = (e) => this.key(e);
@@ -189,8 +190,62 @@ export class TableScreen {
   bet(box) {
     const v = this.view;
     if (!v || v.phase !== "betting" || !v.you.seated) return;
-    const side = $("side-jackpot").checked ? "jackpot" : "main";
-    this.send("bet", { box, amount: this.chip, side });
+    const offered = v.table.side_bets.some((b) => b.id === this.side);
+    this.send("bet", { box, amount: this.chip, side: offered ? this.side : "main" });
+  }
+
+  /** A box's side stakes by the table's side bets (generic: a kind's title comes from the
+   * catalog), each with what it paid once settled. */
+  sideStakes(box) {
+    const bets = (this.view && this.view.table.side_bets) || [];
+    return bets
+      .filter((b) => box.side_bets && box.side_bets[b.id])
+      .map((b) => {
+        const paid = box.side_paid ? box.side_paid[b.id] : undefined;
+        const title = _(b.title);
+        const text = _("{bet} {amount}", { bet: title, amount: money(box.side_bets[b.id]) });
+        const after = paid === undefined ? "" : " \u2192 " + money(paid);
+        return el("span", { class: "side-stake", "data-side": b.id }, text + after);
+      });
+  }
+
+  /** Where the next chip goes: the main bet or one of the table's side bets, each showing
+   * its paytable (line titles from the catalog). */
+  renderSides(bets) {
+    const wrap = $("side-wrap");
+    wrap.hidden = !bets.length;
+    if (!bets.some((b) => b.id === this.side)) this.side = "main";
+    const choice = (id, label, title) =>
+      el(
+        "label",
+        { class: "side-choice", title },
+        el("input", {
+          type: "radio",
+          name: "side",
+          value: id,
+          "data-testid": `side-${id}`,
+          checked: this.side === id,
+          onchange: () => {
+            this.side = id;
+          },
+        }),
+        " " + label,
+      );
+    fill(wrap, [
+      choice("main", _("main bet"), ""),
+      ...bets.map((b) =>
+        choice(
+          b.id,
+          _(b.title),
+          b.lines
+            .map((l) => {
+              const line = _(l.title, { n: l.line });
+              return _("{line}: {pays} to 1", { line, pays: l.pays });
+            })
+            .join("\n"),
+        ),
+      ),
+    ]);
   }
 
   decide(decision) {
@@ -343,17 +398,18 @@ export class TableScreen {
           node.append(el("div", { class: `net ${net > 0 ? "up" : net < 0 ? "down" : "even"}`, "data-testid": `net-${i}` }, money(net, true)));
         }
       }
-      if (v.phase === "betting" && (box.bet || box.jackpot)) {
+      const sides = this.sideStakes(box);
+      if (v.phase === "betting" && (box.bet || sides.length)) {
         node.append(
           el(
             "div",
             { class: "stake pending", "data-testid": `stake-${i}` },
             el("span", { class: "chip-mark" }, money(box.bet)),
-            box.jackpot ? el("span", { class: "jackpot" }, _("jackpot {amount}", { amount: money(box.jackpot) })) : null,
+            ...sides,
           ),
         );
       } else if (v.phase === "playing" && box.player) {
-        node.append(el("div", { class: "stake" }, el("span", { class: "chip-mark" }, money(box.bet)), box.jackpot ? el("span", { class: "jackpot" }, _("jackpot {amount}", { amount: money(box.jackpot) })) : null));
+        node.append(el("div", { class: "stake" }, el("span", { class: "chip-mark" }, money(box.bet)), ...sides));
       }
       if (cls.includes("bettable")) {
         node.addEventListener("click", () => this.bet(i));
@@ -485,7 +541,7 @@ export class TableScreen {
         ),
       ),
     );
-    $("side-wrap").hidden = !t.jackpot;
+    this.renderSides(t.side_bets);
     $("undo").disabled = !v.you.pending;
     $("clear").disabled = !v.you.pending;
     $("rebet").disabled = !v.you.can_rebet;
