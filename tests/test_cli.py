@@ -142,7 +142,7 @@ def test_pt_bonus_and_jackpot_paid_on_losing_hands() -> None:
         "bonus": 3000,
     }
     assert bob["side_bets"] == {"jackpot": 100}
-    assert bob["side_bets_paid"] == {"jackpot": 2600}
+    assert bob["side_paid"] == {"jackpot": 2600}
     assert bob["hands"][0]["result"] == "lose"
     assert out["dealer"]["blackjack"] is True
 

@@ -244,7 +244,7 @@ def test_replay_writes_and_reads_side_bets_per_box() -> None:
     out = replay(data)
     assert out == round_result(rnd)
     (box,) = out["boxes"]
-    assert box["side_bets_paid"] == {"perfect-pairs": 6500, "21-3": 0}
+    assert box["side_paid"] == {"perfect-pairs": 6500, "21-3": 0}
     assert box["net"] == -1000 - 200 + 6000
 
 

@@ -67,6 +67,7 @@ class Server:
         names: tuple[str, ...] = tuple(PRESETS),
         analysis: bool = False,
         languages: bool = False,
+        rules: dict[str, str] | None = None,
     ) -> None:
         import uvicorn
 
@@ -75,7 +76,7 @@ class Server:
         tables = [
             TableConfig(
                 id=name,
-                rules=name,
+                rules=(rules or {}).get(name, name),
                 countdown_seconds=60,
                 decision_seconds=DECISION_SECONDS,
                 language=RULEBOOK_LANGUAGES[name] if languages else None,

@@ -101,7 +101,7 @@ def round_result(rnd: Round) -> dict[str, Any]:
         }
         if b.side_bets:
             box["side_bets"] = dict(b.side_bets)
-            box["side_bets_paid"] = {k: b.side_paid.get(k, 0) for k in b.side_bets}
+            box["side_paid"] = {k: b.side_paid.get(k, 0) for k in b.side_bets}
         box["net"] = b.net
         out_boxes.append(box)
     return {

@@ -393,6 +393,8 @@ export class TableScreen {
         });
         node.append(hands);
         if (shown.insurance) node.append(el("div", { class: "insurance" }, _("insured {amount}", { amount: money(shown.insurance) })));
+        const settled = v.phase === "betting" ? this.sideStakes(shown) : [];
+        if (settled.length) node.append(el("div", { class: "sides", "data-testid": `sides-${i}` }, ...settled));
         if (shown.net !== null && shown.net !== undefined) {
           const net = shown.net;
           node.append(el("div", { class: `net ${net > 0 ? "up" : net < 0 ? "down" : "even"}`, "data-testid": `net-${i}` }, money(net, true)));
