@@ -385,7 +385,7 @@ def _bonuses(r: Rules, w: Words) -> list[str]:
                     "Bonus: 6-7-8 of one suit, or 7-7-7 of any suits, as a hand's first three "
                     "cards (split hands included) pays {times} the box's bet at once; the bonus "
                     "is kept whatever the hand then does.",
-                    times=_times(r.bonus_678_777, w),
+                    times=_times(max(bet.paytable.values()), w),
                 )
             )
         elif bet.kind == "aces-jackpot":
