@@ -1,0 +1,635 @@
+"""A table with several players: seats, chips, the betting countdown or the deal, the round
+in play and its decision clock, as a state machine with no I/O.
+
+A :class:`TableSession` is driven by intentions (``sit``, ``bet``, ``ready``, ``decide``…)
+and by :meth:`TableSession.tick`, which a front end calls with the time to fire the countdown
+and the decision clock (the session reads the time only through the ``clock`` it is given).
+Every intention either changes the table and returns, or raises :class:`SessionError` naming
+the bad value and changes nothing. The engine (:class:`~twentyone.round.Round`) is the only
+judge of the game; a :class:`~twentyone.ledger.Ledger` holds the money. The web's live table
+and the terminal's shared table are front ends of this one.
+
+>>> from twentyone.ledger import MemoryLedger
+>>> from twentyone.rulesets import load_rules
+>>> from twentyone.shoe import StackedShoe
+>>> ledger = MemoryLedger()
+>>> table = TableSession(load_rules("ro-casino"), ledger=ledger, clock=lambda: 0.0,
+...                      shoe=StackedShoe("TS 9D 8H 8C"))
+>>> table.sit("ann", ledger.open_account("ann", 5000))
+>>> table.bet("ann", 0, 1000)
+>>> table.ready("ann")
+>>> table.turn.player, table.turn.kind, table.turn.actions
+('ann', 'surrender', ('surrender', 'no-surrender'))
+>>> table.decide("ann", "no-surrender")
+>>> table.decide("ann", "stand")
+>>> table.played is None, table.last_played.rnd.net(), ledger.balances([1])
+(True, {'ann': 1000}, {1: 6000})
+"""
+
+from __future__ import annotations
+
+from twentyone.errors import TwentyOneError
+from twentyone.hands import BoxBet
+from twentyone.i18n import N_
+from twentyone.ledger import InsufficientFundsError, Ledger, RoundMove
+from twentyone.records import Action, Payment
+from twentyone.replay import round_result, round_to_replay
+from twentyone.round import Round
+from twentyone.rules import Rules
+from twentyone.session_parts import (
+    Chip,
+    Clock,
+    DefaultAction,
+    Notice,
+    Played,
+    Seat,
+    SessionError,
+    Turn,
+)
+from twentyone.shoe import CardSource, Shoe
+from twentyone.table import format_money
+
+__all__ = [
+    "Chip",
+    "Clock",
+    "DefaultAction",
+    "Notice",
+    "Played",
+    "Seat",
+    "SessionError",
+    "TableSession",
+    "Turn",
+    "is_multi_player",
+]
+
+
+def is_multi_player(rules: Rules) -> bool:
+    """Whether a rule set's table seats several players: every one but the online games
+    (``*-online``), where one player has the table to themselves.
+
+    >>> from twentyone.rulesets import load_rules
+    >>> is_multi_player(load_rules("ro-casino")), is_multi_player(load_rules("pl-online"))
+    (True, False)
+    """
+    return not rules.name.endswith("-online")
+
+
+def box_bet(player: str, stakes: dict[str, int]) -> BoxBet:
+    """The engine's bet on one box from its stakes per side (``main`` and side bets).
+
+    >>> box_bet("ann", {"main": 1000, "jackpot": 100})
+    BoxBet(player='ann', bet=1000, side_bets={'jackpot': 100})
+    """
+    sides = {side: amount for side, amount in stakes.items() if side != "main"}
+    return BoxBet(player, stakes.get("main", 0), sides)
+
+
+class TableSession:
+    """One table, alive: its seats, chips, countdown, round in play and decision clock."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        ledger: Ledger,
+        clock: Clock,
+        shoe: CardSource | None = None,
+        default_action: DefaultAction | None = None,
+        table_id: str = "table",
+        multi_player: bool | None = None,
+        countdown_seconds: float = 15.0,
+        decision_seconds: float = 20.0,
+    ) -> None:
+        self.id = table_id
+        self.rules = rules
+        self.ledger = ledger
+        self.shoe: CardSource = shoe if shoe is not None else Shoe.for_rules(rules)
+        self.clock = clock
+        self.default_action = default_action or DefaultAction("stand")
+        self.multi_player = is_multi_player(rules) if multi_player is None else multi_player
+        self.countdown_seconds = countdown_seconds
+        self.decision_seconds = decision_seconds
+        self.seq = 0
+        self.seats: dict[str, Seat] = {}
+        self.played: Played | None = None
+        self.countdown: float | None = None
+        self.last_played: Played | None = None
+        self.notices: list[Notice] = []
+
+    # ----------------------------------------------------------------- reading
+    def owner(self, box: int) -> str | None:
+        """Who owns a table box: the round's player, or whoever has chips on it."""
+        if self.played is not None:
+            for i, t in enumerate(self.played.box_map):
+                if t == box:
+                    return self.played.rnd.boxes[i].player
+            return None
+        for name, seat in self.seats.items():
+            if any(c.box == box for c in seat.chips):
+                return name
+        return None
+
+    def pending(self, name: str) -> int:
+        """The total of a player's chips not yet staked."""
+        seat = self.seats.get(name)
+        return sum(c.amount for c in seat.chips) if seat else 0
+
+    def free_boxes(self) -> int:
+        """Boxes nobody bets on or plays (none while a single-player table is taken)."""
+        if not self.multi_player and self.seats:
+            return 0
+        return sum(1 for b in range(self.rules.table_boxes) if self.owner(b) is None)
+
+    def in_round(self, name: str) -> bool:
+        """Whether a player has a box in the round in play."""
+        return self.played is not None and name in self.played.accounts
+
+    @property
+    def turn(self) -> Turn | None:
+        """Whose turn it is, at which table box and hand, and what they may do."""
+        played = self.played
+        if played is None or played.rnd.question is None:
+            return None
+        q = played.rnd.question
+        return Turn(
+            player=played.rnd.boxes[q.box].player,
+            box=played.box_map[q.box],
+            hand=q.hand,
+            kind=q.kind,
+            actions=tuple(q.actions),
+            amount_range=q.amount_range,
+            deadline=played.deadline,
+            default=played.default,
+        )
+
+    def stakes(self, name: str) -> dict[int, dict[str, int]]:
+        """A player's pending chips per table box and side."""
+        seat = self.seats.get(name)
+        return _stakes(seat.chips) if seat else {}
+
+    def take_notices(self) -> list[Notice]:
+        """The notices since the last call (a front end shows or broadcasts them)."""
+        out, self.notices = self.notices, []
+        return out
+
+    def _changed(self) -> None:
+        self.seq += 1
+
+    def _notice(self, kind: str, message: str, params: dict[str, object], text: str = "",
+                **extra: object) -> None:  # fmt: skip
+        """A notice: the English ``text`` (default: the message filled in) and the catalog
+        ``message`` with its ``params``, for a front end to translate."""
+        english = text or message.format(**params)
+        self.notices.append(Notice(kind, english, message, dict(params), dict(extra)))
+
+    # ----------------------------------------------------------------- seats
+    def connect(self, name: str) -> None:
+        """A connection of a player opened (seated or not)."""
+        seat = self.seats.get(name)
+        if seat is not None:
+            seat.connections += 1
+            self._changed()
+
+    def disconnect(self, name: str) -> None:
+        """A connection closed; a seated player with no connection left stands up unless
+        they play in the round (then after it, and the decision clock plays for them)."""
+        seat = self.seats.get(name)
+        if seat is None:
+            return
+        seat.connections = max(0, seat.connections - 1)
+        if seat.connections == 0 and not self.in_round(name):
+            del self.seats[name]
+            self._countdown_check()
+        self._changed()
+
+    def sit(self, name: str, account: int, connections: int = 1) -> None:
+        """Take a seat with a ledger account (a no-op for a seated player)."""
+        if name in self.seats:
+            return
+        if not self.multi_player and self.seats:
+            other = next(iter(self.seats))
+            raise SessionError(
+                N_("table {table} is a single-player table and {other} plays it"),
+                table=self.id,
+                other=other,
+            )
+        if len(self.seats) >= self.rules.table_boxes:
+            raise SessionError(
+                N_("table {table} is full ({seats} seats)"),
+                table=self.id,
+                seats=self.rules.table_boxes,
+            )
+        self.seats[name] = Seat(name, account, connections=connections)
+        self._changed()
+
+    def leave(self, name: str) -> None:
+        """Stand up between rounds; chips go back."""
+        if name not in self.seats:
+            raise SessionError(N_("you are not seated at this table"), "type", "leave")
+        if self.in_round(name):
+            raise SessionError(N_("you play in this round: leave after it"), "type", "leave")
+        del self.seats[name]
+        self._countdown_check()
+        self._changed()
+
+    def _seat(self, name: str) -> Seat:
+        seat = self.seats.get(name)
+        if seat is None:
+            raise SessionError(N_("sit down first: you are not seated at this table"), "type")
+        return seat
+
+    # ----------------------------------------------------------------- betting
+    def _betting_seat(self, name: str) -> Seat:
+        seat = self._seat(name)
+        if self.played is not None:
+            raise SessionError(N_("bets are closed: a round is in play"), "type")
+        return seat
+
+    def _check_chips(self, seat: Seat, chips: list[Chip]) -> None:
+        """Raise unless these chips are a valid set of pending bets for the seat: the one
+        check of the table's limits while bets are placed (the minimum waits for ready)."""
+        rules = self.rules
+        boxes: dict[int, dict[str, int]] = {}
+        for c in chips:
+            if not 0 <= c.box < rules.table_boxes:
+                raise SessionError(
+                    N_("box {box}: the table has boxes 0 to {last}"),
+                    "box",
+                    c.box,
+                    box=c.box,
+                    last=rules.table_boxes - 1,
+                )
+            owner = self.owner(c.box)
+            if owner is not None and owner != seat.name:
+                raise SessionError(
+                    N_("box {box} is {owner}'s"), "box", c.box, box=c.box, owner=owner
+                )
+            sides = boxes.setdefault(c.box, {})
+            sides[c.side] = sides.get(c.side, 0) + c.amount
+            if sides[c.side] > rules.table_max:
+                raise SessionError(
+                    N_(
+                        "amount {amount}: box {box} would hold {held}, "
+                        "above the table maximum {max}"
+                    ),
+                    "amount",
+                    c.amount,
+                    amount=c.amount,
+                    box=c.box,
+                    held=sides[c.side],
+                    max=rules.table_max,
+                )
+        if len(boxes) > rules.boxes_per_player:
+            raise SessionError(
+                N_("box {box}: at most {n} boxes per player"),
+                "box",
+                chips[-1].box,
+                box=chips[-1].box,
+                n=rules.boxes_per_player,
+            )
+        total = sum(c.amount for c in chips)
+        if total and total > (balance := self.ledger.balance(seat.account)):
+            raise SessionError(
+                N_("amount {amount}: bets of {total} exceed the balance {balance}"),
+                "amount",
+                chips[-1].amount,
+                amount=chips[-1].amount,
+                total=total,
+                balance=balance,
+            )
+
+    def _set_chips(self, seat: Seat, chips: list[Chip]) -> None:
+        self._check_chips(seat, chips)
+        seat.chips = chips
+        seat.ready = False
+        if self.multi_player and self.countdown is None and chips:
+            self.countdown = self.clock() + self.countdown_seconds
+        self._countdown_check()
+        self._changed()
+
+    def bet(self, name: str, box: object, amount: object, side: object = "main") -> None:
+        """Add a chip to a table box (numbered from 0): on its main bet, or on a side bet the
+        table offers (``side``: its id)."""
+        seat = self._betting_seat(name)
+        if not isinstance(box, int) or isinstance(box, bool):
+            raise SessionError(N_("box {box!r}: expected a box number"), "box", box, box=box)
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise SessionError(
+                N_("amount {amount!r}: expected a whole number of minor units above 0"),
+                "amount",
+                amount,
+                amount=amount,
+            )
+        ids = [b.id for b in self.rules.staked_side_bets]
+        if side != "main" and side not in ids:
+            raise SessionError(
+                N_("side {side!r}: expected 'main' or a side bet of the table ({ids})"),
+                "side",
+                side,
+                side=side,
+                ids=", ".join(ids) or "-",
+            )
+        self._set_chips(seat, [*seat.chips, Chip(box, side, amount)])
+
+    def undo(self, name: str) -> None:
+        """Take back the player's last chip."""
+        seat = self._betting_seat(name)
+        if not seat.chips:
+            raise SessionError(N_("undo: you have no chips on the table"), "type", "undo")
+        self._set_chips(seat, seat.chips[:-1])
+
+    def clear(self, name: str) -> None:
+        """Take back all the player's chips."""
+        seat = self._betting_seat(name)
+        self._set_chips(seat, [])
+
+    def rebet(self, name: str, factor: int = 1) -> None:
+        """The bets of the player's last round again (``factor`` 2: doubled)."""
+        seat = self._betting_seat(name)
+        if not seat.last_bets:
+            what = "rebet" if factor == 1 else "double-rebet"
+            raise SessionError(
+                N_("{name}: you have no last round to repeat here"), "type", what, name=what
+            )
+        self._set_chips(seat, [Chip(c.box, c.side, c.amount * factor) for c in seat.last_bets])
+
+    def ready(self, name: str) -> None:
+        """Multi-player: ready (the round starts once all are); single-player: deal now."""
+        seat = self._betting_seat(name)
+        if not seat.chips:
+            raise SessionError(N_("place a bet first"), "type", "ready")
+        low = self._below_minimum(seat)
+        if low is not None:
+            box, bet = low
+            raise SessionError(
+                N_("box {box}: bet {bet} is below the table minimum {min}"),
+                "box",
+                box,
+                box=box,
+                bet=bet,
+                min=self.rules.table_min,
+            )
+        seat.ready = True
+        self._changed()
+        if not self.multi_player:
+            self._start_round()
+        else:
+            self._countdown_check()
+
+    def _below_minimum(self, seat: Seat) -> tuple[int, int] | None:
+        """The first box whose main bet is below the table minimum, with that bet."""
+        for box, sides in _stakes(seat.chips).items():
+            if sides.get("main", 0) < self.rules.table_min:
+                return box, sides.get("main", 0)
+        return None
+
+    def _countdown_check(self) -> None:
+        """Multi-player: start when every seated player is ready and someone bets."""
+        if self.played is not None or not self.multi_player:
+            return
+        if not any(s.chips for s in self.seats.values()):
+            self.countdown = None
+            return
+        if all(s.ready for s in self.seats.values()):
+            self._start_round()
+
+    # ----------------------------------------------------------------- the round
+    def _start_round(self) -> None:
+        bets: list[tuple[int, BoxBet]] = []
+        accounts: dict[str, int] = {}
+        for name, seat in self.seats.items():
+            low = self._below_minimum(seat)
+            if low is not None:
+                self._notice(
+                    "bets-dropped",
+                    N_(
+                        "{player}: box {seat} is below the table minimum {min}; {player}'s bets "
+                        "are not in this round"
+                    ),
+                    {"player": name, "seat": low[0] + 1, "min": self.rules.table_min},
+                    text=f"{name}: box {low[0] + 1} is below the table minimum "
+                    f"{format_money(self.rules.table_min)}; {name}'s bets are not in this round",
+                    player=name,
+                )
+                seat.chips = []
+                continue
+            for b, sides in _stakes(seat.chips).items():
+                bets.append((b, box_bet(name, sides)))
+                accounts[name] = seat.account
+        self.countdown = None
+        if not bets:
+            self._changed()
+            return
+        bets.sort(key=lambda pair: pair[0])
+        bankrolls = self.ledger.balances(accounts.values())
+        by_name = {name: bankrolls.get(acct, 0) for name, acct in accounts.items()}
+        try:
+            rnd = Round(self.rules, self.shoe, [b for _, b in bets], by_name)
+        except TwentyOneError as exc:
+            self._not_started(exc)
+            return
+        moves = _moves(rnd, 0, accounts)
+        try:
+            round_id = self.ledger.start_round(
+                self.id, self.rules.name, round_to_replay(rnd), list(accounts.values()), moves
+            )
+        except InsufficientFundsError as exc:
+            self._not_started(exc)
+            return
+        for seat in self.seats.values():
+            if seat.chips:
+                seat.last_bets = seat.chips
+            seat.chips = []
+            seat.ready = False
+        self.played = Played(round_id, rnd, [b for b, _ in bets], accounts, posted=len(rnd.log))
+        self._notice(
+            "round-start", N_("round {round}: no more bets"), {"round": round_id}, round=round_id
+        )
+        self._after_change()
+
+    def _not_started(self, exc: Exception) -> None:
+        """A round that could not start: the bets go back, and the table is told why."""
+        for seat in self.seats.values():
+            seat.chips = []
+            seat.ready = False
+        self._notice(
+            "table-error",
+            N_("the round could not start: the bets are taken back"),
+            {},
+            text=f"the round could not start: {exc}",
+        )
+        self._changed()
+
+    def decide(self, name: str, decision: object, box: object = None, hand: object = None) -> None:
+        """Answer the round's question (only the player whose turn it is); ``box`` (the
+        table box) and ``hand``, when given, must be where the turn is."""
+        played = self.played
+        if played is None or played.rnd.question is None:
+            raise SessionError(
+                N_("decision {decision!r}: no round is asking"),
+                "decision",
+                decision,
+                decision=decision,
+            )
+        if not isinstance(decision, str):
+            raise SessionError(
+                N_("decision {decision!r}: expected a string"),
+                "decision",
+                decision,
+                decision=decision,
+            )
+        q = played.rnd.question
+        whose = played.rnd.boxes[q.box].player
+        if whose != name:
+            raise SessionError(
+                N_("decision {decision!r}: it is {whose}'s turn, not yours"),
+                "decision",
+                decision,
+                decision=decision,
+                whose=whose,
+            )
+        table_box = played.box_map[q.box]
+        if box is not None and box != table_box:
+            raise SessionError(
+                N_("box {box!r}: the turn is at box {turn}"), "box", box, box=box, turn=table_box
+            )
+        if hand is not None and hand != q.hand:
+            raise SessionError(
+                N_("hand {hand!r}: the turn is at hand {turn}"),
+                "hand",
+                hand,
+                hand=hand,
+                turn=q.hand,
+            )
+        try:
+            self._apply(played, decision, "player")
+        except TwentyOneError as exc:
+            raise SessionError(
+                N_("decision {decision!r}: the game does not allow it now"),
+                "decision",
+                decision,
+                detail=str(exc),
+                decision=decision,
+            ) from exc
+
+    def _apply(self, played: Played, decision: str, by: str) -> None:
+        rnd = played.rnd
+        q = rnd.question
+        assert q is not None
+        record: Action = rnd.apply(decision)
+        player = rnd.boxes[q.box].player
+        if by == "clock":
+            played.clock_decisions.append(len(rnd.decisions) - 1)
+        played.log.append(
+            {
+                "box": played.box_map[q.box],
+                "hand": q.hand,
+                "decision": record.decision,
+                "player": player,
+                "by": by,
+            }
+        )
+        self._after_change()
+
+    def _after_change(self) -> None:
+        played = self.played
+        assert played is not None
+        rnd = played.rnd
+        moves = _moves(rnd, played.posted, played.accounts)
+        played.posted = len(rnd.log)
+        if rnd.is_over:
+            self._finish(played, moves)
+            return
+        if moves:  # money moved: post it, with the replay so far (hits and stands wait)
+            self.ledger.record_moves(played.id, moves, round_to_replay(rnd), played.clock_decisions)
+        q = rnd.question
+        assert q is not None
+        key = (q.kind, q.box, q.hand, len(rnd.log))
+        if key != played.question_key:
+            played.question_key = key
+            played.deadline = self.clock() + self.decision_seconds
+            played.default = self.default_action.decide(rnd)
+        self._changed()
+
+    def _finish(self, played: Played, moves: list[RoundMove]) -> None:
+        rnd = played.rnd
+        net = rnd.net()
+        staked: dict[str, int] = {}
+        for rec in rnd.log:
+            if isinstance(rec, Payment) and rec.amount < 0:
+                name = rnd.boxes[rec.box].player
+                staked[name] = staked.get(name, 0) - rec.amount
+        per_player = {
+            acct: (staked.get(name, 0), net.get(name, 0)) for name, acct in played.accounts.items()
+        }
+        self.ledger.settle_round(
+            played.id,
+            moves,
+            round_to_replay(rnd),
+            round_result(rnd),
+            per_player,
+            played.clock_decisions,
+        )
+        self.last_played = played
+        self.played = None
+        for name in [n for n, s in self.seats.items() if s.connections == 0]:
+            del self.seats[name]
+        summary = ", ".join(f"{n} {format_money(v, sign=True)}" for n, v in net.items())
+        self._notice(
+            "round-end",
+            N_("round {round}: {summary}"),
+            {"round": played.id, "summary": net},
+            text=f"round {played.id}: {summary}",
+            round=played.id,
+            net=net,
+        )
+        self._changed()
+
+    # ----------------------------------------------------------------- time
+    def tick(self, now: float) -> bool:
+        """Fire the countdown and the decision clock if their time has come; True when the
+        table changed."""
+        before = self.seq
+        if self.played is None and self.countdown is not None and now >= self.countdown:
+            self._start_round()
+        played = self.played
+        if (
+            played is not None
+            and played.rnd.question is not None
+            and played.deadline is not None
+            and now >= played.deadline
+        ):
+            q = played.rnd.question
+            player = played.rnd.boxes[q.box].player
+            decision = played.default or self.default_action.decide(played.rnd)
+            self._notice(
+                "default-action",
+                N_("{player} did not act in time: {decision} (table default: {default})"),
+                {"player": player, "decision": decision, "default": self.default_action.name},
+                player=player,
+                box=played.box_map[q.box],
+                hand=q.hand,
+                decision=decision,
+            )
+            self._apply(played, decision, "clock")
+        return self.seq != before
+
+
+def _stakes(chips: list[Chip]) -> dict[int, dict[str, int]]:
+    """Chips summed per table box and side, boxes in the order first bet on."""
+    out: dict[int, dict[str, int]] = {}
+    for c in chips:
+        sides = out.setdefault(c.box, {})
+        sides[c.side] = sides.get(c.side, 0) + c.amount
+    return out
+
+
+def _moves(rnd: Round, start: int, accounts: dict[str, int]) -> list[RoundMove]:
+    """The round's payments from log record ``start`` on, as ledger moves."""
+    moves = []
+    for index in range(start, len(rnd.log)):
+        rec = rnd.log[index]
+        if isinstance(rec, Payment) and rec.amount:
+            player = rnd.boxes[rec.box].player
+            moves.append(RoundMove(index, accounts[player], rec.amount))
+    return moves

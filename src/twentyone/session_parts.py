@@ -1,0 +1,160 @@
+"""What a table session is made of: its refusals, the decision clock's default action, the
+chips and seats of the betting phase, the round in play with what the table keeps around it,
+and the notices it gives. :class:`~twentyone.session.TableSession` owns and changes these.
+
+>>> Chip(box=0, side="main", amount=500)
+Chip(box=0, side='main', amount=500)
+>>> str(SessionError("box {box}: the table has boxes 0 to {last}", "box", 9, box=9, last=6))
+'box 9: the table has boxes 0 to 6'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from twentyone.errors import TwentyOneError
+from twentyone.round import Round
+
+Clock = Callable[[], float]
+
+
+class SessionError(TwentyOneError):
+    """An intention the table refused; it changed nothing. ``field`` and ``value`` name what
+    was wrong; ``message`` is a catalog message (marked with ``N_``) whose ``{named}``
+    placeholders ``params`` fill, for a front end to translate. The English text is
+    ``detail`` when given (an engine error says more), else the message filled in."""
+
+    def __init__(
+        self,
+        message: str,
+        field: str | None = None,
+        value: Any = None,
+        *,
+        detail: str | None = None,
+        **params: Any,
+    ) -> None:
+        super().__init__(detail if detail is not None else message.format(**params))
+        self.message = message
+        self.params = params
+        self.field = field
+        self.value = value
+        self.detail = detail
+
+
+class DefaultAction:
+    """What the decision clock does for a player who does not act in time.
+
+    >>> from twentyone.hands import BoxBet
+    >>> from twentyone.rulesets import load_rules
+    >>> from twentyone.shoe import StackedShoe
+    >>> rnd = Round(load_rules("ru-online"), StackedShoe("6S 5D 5C 9H"), [BoxBet("ann", 1000)])
+    >>> DefaultAction("stand").decide(rnd)
+    'stand'
+    """
+
+    def __init__(self, name: str, chooser: Callable[[Round], str] | None = None) -> None:
+        self.name = name
+        self.chooser = chooser
+
+    def decide(self, rnd: Round) -> str:
+        """A legal decision for the round's question: the chooser's, or stand (hit where a
+        stand is not allowed), and every prompt declined."""
+        q = rnd.question
+        assert q is not None
+        if self.chooser is not None:
+            try:
+                choice = self.chooser(rnd)
+            except Exception:  # a failing strategy must not stop the table
+                choice = ""
+            if choice and rnd.can(choice):
+                return choice
+        for fallback in ("no-insurance", "no-even-money", "no-surrender", "stand", "hit"):
+            if fallback in q.actions:
+                return fallback
+        return q.actions[0]
+
+
+@dataclass(slots=True)
+class Chip:
+    """A chip placed in the betting phase (undo takes back the last one); ``side`` is
+    ``"main"`` or the id of a side bet."""
+
+    box: int
+    side: str
+    amount: int
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seated player (``account`` in the ledger), their chips, what their last round
+    staked (for rebet) and how many connections they have open (none: they leave once
+    their round is over)."""
+
+    name: str
+    account: int
+    ready: bool = False
+    connections: int = 0
+    chips: list[Chip] = field(default_factory=list)
+    last_bets: list[Chip] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Played:
+    """The round in play: the engine's round plus what the table needs around it."""
+
+    id: int
+    rnd: Round
+    box_map: list[int]  # the round's box i sits at table box box_map[i]
+    accounts: dict[str, int]
+    posted: int = 0  # log records already sent to the ledger
+    clock_decisions: list[int] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    question_key: tuple[Any, ...] | None = None
+    deadline: float | None = None
+    default: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Whose turn it is: the player, the table box and hand the round asks about, the
+    question's kind and legal actions, the decision clock's deadline and default."""
+
+    player: str
+    box: int
+    hand: int
+    kind: str
+    actions: tuple[str, ...]
+    amount_range: tuple[int, int] | None
+    deadline: float | None
+    default: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the table tells everyone: its ``kind`` (``round-start``, ``round-end``,
+    ``default-action``, ``bets-dropped``, ``table-error``), the English ``text``, the catalog
+    ``message`` with its ``params`` (a front end translates it), and ``extra`` facts.
+
+    >>> Notice("round-start", "round 3: no more bets", "round {round}: no more bets",
+    ...        {"round": 3}, {"round": 3}).as_message()["text"]
+    'round 3: no more bets'
+    """
+
+    kind: str
+    text: str
+    message: str
+    params: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_message(self) -> dict[str, Any]:
+        """The notice as a JSON-ready message (``type`` "notice")."""
+        return {
+            "type": "notice",
+            "kind": self.kind,
+            "text": self.text,
+            "message": self.message,
+            "params": self.params,
+            **self.extra,
+        }
