@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from twentyone.rules import Rules
-from twentyone.web.tables import DefaultAction
+from twentyone.session import DefaultAction
 
 log = logging.getLogger(__name__)
 

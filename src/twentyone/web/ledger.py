@@ -26,12 +26,12 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, Table, bindparam, event, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from twentyone.ledger import InsufficientFundsError, RoundMove
 from twentyone.web.ledger_sql import StatementRunner
 from twentyone.web.storage.models import Account, GameRound, LedgerEntry, RoundPlayer, utcnow
 
@@ -85,22 +85,12 @@ _ROUND_PLAYER_RESULT = (
 )
 
 
-class InsufficientFundsError(Exception):
-    """A debit would take a player's balance below zero."""
-
-
-@dataclass(frozen=True, slots=True)
-class RoundMove:
-    """One engine payment of a round, ready for the ledger: ``amount`` < 0 is a stake the
-    player pays the house, > 0 a payment from the house. ``index`` is its place in the log."""
-
-    index: int
-    account_id: int
-    amount: int
+__all__ = ["BANK", "HOUSE", "InsufficientFundsError", "Ledger", "RoundMove"]
 
 
 class Ledger:
-    """Posting and reading entries; round money (stakes, payments, settlement, refunds)."""
+    """Posting and reading entries; round money (stakes, payments, settlement, refunds): the
+    :class:`twentyone.ledger.Ledger` protocol kept in SQL."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine

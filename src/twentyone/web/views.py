@@ -16,7 +16,7 @@ from twentyone.round import Round
 from twentyone.rules import Rules, fraction_text
 
 if TYPE_CHECKING:
-    from twentyone.web.table_parts import Played
+    from twentyone.session_parts import Played
     from twentyone.web.tables import LiveTable
 
 
