@@ -70,6 +70,19 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from twentyone.terminal import run_game
 
+    if args.players is not None:
+        from twentyone.terminal_table import run_shared
+
+        return run_shared(
+            rules=args.rules,
+            players=args.players,
+            boxes=args.boxes,
+            bankroll=args.bankroll,
+            seed=args.seed,
+            log_path=args.log,
+            hints=args.hints,
+            lang=args.lang,
+        )
     return run_game(
         rules=args.rules,
         boxes=args.boxes,
@@ -231,6 +244,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play at the terminal")
     p.add_argument("--rules", default="ro-casino", help="preset, TOML file or shorthand")
     p.add_argument("--boxes", type=int, default=1, help="boxes to play each round")
+    p.add_argument(
+        "--players",
+        default=None,
+        help="several players at one table, taking turns: names separated by commas "
+        "(ann,bob); each gets --boxes boxes and --bankroll",
+    )
     p.add_argument(
         "--bankroll", type=int, default=100_000, help="starting bankroll in minor units (cents)"
     )

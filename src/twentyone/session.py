@@ -394,6 +394,12 @@ class TableSession:
             self._start_round()
 
     # ----------------------------------------------------------------- the round
+    def close_betting(self) -> None:
+        """Close the betting window now, as if the countdown ran out: the round starts with
+        the bets placed (bets below the table minimum sit out). A no-op without bets."""
+        if self.played is None and self.countdown is not None:
+            self._start_round()
+
     def _start_round(self) -> None:
         bets: list[tuple[int, BoxBet]] = []
         accounts: dict[str, int] = {}
@@ -590,8 +596,8 @@ class TableSession:
         """Fire the countdown and the decision clock if their time has come; True when the
         table changed."""
         before = self.seq
-        if self.played is None and self.countdown is not None and now >= self.countdown:
-            self._start_round()
+        if self.countdown is not None and now >= self.countdown:
+            self.close_betting()
         played = self.played
         if (
             played is not None

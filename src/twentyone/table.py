@@ -85,6 +85,28 @@ class Stats:
     def hands(self) -> int:
         return self.won + self.lost + self.pushed
 
+    def count(self, rnd: Round, player: str) -> int:
+        """Count ``player``'s boxes of a finished round (others at the table are left out);
+        returns the player's net."""
+        net = rnd.net().get(player, 0)
+        self.rounds += 1
+        self.net += net
+        self.biggest_win = max(self.biggest_win, net)
+        for box in rnd.boxes:
+            if box.player != player:
+                continue
+            self.wagered += box.staked
+            for hand in box.hands:
+                self.blackjacks += hand.is_blackjack
+                if hand.result in ("win", "blackjack", "even-money"):
+                    self.won += 1
+                elif hand.result == "push":
+                    self.pushed += 1
+                else:
+                    self.lost += 1
+                    self.surrendered += hand.surrendered
+        return net
+
 
 class Table:
     """One player's seat at a table: ``boxes`` boxes each round, ``bankroll`` in minor units.
@@ -196,23 +218,8 @@ class Table:
         """Book a finished round into the bankroll and statistics; returns its net."""
         if not rnd.is_over:
             raise TwentyOneError("the round is not over: it still asks a question")
-        net = rnd.net().get(self.player, 0)
+        net = self.stats.count(rnd, self.player)
         self.bankroll = self.round_bankroll + net
-        s = self.stats
-        s.rounds += 1
-        s.net += net
-        s.biggest_win = max(s.biggest_win, net)
-        for box in rnd.boxes:
-            s.wagered += box.staked
-            for hand in box.hands:
-                s.blackjacks += hand.is_blackjack
-                if hand.result in ("win", "blackjack", "even-money"):
-                    s.won += 1
-                elif hand.result == "push":
-                    s.pushed += 1
-                else:
-                    s.lost += 1
-                    s.surrendered += hand.surrendered
         return net
 
     def replay_record(self, rnd: Round) -> dict[str, Any]:

@@ -264,11 +264,15 @@ class Game(Prompter):
                     )
                 )
 
+    def seat(self, box: int) -> int:
+        """The box number (from 1) a player sees for the round's box index."""
+        return self.table.seat(box)
+
     def label(self, rnd: Round, box: int, hand: int) -> str:
         n = len(rnd.boxes[box].hands)
         if n == 1:
-            return _("Box {seat}", seat=self.table.seat(box))
-        return _("Box {seat} hand {i} of {n}", seat=self.table.seat(box), i=hand + 1, n=n)
+            return _("Box {seat}", seat=self.seat(box))
+        return _("Box {seat} hand {i} of {n}", seat=self.seat(box), i=hand + 1, n=n)
 
     def dealer_line(self, rnd: Round) -> Text:
         shown = rnd.dealer_visible
@@ -327,7 +331,7 @@ class Game(Prompter):
         return len(rnd.log)
 
     def tell_payment(self, rnd: Round, pay: Payment) -> None:
-        name = _("Box {seat}", seat=self.table.seat(pay.box))
+        name = _("Box {seat}", seat=self.seat(pay.box))
         box = rnd.boxes[pay.box]
         paid = money(pay.amount)
         if pay.kind == "insurance" and box.insurance:
@@ -504,7 +508,7 @@ class Game(Prompter):
                     Text(_(word), style=style),
                     "   " + hand_paid(hand),
                 )
-            name = _("Box {seat}", seat=self.table.seat(box.index))
+            name = _("Box {seat}", seat=self.seat(box.index))
             for pay in rnd.log:
                 if not isinstance(pay, Payment) or pay.box != box.index:
                     continue

@@ -31,7 +31,7 @@ from twentyone.cards import Card, hand_total
 from twentyone.errors import BetError, TwentyOneError
 from twentyone.hands import Hand
 from twentyone.rules import Rules
-from twentyone.table import Table
+from twentyone.table import Stats, Table
 
 
 class _Speech:
@@ -230,7 +230,11 @@ def hand_paid(hand: Hand) -> str:
 
 def summary_lines(table: Table) -> list[str | Text]:
     """The session summary's lines (after its heading)."""
-    s = table.stats
+    return stats_lines(table.stats, table.start_bankroll, table.bankroll)
+
+
+def stats_lines(s: Stats, start: int, end: int) -> list[str | Text]:
+    """A player's summary lines: their statistics and bankroll from ``start`` to ``end``."""
     style = "bold green" if s.net > 0 else "bold red" if s.net < 0 else "bold"
     return [
         _("Rounds played: {n}", n=s.rounds),
@@ -247,8 +251,8 @@ def summary_lines(table: Table) -> list[str | Text]:
         _("Biggest win: {amount}", amount=money(s.biggest_win, sign=True)),
         _(
             "Bankroll: {start} -> {end}",
-            start=money(table.start_bankroll),
-            end=money(table.bankroll),
+            start=money(start),
+            end=money(end),
         ),
     ]
 
