@@ -45,6 +45,10 @@ from twentyone.session_parts import (
     Seat,
     SessionError,
     Turn,
+    box_bet,
+    is_multi_player,
+    round_moves,
+    stakes_by_box,
 )
 from twentyone.shoe import CardSource, Shoe
 from twentyone.table import format_money
@@ -61,27 +65,6 @@ __all__ = [
     "Turn",
     "is_multi_player",
 ]
-
-
-def is_multi_player(rules: Rules) -> bool:
-    """Whether a rule set's table seats several players: every one but the online games
-    (``*-online``), where one player has the table to themselves.
-
-    >>> from twentyone.rulesets import load_rules
-    >>> is_multi_player(load_rules("ro-casino")), is_multi_player(load_rules("pl-online"))
-    (True, False)
-    """
-    return not rules.name.endswith("-online")
-
-
-def box_bet(player: str, stakes: dict[str, int]) -> BoxBet:
-    """The engine's bet on one box from its stakes per side (``main`` and side bets).
-
-    >>> box_bet("ann", {"main": 1000, "jackpot": 100})
-    BoxBet(player='ann', bet=1000, side_bets={'jackpot': 100})
-    """
-    sides = {side: amount for side, amount in stakes.items() if side != "main"}
-    return BoxBet(player, stakes.get("main", 0), sides)
 
 
 class TableSession:
@@ -165,7 +148,7 @@ class TableSession:
     def stakes(self, name: str) -> dict[int, dict[str, int]]:
         """A player's pending chips per table box and side."""
         seat = self.seats.get(name)
-        return _stakes(seat.chips) if seat else {}
+        return stakes_by_box(seat.chips) if seat else {}
 
     def take_notices(self) -> list[Notice]:
         """The notices since the last call (a front end shows or broadcasts them)."""
@@ -378,7 +361,7 @@ class TableSession:
 
     def _below_minimum(self, seat: Seat) -> tuple[int, int] | None:
         """The first box whose main bet is below the table minimum, with that bet."""
-        for box, sides in _stakes(seat.chips).items():
+        for box, sides in stakes_by_box(seat.chips).items():
             if sides.get("main", 0) < self.rules.table_min:
                 return box, sides.get("main", 0)
         return None
@@ -419,7 +402,7 @@ class TableSession:
                 )
                 seat.chips = []
                 continue
-            for b, sides in _stakes(seat.chips).items():
+            for b, sides in stakes_by_box(seat.chips).items():
                 bets.append((b, box_bet(name, sides)))
                 accounts[name] = seat.account
         self.countdown = None
@@ -434,7 +417,7 @@ class TableSession:
         except TwentyOneError as exc:
             self._not_started(exc)
             return
-        moves = _moves(rnd, 0, accounts)
+        moves = round_moves(rnd, 0, accounts)
         try:
             round_id = self.ledger.start_round(
                 self.id, self.rules.name, round_to_replay(rnd), list(accounts.values()), moves
@@ -541,7 +524,7 @@ class TableSession:
         played = self.played
         assert played is not None
         rnd = played.rnd
-        moves = _moves(rnd, played.posted, played.accounts)
+        moves = round_moves(rnd, played.posted, played.accounts)
         played.posted = len(rnd.log)
         if rnd.is_over:
             self._finish(played, moves)
@@ -619,23 +602,3 @@ class TableSession:
             )
             self._apply(played, decision, "clock")
         return self.seq != before
-
-
-def _stakes(chips: list[Chip]) -> dict[int, dict[str, int]]:
-    """Chips summed per table box and side, boxes in the order first bet on."""
-    out: dict[int, dict[str, int]] = {}
-    for c in chips:
-        sides = out.setdefault(c.box, {})
-        sides[c.side] = sides.get(c.side, 0) + c.amount
-    return out
-
-
-def _moves(rnd: Round, start: int, accounts: dict[str, int]) -> list[RoundMove]:
-    """The round's payments from log record ``start`` on, as ledger moves."""
-    moves = []
-    for index in range(start, len(rnd.log)):
-        rec = rnd.log[index]
-        if isinstance(rec, Payment) and rec.amount:
-            player = rnd.boxes[rec.box].player
-            moves.append(RoundMove(index, accounts[player], rec.amount))
-    return moves

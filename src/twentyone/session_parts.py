@@ -1,6 +1,7 @@
 """What a table session is made of: its refusals, the decision clock's default action, the
 chips and seats of the betting phase, the round in play with what the table keeps around it,
-and the notices it gives. :class:`~twentyone.session.TableSession` owns and changes these.
+the notices it gives, and the small functions between chips, bets and ledger moves.
+:class:`~twentyone.session.TableSession` owns and changes these.
 
 >>> Chip(box=0, side="main", amount=500)
 Chip(box=0, side='main', amount=500)
@@ -15,7 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from twentyone.errors import TwentyOneError
+from twentyone.hands import BoxBet
+from twentyone.ledger import RoundMove
+from twentyone.records import Payment
 from twentyone.round import Round
+from twentyone.rules import Rules
 
 Clock = Callable[[], float]
 
@@ -158,3 +163,44 @@ class Notice:
             "params": self.params,
             **self.extra,
         }
+
+
+def is_multi_player(rules: Rules) -> bool:
+    """Whether a rule set's table seats several players: every one but the online games
+    (``*-online``), where one player has the table to themselves.
+
+    >>> from twentyone.rulesets import load_rules
+    >>> is_multi_player(load_rules("ro-casino")), is_multi_player(load_rules("pl-online"))
+    (True, False)
+    """
+    return not rules.name.endswith("-online")
+
+
+def box_bet(player: str, stakes: dict[str, int]) -> BoxBet:
+    """The engine's bet on one box from its stakes per side (``main`` and side bets).
+
+    >>> box_bet("ann", {"main": 1000, "jackpot": 100})
+    BoxBet(player='ann', bet=1000, side_bets={'jackpot': 100})
+    """
+    sides = {side: amount for side, amount in stakes.items() if side != "main"}
+    return BoxBet(player, stakes.get("main", 0), sides)
+
+
+def stakes_by_box(chips: list[Chip]) -> dict[int, dict[str, int]]:
+    """Chips summed per table box and side, boxes in the order first bet on."""
+    out: dict[int, dict[str, int]] = {}
+    for c in chips:
+        sides = out.setdefault(c.box, {})
+        sides[c.side] = sides.get(c.side, 0) + c.amount
+    return out
+
+
+def round_moves(rnd: Round, start: int, accounts: dict[str, int]) -> list[RoundMove]:
+    """The round's payments from log record ``start`` on, as ledger moves."""
+    moves = []
+    for index in range(start, len(rnd.log)):
+        rec = rnd.log[index]
+        if isinstance(rec, Payment) and rec.amount:
+            player = rnd.boxes[rec.box].player
+            moves.append(RoundMove(index, accounts[player], rec.amount))
+    return moves
