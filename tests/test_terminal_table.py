@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from twentyone.errors import BetError
+from twentyone.errors import BetError, ShoeExhaustedError
 from twentyone.i18n import parse_amount
 from twentyone.shoe import StackedShoe
 from twentyone.terminal_table import play_shared
@@ -199,3 +199,27 @@ def test_a_round_the_table_cannot_start_is_told_and_the_bets_go_back() -> None:
     assert code == 0
     assert "the round could not start: the bets are taken back" in text
     assert bankrolls(text) == {"ann": (0, 100_000, 100_000), "bob": (0, 100_000, 100_000)}
+
+
+def test_each_player_gets_their_own_boxes() -> None:
+    # two boxes each: ann boxes 1-2, bob 3-4; bob sits box 4 out. hu deals box by box:
+    # box 1 TS 9H, box 2 8C 7C, box 3 TD 9D, dealer 6D; input ends: all stand, the dealer
+    # draws TH 5S.
+    lines = ["10", "10", "10", "0"]
+    shoe = "TS 9H 8C 7C TD 9D 6D TH 5S"
+    code, text, script = run(lines, rules="hu-casino", shoe=shoe, boxes=2)
+    assert code == 0
+    assert "ann: Box 1, Box 2, bankroll 1,000.00" in text
+    assert "bob: Box 3, Box 4, bankroll 1,000.00" in text
+    assert [p.split(" (")[0] for p in script.prompts[:4]] == [
+        "ann, bet on box 1",
+        "ann, bet on box 2",
+        "bob, bet on box 3",
+        "bob, bet on box 4",
+    ]
+    assert "bob · Box 3  10♦ 9♦" in text and "Box 4" not in text.split("Round 1")[1]
+
+
+def test_a_shoe_that_runs_out_mid_round_is_an_error_not_a_loop() -> None:
+    with pytest.raises(ShoeExhaustedError):
+        run(["10", "10", "n", "n", "s", "s"], shoe="TS 9H 6D 7C 2S")

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from twentyone.errors import BetError
+from twentyone.errors import BetError, IllegalActionError
 from twentyone.hints import Advisor
 from twentyone.ledger import MemoryLedger
 from twentyone.records import Payment
@@ -358,7 +358,9 @@ class SharedGame(Game):
             choice = self.decide(rnd, rnd.question)
             try:
                 self.session.decide(turn.player, choice)
-            except SessionError as exc:  # not expected: only legal actions are offered
+            except SessionError as exc:  # only legal actions are offered: the engine failed
+                if not isinstance(exc.__cause__, IllegalActionError):
+                    raise exc.__cause__ or exc from None  # e.g. a stacked shoe ran out
                 self.refuse(refusal_text(exc))
         for (name, box), stake in _stakes(rnd, box_map).items():
             self.last[(name, box)] = stake
