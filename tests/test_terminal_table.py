@@ -8,6 +8,7 @@ out by hand from the rules.
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import pytest
 
 from twentyone.errors import BetError, ShoeExhaustedError
 from twentyone.i18n import parse_amount
+from twentyone.replay import replay
 from twentyone.shoe import StackedShoe
 from twentyone.terminal_table import play_shared
 
@@ -223,3 +225,13 @@ def test_each_player_gets_their_own_boxes() -> None:
 def test_a_shoe_that_runs_out_mid_round_is_an_error_not_a_loop() -> None:
     with pytest.raises(ShoeExhaustedError):
         run(["10", "10", "n", "n", "s", "s"], shoe="TS 9H 6D 7C 2S")
+
+
+def test_log_writes_each_round_with_every_players_bankroll(tmp_path: Path) -> None:
+    log = tmp_path / "rounds.jsonl"
+    _, _, _ = run(["10", "10", "n", "n", "s", "h", "s", "q"], shoe=RO_SHOE, log_path=str(log))
+    (line,) = log.read_text().splitlines()
+    record = json.loads(line)
+    assert record["bankrolls"] == {"ann": 100_000, "bob": 100_000}
+    assert [b["player"] for b in record["boxes"]] == ["ann", "bob"]
+    assert replay(record)["net"] == {"ann": 1000, "bob": 1000}

@@ -347,7 +347,10 @@ class SharedGame(Game):
     def play_shared_round(self, rnd: Round, box_map: list[int]) -> None:
         """Play the round in the session, each question asked of the player it names."""
         self.box_map = box_map
-        before = {n: self.balance(n) for n in self.names}
+        before = {n: self.balance(n) for n in self.names}  # less what the deal has moved
+        for pay in rnd.log:
+            if isinstance(pay, Payment):
+                before[rnd.boxes[pay.box].player] -= pay.amount
         self.show_table(rnd)
         seen = _initial_records(rnd)
         while True:
