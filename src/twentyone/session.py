@@ -63,6 +63,7 @@ __all__ = [
     "SessionError",
     "TableSession",
     "Turn",
+    "box_bet",
     "is_multi_player",
 ]
 
