@@ -421,3 +421,41 @@ def test_the_session_loads_no_front_end() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_intentions_keep_the_books_and_refusals_change_nothing(seed: int) -> None:
+    """Three players send random intentions (good and bad) while the clock runs: every refusal
+    leaves the table as it was, the money is all there and no balance goes below zero."""
+    rng = random.Random(seed)
+    preset = rng.choice(["ro-casino", "pt-casino", "hu-casino"])
+    table, ledger, clock = table_at(preset, players=("ann", "bob", "cy"), balance=3_000)
+    start = ledger.total()
+    names = ["ann", "bob", "cy", "dee"]  # dee never sat down
+    for _ in range(400):
+        name = rng.choice(names)
+        kind = rng.choice(["bet", "bet", "undo", "clear", "rebet", "ready", "decide", "tick"])
+        turn = table.turn
+        if kind == "tick":
+            clock.now += rng.choice([1, 5, 16, 21])
+            table.tick(clock.now)
+            continue
+        if kind == "decide" and turn is not None and rng.random() < 0.7:
+            name, args = turn.player, (rng.choice(turn.actions),)
+        elif kind == "decide":
+            args = (rng.choice(["hit", "stand", "split", 3]),)
+        elif kind == "bet":
+            side = "jackpot" if rng.random() < 0.1 else "main"
+            args = (rng.choice([0, 1, 2, 3, 9, "x"]), rng.choice([0, 50, 100, 500, 5000]), side)
+        elif kind == "rebet":
+            args = (rng.choice([1, 2]),)
+        else:
+            args = ()
+        before, notices = state(table), list(table.notices)
+        try:
+            getattr(table, kind)(name, *args)
+        except SessionError:
+            assert state(table) == before and table.notices == notices
+        balances = ledger.balances(s.account for s in table.seats.values())
+        assert ledger.total() == start and all(v >= 0 for v in balances.values())
+    assert ledger.total() == start
