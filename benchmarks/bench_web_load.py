@@ -97,6 +97,7 @@ def start_server(
     cmd += ["-m", "twentyone.cli", "serve", "--host", HOST, "--port", str(port)]
     cmd += ["--database-url", url, "--starting-balance", str(starting_balance)]
     cmd += ["--register-limits", "100000 per hour"]  # every player registers from loopback
+    cmd += ["--messages-per-second", "1000", "--message-burst", "1000"]  # as fast as they can
     for table_id, rules in specs:
         cmd += ["--table", f"{table_id}={rules}"]
     log = (workdir / "server.log").open("wb")

@@ -170,6 +170,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from twentyone.web import gc_tuning, guard
     from twentyone.web.app import create_app
     from twentyone.web.tables import TableConfig
+    from twentyone.web.ws_limits import SocketLimits
 
     tables = None
     if args.table:
@@ -181,6 +182,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 return 2
             language = RULEBOOK_LANGUAGES.get(rules)  # a preset speaks its rulebook's
             tables.append(TableConfig(id=table_id, rules=rules, language=language))
+    try:
+        sockets = SocketLimits(
+            max_message_bytes=args.max_message_bytes,
+            rate=args.messages_per_second,
+            burst=args.message_burst,
+            max_sockets_per_table=args.max_sockets_per_table,
+            idle_seconds=args.idle_seconds,
+        )
+    except ValueError as exc:
+        print(f"twentyone: error: {exc}", file=sys.stderr)
+        return 2
     app = create_app(
         args.database_url,
         tables=tables,
@@ -190,6 +202,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_body_bytes=args.max_body_bytes,
         login_limits=args.login_limits or guard.LOGIN_LIMITS,
         register_limits=args.register_limits or guard.REGISTER_LIMITS,
+        socket_limits=sockets,
     )
     gc_tuning.tune_for_serving()
     print(f"twentyone: serving on http://{args.host}:{args.port}/", flush=True)
@@ -198,6 +211,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        ws_max_size=args.max_message_bytes,
         proxy_headers=args.forwarded_allow_ips is not None,
         forwarded_allow_ips=args.forwarded_allow_ips or "",
     )
@@ -207,6 +221,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 def _add_guard_options(w: argparse.ArgumentParser) -> None:
     """``serve``'s limits (docs/web.md, "Limits")."""
     from twentyone.web import guard
+    from twentyone.web.ws_limits import SocketLimits
 
     w.add_argument(
         "--forwarded-allow-ips",
@@ -231,6 +246,34 @@ def _add_guard_options(w: argparse.ArgumentParser) -> None:
         action="append",
         metavar="N per PERIOD",
         help=f"registrations per address (default: {guard.REGISTER_LIMITS})",
+    )
+    sockets = SocketLimits()
+    w.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=sockets.max_message_bytes,
+        help="a WebSocket frame over this closes the socket with 1009",
+    )
+    w.add_argument(
+        "--messages-per-second",
+        type=float,
+        default=sockets.rate,
+        help="a socket's token bucket rate (over it: an error; kept up 2 s: closed with 1008)",
+    )
+    w.add_argument(
+        "--message-burst", type=int, default=sockets.burst, help="the token bucket's size"
+    )
+    w.add_argument(
+        "--max-sockets-per-table",
+        type=int,
+        default=sockets.max_sockets_per_table,
+        help="sockets one account may open at one table (the next is refused with 1008)",
+    )
+    w.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=sockets.idle_seconds,
+        help="a silent socket is closed, and an idle player stood up, after this long",
     )
     w.set_defaults(login_limits=None, register_limits=None)
 

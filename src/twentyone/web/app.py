@@ -45,6 +45,7 @@ from twentyone.web.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate
 from twentyone.web.tables import Clock, LiveTable, TableConfig
 from twentyone.web.views import side_bets_info
 from twentyone.web.ws import Hub
+from twentyone.web.ws_limits import SocketLimits
 
 STATIC = Path(__file__).with_name("static")
 ShoeFactory = Callable[[TableConfig, Rules], CardSource]
@@ -77,6 +78,7 @@ def create_app(
     max_body_bytes: int = MAX_BODY_BYTES,
     login_limits: Sequence[str] = LOGIN_LIMITS,
     register_limits: Sequence[str] = REGISTER_LIMITS,
+    socket_limits: SocketLimits | None = None,
 ) -> FastAPI:
     """Build the app on a database (migrated on the spot; rounds a previous run left open
     are refunded, see docs/web.md).
@@ -87,7 +89,8 @@ def create_app(
     ``after_analysis`` is called (in the analysis's thread) once it has finished.
     ``max_body_bytes``, ``login_limits`` and ``register_limits`` are the guards of
     :mod:`twentyone.web.guard` (bodies over the bound get 413; throttled logins and
-    registrations 429 with ``Retry-After``).
+    registrations 429 with ``Retry-After``); ``socket_limits`` those of the table WebSocket
+    (:class:`~twentyone.web.ws_limits.SocketLimits`).
     """
     engine = make_engine(database_url, background_checkpoints=True)
     checkpoints = BackgroundCheckpoints(engine)
@@ -112,7 +115,7 @@ def create_app(
             clock=clock,
             default_action=advice.default_action(rules),
         )
-    hub = Hub(live, ledger, clock, tick_interval)
+    hub = Hub(live, ledger, clock, tick_interval, socket_limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

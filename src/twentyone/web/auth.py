@@ -195,8 +195,25 @@ def login(
 
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
 def logout(request: Request, auth: Annotated[Auth, Depends(get_auth)]) -> Response:
-    """End the session and clear the cookie."""
-    auth.accounts.close_session(request.cookies.get(COOKIE))
+    """End the session and clear the cookie; the session's table sockets close at once."""
+    token = request.cookies.get(COOKIE)
+    auth.accounts.close_session(token)
+    if token:
+        request.app.state.hub.close_sockets(session=token)
+    response = Response(status_code=status.HTTP_204_NO_CONTENT)
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=auth.secure)
+    return response
+
+
+@router.post("/logout-all", status_code=status.HTTP_204_NO_CONTENT)
+def logout_all(
+    request: Request,
+    player: Annotated[Player, Depends(current_player)],
+    auth: Annotated[Auth, Depends(get_auth)],
+) -> Response:
+    """End every session of the account (every device) and close all its table sockets."""
+    auth.accounts.close_all_sessions(player.id)
+    request.app.state.hub.close_sockets(player_id=player.id)
     response = Response(status_code=status.HTTP_204_NO_CONTENT)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=auth.secure)
     return response

@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
-from collections.abc import Coroutine
+import time
+from collections.abc import Callable, Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,13 +23,17 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from twentyone.i18n import N_
+from twentyone.web.auth import COOKIE
 from twentyone.web.ledger import Ledger
 from twentyone.web.storage.accounts import Player
 from twentyone.web.tables import Clock, LiveTable, TableError
 from twentyone.web.views import dumps, table_view, view_texts
+from twentyone.web.ws_limits import Answered, SocketLimits, TokenBucket, clip, clip_text
 
 log = logging.getLogger(__name__)
-REMEMBERED_IDS = 1000
+#: Close codes: a frame over the size limit, and a policy breach (flooding, too many
+#: sockets); a socket whose session ended (logout); a silent socket.
+TOO_BIG, POLICY, LOGGED_OUT, IDLE = 1009, 1008, 4401, 4408
 
 
 class _Unfinished:
@@ -72,14 +76,25 @@ class Connection:
     event-loop turn a writer task would take to wake for every message.
     """
 
-    def __init__(self, ws: WebSocket, player: Player, table: LiveTable) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        player: Player,
+        table: LiveTable,
+        *,
+        session: str | None = None,
+        bucket: TokenBucket | None = None,
+    ) -> None:
         self.ws = ws
         self.player = player
         self.table = table
+        self.session = session  # the login session's token (logout closes the socket)
+        self.bucket = bucket or TokenBucket(20.0, 40, time.monotonic())
         self.queue: asyncio.Queue[_Unfinished | str | None] = asyncio.Queue()
         self.waiting = False  # a send is waiting: later messages queue behind it
         self.failed = False
         self.acks: list[str | int] = []
+        self.closing: int | None = None  # the close code, once the socket is to close
 
     def send(self, message: dict[str, Any] | str | None) -> None:
         """Send a message (a dict, or JSON text already encoded; never blocks); ``None``
@@ -142,13 +157,18 @@ class Hub:
         ledger: Ledger,
         clock: Clock,
         tick_interval: float = 0.05,
+        limits: SocketLimits | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.tables = tables
         self.ledger = ledger
         self.clock = clock
         self.tick_interval = tick_interval
+        self.limits = limits or SocketLimits()
+        self.monotonic = monotonic
         self.connections: dict[str, set[Connection]] = {t: set() for t in tables}
-        self.replies: dict[tuple[str, str], OrderedDict[str, dict[str, Any]]] = {}
+        self.replies: dict[tuple[str, str], Answered] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None  # the sockets' (set by serve)
         self.dirty: dict[str, LiveTable] = {}  # tables whose broadcast is due this loop turn
 
     def seated_at(self, username: str) -> str | None:
@@ -201,6 +221,21 @@ class Hub:
     def handle(self, conn: Connection, text: str) -> None:
         """Apply one client message (once per id) and send what follows from it."""
         table = conn.table
+        if not conn.bucket.take(self.monotonic()):
+            limits = self.limits
+            conn.send(
+                _error(
+                    None,
+                    TableError(
+                        N_("too many messages: at most {rate} a second (bursts of {burst})"),
+                        None,
+                        None,
+                        rate=limits.rate,
+                        burst=limits.burst,
+                    ),
+                )
+            )
+            return
         try:
             msg = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
@@ -224,20 +259,22 @@ class Hub:
             )
             conn.send(_error(None, refused))
             return
-        key = str(mid) if isinstance(mid, str) else f"#{mid}"
-        remembered = self.replies.setdefault((conn.player.username, table.id), OrderedDict())
-        if key in remembered:
-            conn.send({**remembered[key], "duplicate": True})
+        remembered = self.replies.get((conn.player.username, table.id))
+        if remembered is None:
+            limits = self.limits
+            remembered = Answered(limits.remembered_ids, limits.remembered_bytes)
+            self.replies[(conn.player.username, table.id)] = remembered
+        answered = remembered.get(mid)
+        if answered is not None:
+            conn.send({**answered, "duplicate": True})
             return
         before = table.seq
         try:
             self._dispatch(conn, msg)
             reply: dict[str, Any] = {"type": "ack", "id": mid, "duplicate": False}
         except TableError as exc:
-            reply = _error(mid, exc)
-        remembered[key] = reply
-        while len(remembered) > REMEMBERED_IDS:
-            remembered.popitem(last=False)
+            reply = _error(mid, exc, msg)
+        remembered.put(mid, reply)
         if reply["type"] == "ack":
             conn.acks.append(mid)  # acknowledged by the view that reflects it
         else:
@@ -310,39 +347,118 @@ class Hub:
             self.tick()
 
     # ----------------------------------------------------------------- sockets
+    def sockets_of(self, player: Player, table_id: str) -> int:
+        """How many sockets ``player`` has open at a table."""
+        return sum(1 for c in self.connections.get(table_id, ()) if c.player.id == player.id)
+
+    def close_sockets(self, *, session: str | None = None, player_id: int | None = None) -> int:
+        """Close (code 4401) the sockets of a login session, or of every session of a
+        player; returns how many. Their readers end them within the event loop's turn."""
+        closing = [
+            c
+            for conns in self.connections.values()
+            for c in conns
+            if (session is not None and c.session == session)
+            or (player_id is not None and c.player.id == player_id)
+        ]
+        loop = self.loop
+        if not closing or loop is None:
+            return len(closing)
+
+        def close_them() -> None:
+            for conn in closing:
+                conn.closing = LOGGED_OUT
+                loop.create_task(_close(conn.ws, LOGGED_OUT))
+
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:  # an endpoint in the thread pool
+            running = None
+        if running is loop:
+            close_them()
+        else:
+            loop.call_soon_threadsafe(close_them)
+        return len(closing)
+
+    async def _receive(self, conn: Connection) -> str | None:
+        """The next text frame, or ``None`` once the socket is to close (its code set)."""
+        limits = self.limits
+        while True:
+            try:
+                message = await asyncio.wait_for(conn.ws.receive(), limits.idle_seconds)
+            except TimeoutError:
+                conn.closing = IDLE
+                return None
+            if message["type"] == "websocket.disconnect":
+                return None
+            text = message.get("text")
+            if text is None:  # a binary frame
+                conn.send(
+                    _error(None, TableError(N_("binary frames are not read: send JSON text")))
+                )
+                continue
+            if len(text) > limits.max_message_bytes or (
+                4 * len(text) > limits.max_message_bytes
+                and len(text.encode()) > limits.max_message_bytes
+            ):
+                conn.closing = TOO_BIG
+                return None
+            return str(text)
+
     async def serve(self, conn: Connection) -> None:
         """Run an accepted connection until it closes."""
         table = conn.table
+        self.loop = asyncio.get_running_loop()
         self.connections[table.id].add(conn)
         table.connect(conn.player)
         writer = asyncio.create_task(conn.writer())
         self.send_view(conn)
         try:
-            while True:
-                text = await conn.ws.receive_text()
+            while conn.closing is None:
+                text = await self._receive(conn)
+                if text is None:
+                    break
                 self.handle(conn, text)
+                if conn.bucket.flooding_for(self.monotonic()) >= self.limits.flood_seconds:
+                    conn.closing = POLICY
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             self.connections[table.id].discard(conn)
             table.disconnect(conn.player)
+            if not self.sockets_of(conn.player, table.id) and (
+                conn.player.username not in table.seats
+            ):
+                self.replies.pop((conn.player.username, table.id), None)  # nothing to resend
             self.schedule_broadcast(table)
             conn.send(None)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=1)
+            if conn.closing is not None and conn.closing != LOGGED_OUT:
+                await _close(conn.ws, conn.closing)
 
 
-def _error(mid: Any, exc: TableError) -> dict[str, Any]:
+async def _close(ws: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await ws.close(code=code)
+
+
+def _error(mid: Any, exc: TableError, sent: Any = None) -> dict[str, Any]:
     """The ``error`` message of a refused intention: the English text, and the catalog
-    message with its parameters for the page to translate."""
+    message with its parameters for the page to translate. What the client sent is quoted
+    to at most 64 characters (``sent``: the message, whose long strings are clipped)."""
+    long = [v for v in (sent.values() if isinstance(sent, dict) else ()) if isinstance(v, str)]
+    long += [v for v in exc.params.values() if isinstance(v, str)]
+    if isinstance(exc.value, str):
+        long.append(exc.value)
     return {
         "type": "error",
-        "id": mid,
+        "id": clip(mid),
         "field": exc.field,
-        "value": exc.value,
-        "error": str(exc),
+        "value": clip(exc.value),
+        "error": clip_text(str(exc), long),
         "message": exc.message,
-        "params": exc.params,
+        "params": {k: clip(v) for k, v in exc.params.items()},
         "duplicate": False,
     }
 
@@ -364,10 +480,15 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     """A player's connection to a table (authenticated before it is accepted)."""
     state = ws.app.state
     hub: Hub = state.hub
+    session = ws.cookies.get(COOKIE)
     player = state.auth.player_from_cookies(ws.cookies)
     table = hub.tables.get(table_id)
     if player is None or table is None or not origin_allowed(ws):
         await ws.close(code=4403)
         return
+    if hub.sockets_of(player, table.id) >= hub.limits.max_sockets_per_table:
+        await ws.close(code=POLICY)  # at most max_sockets_per_table per account and table
+        return
     await ws.accept()
-    await hub.serve(Connection(ws, player, table))
+    bucket = TokenBucket(hub.limits.rate, hub.limits.burst, hub.monotonic())
+    await hub.serve(Connection(ws, player, table, session=session, bucket=bucket))

@@ -136,6 +136,11 @@ class Accounts:
             with self.ledger.sessions.begin() as s:
                 s.execute(delete(Session).where(Session.token_hash == _token_hash(token)))
 
+    def close_all_sessions(self, player_id: int) -> None:
+        """Forget every session of a player (log out everywhere)."""
+        with self.ledger.sessions.begin() as s:
+            s.execute(delete(Session).where(Session.account_id == player_id))
+
     # ----------------------------------------------------------------- recall
     def recent_rounds(
         self, player_id: int, limit: int = 20, round_id: int | None = None
