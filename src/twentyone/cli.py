@@ -94,11 +94,35 @@ def _cmd_play(args: argparse.Namespace) -> int:
     )
 
 
+def _shoe_arg(rules: object, args: argparse.Namespace) -> tuple[int, ...] | None:
+    """The shoe of ``--shoe`` / ``--remove`` (None: the rules' full shoe)."""
+    from twentyone.analysis.shoe import shoe_of
+    from twentyone.rules import Rules
+
+    if args.shoe is None and args.remove is None:
+        return None
+    assert isinstance(rules, Rules)
+    return shoe_of(rules, shoe=args.shoe, remove=args.remove)
+
+
+def _add_shoe_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--shoe",
+        default=None,
+        help='counts of A, 2..9, T to deal from: "24 24 24 24 20 22 24 24 24 96"',
+    )
+    p.add_argument(
+        "--remove", default=None, help='cards out of the full shoe (T: a ten-value card): "5 5 6 T"'
+    )
+
+
 def _cmd_edge(args: argparse.Namespace) -> int:
     from twentyone.analysis import analyze
     from twentyone.analysis.view import edge_table
+    from twentyone.rulesets import load_rules
 
-    report = analyze(args.rules, boxes=args.boxes)
+    rules = load_rules(args.rules)
+    report = analyze(rules, boxes=args.boxes, shoe=_shoe_arg(rules, args))
     if args.json:
         print(json.dumps(report.to_json()))
     else:
@@ -280,6 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("rules", help="preset, TOML file or shorthand")
     e.add_argument("--json", action="store_true", help="print the report as JSON")
     e.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
+    _add_shoe_args(e)
     e.set_defaults(func=_cmd_edge)
 
     g = sub.add_parser("strategy", help="the basic-strategy chart of a rule set")

@@ -84,9 +84,21 @@ def _options(ctx: Context, up: int, node: int, solved: Solved, pbj: float) -> di
     return out
 
 
+@dataclass(frozen=True)
+class Derived:
+    """One up card's chart column as derived over a shoe: the codes by row (``codes``), by
+    pair value index (``pairs``), the chart's integer arrays, and each two-card hand's action
+    values there (``opts``, the split's for the pairs the chart splits)."""
+
+    codes: dict[tuple[bool, int], str]
+    pairs: dict[int, str]
+    chart: tuple[IntArray, IntArray]
+    opts: dict[tuple[int, int], dict[str, float]]
+
+
 @lru_cache(maxsize=64)
-def basic_column(ctx: Context, up: int) -> Column:
-    """Derive the chart column for up card ``up`` and play it exactly."""
+def derive_column(ctx: Context, up: int) -> Derived:
+    """Derive the chart column for up card ``up`` from the exact values over ``ctx``'s shoe."""
     nodes = ctx.nodes
     base = up_base(ctx, up)
     solved, gdec = run_solve(ctx, up, base, 1)
@@ -112,9 +124,7 @@ def basic_column(ctx: Context, up: int) -> Column:
             dbl = sum(p * opts[(a, b)]["double"] for a, b, _, p in hands)
             if dbl > plain:
                 codes[key] = "D" + hs.lower()
-    hard = {t: codes[(False, t)] for t in HARD_TOTALS}
-    soft = {t: codes[(True, t)] for t in SOFT_TOTALS}
-    chart = _arrays(hard, soft)
+    chart = _arrays(*_by_total(codes))
     pairs: dict[int, str] = {}
     for a in range(10):
         node = nodes.index[tuple(2 * (v == a) for v in range(10))]
@@ -139,13 +149,11 @@ def basic_column(ctx: Context, up: int) -> Column:
             sur = sum(p * opts[(a, b)]["surrender"] for a, b, p in live)
             if sur > cur:
                 codes[key] = "Rs" if codes[key] in ("S", "Ds") else "Rh"
-        hard = {t: codes[(False, t)] for t in HARD_TOTALS}
-        soft = {t: codes[(True, t)] for t in SOFT_TOTALS}
         for a in range(10):
             if pairs[a] not in ("P", "Rp"):
                 node = nodes.index[tuple(2 * (v == a) for v in range(10))]
                 pairs[a] = codes[(bool(nodes.soft[node]), int(nodes.total[node]))]
-        final = _arrays(hard, soft)
+        final = _arrays(*_by_total(codes))
         if not all(np.array_equal(x, y) for x, y in zip(final, chart, strict=True)):
             # an R code replaced a D code: split hands now play it (surrender is not
             # theirs, so they hit where they used to double)
@@ -154,6 +162,43 @@ def basic_column(ctx: Context, up: int) -> Column:
                 if pairs[a] in ("P", "Rp"):
                     play = SplitPlay(mode=2, chart=chart)
                     opts[(a, a)]["split"] = split_value(ctx, up, shoe, a, play, ctx.split_max(a))
+    return Derived(codes, pairs, chart, opts)
+
+
+def _by_total(codes: dict[tuple[bool, int], str]) -> tuple[dict[int, str], dict[int, str]]:
+    return (
+        {t: codes[(False, t)] for t in HARD_TOTALS},
+        {t: codes[(True, t)] for t in SOFT_TOTALS},
+    )
+
+
+def _played_options(ctx: Context, up: int, col: Derived) -> dict[tuple[int, int], dict[str, float]]:
+    """Each two-card hand's action values over ``ctx``'s shoe, the split's where the column
+    splits (by the column's chart)."""
+    base = up_base(ctx, up)
+    solved, _ = run_solve(ctx, up, base, 2, chart=col.chart)  # later cards by the chart
+    shoe = shoe_after(ctx, up)
+    opts: dict[tuple[int, int], dict[str, float]] = {}
+    for a, b, node in two_card_nodes(ctx):
+        if two_card_probability(shoe, a, b) > 0 and not is_blackjack(a, b):
+            opts[(a, b)] = _options(ctx, up, node, solved, float(base.pbj[node]))
+            if a == b and col.pairs[a] in ("P", "Rp"):
+                play = SplitPlay(mode=2, chart=col.chart)
+                opts[(a, a)]["split"] = split_value(ctx, up, shoe, a, play, ctx.split_max(a))
+    return opts
+
+
+@lru_cache(maxsize=64)
+def basic_column(ctx: Context, up: int) -> Column:
+    """The chart column for up card ``up`` (derived over the rules' full shoe) played exactly
+    over ``ctx``'s shoe."""
+    nodes = ctx.nodes
+    col = derive_column(ctx.full(), up)
+    opts = col.opts if ctx.is_full else _played_options(ctx, up, col)
+    codes, pairs, chart = col.codes, col.pairs, col.chart
+    hard, soft = _by_total(codes)
+    base = up_base(ctx, up)
+    shoe = shoe_after(ctx, up)
     total = 0.0
     values: dict[tuple[int, int], float] = {}
     for a, b, node in two_card_nodes(ctx):

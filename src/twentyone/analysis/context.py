@@ -9,7 +9,8 @@ base tables (the stand values of every hand), cached.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -33,6 +34,7 @@ from twentyone.analysis.shoe_counts import (
     player_nodes,
     removed_sets,
 )
+from twentyone.errors import CardError
 from twentyone.rules import Rules
 
 #: How many hands from one box the analysis evaluates where the rules set no limit
@@ -40,9 +42,44 @@ from twentyone.rules import Rules
 #: of 3.6e-13 for a 6-deck pair split by rank (4.5e-3 for tens split by value, which no
 #: strategy splits). The engine and the simulator play it without a bound.
 UNLIMITED_HANDS = 16
+#: The fewest cards a shoe given to the analysis may hold (the round must be dealt from it;
+#: where a round can run out of cards the returns count only the rounds that end).
+MIN_CARDS = 8
 PARALLEL_ROWS = 2000  # batches of dealer rows at least this big run on every core
 UPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # value indexes in chart order 2..9, T, A
 UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+
+
+def full_shoe(rules: Rules) -> tuple[int, ...]:
+    """The rules' full, fresh shoe as value counts (A, 2..9, ten-value)."""
+    return tuple(int(x) for x in fresh_counts(rules.decks))
+
+
+def check_shoe(shoe: Sequence[int]) -> tuple[int, ...]:
+    """Ten counts, none negative, as a tuple (else :class:`~twentyone.errors.CardError`).
+
+    >>> check_shoe([4, 4, 4, 4, 4, 4, 4, 4, 4, 16])[9]
+    16
+    """
+    counts = tuple(int(x) for x in shoe)
+    if len(counts) != 10 or min(counts) < 0:
+        raise CardError(
+            f"shoe {list(counts)}: expected ten counts (A, 2..9, ten-value), none negative"
+        )
+    if sum(counts) < MIN_CARDS:
+        raise CardError(f"shoe {list(counts)}: expected at least {MIN_CARDS} cards to deal a round")
+    return counts
+
+
+def node_decks(shoe: tuple[int, ...], decks: int) -> int:
+    """The fewest decks whose full shoe holds every count of ``shoe`` (at least ``decks``):
+    the table of player hands is built for it."""
+    out = decks
+    one = fresh_counts(1)
+    for v in range(10):
+        while min(shoe[v], 21) > one[v] * out:
+            out += 1
+    return out
 
 
 def up_key(u: int) -> str:
@@ -58,6 +95,7 @@ class Context:
 
     rules: Rules
     decks: int
+    shoe: tuple[int, ...]
     h17: bool
     peek: bool
     f1: float
@@ -78,7 +116,10 @@ class Context:
     surrender_vs_ace: bool
 
     @classmethod
-    def of(cls, rules: Rules, boxes: int = 1) -> Context:
+    def of(cls, rules: Rules, boxes: int = 1, shoe: Sequence[int] | None = None) -> Context:
+        """The context of ``rules`` dealing from ``shoe`` (counts of A, 2..9, ten-value before
+        the round's cards come out; default: the rules' full shoe)."""
+        counts = full_shoe(rules) if shoe is None else check_shoe(shoe)
         peek = rules.hole_card and rules.peek
         obo = not peek and rules.dealer_blackjack_takes == "original"
         f1, f2 = (0.0, 0.0) if peek else (1.0, 1.0 if obo else 2.0)
@@ -87,7 +128,8 @@ class Context:
         limit = rules.hand_limit if rules.hand_limit is not None else UNLIMITED_HANDS
         return cls(
             rules=rules,
-            decks=rules.decks,
+            decks=node_decks(counts, rules.decks),
+            shoe=counts,
             h17=rules.dealer_hits_soft_17,
             peek=peek,
             f1=f1,
@@ -113,7 +155,21 @@ class Context:
         return player_nodes(self.decks)
 
     def fresh(self) -> IntArray:
-        return fresh_counts(self.decks)
+        """The shoe the round is dealt from (a new array)."""
+        return np.array(self.shoe, dtype=np.int64)
+
+    @property
+    def is_full(self) -> bool:
+        """Whether the shoe is the rules' full, fresh shoe."""
+        return self.shoe == full_shoe(self.rules)
+
+    def full(self) -> Context:
+        """The same rules over the full shoe (where basic strategy is derived)."""
+        return (
+            self
+            if self.is_full
+            else replace(self, decks=self.rules.decks, shoe=full_shoe(self.rules))
+        )
 
     def can_double(self, total: int, soft: bool) -> bool:
         """Whether the first two cards may be doubled (ro.15, pt.9)."""
@@ -159,15 +215,18 @@ class Context:
         (by rank, a ten-value pair resplits only with its own rank: the up card is that rank
         with probability (4d-2)/(16d-2) when it is a ten)."""
         if pair == TEN and self.split_rank:
-            same = 4.0 * self.decks - 2.0
+            tens = float(self.shoe[TEN])  # taken as four ranks in equal shares
+            same = tens / 4.0 - 2.0
             if up == TEN:
-                same -= (4.0 * self.decks - 2.0) / (16.0 * self.decks - 2.0)
-            return same
+                same -= same / (tens - 2.0)
+            return max(same, 0.0)
         return float(shoe[pair] - 2)
 
     def same_rank_share(self) -> float:
-        """Share of ten-value pairs that are one rank (split by rank only)."""
-        return (4.0 * self.decks - 1.0) / (16.0 * self.decks - 1.0)
+        """Share of ten-value pairs that are one rank (split by rank only; the shoe's tens
+        taken as four ranks in equal shares)."""
+        tens = float(self.shoe[TEN])
+        return max(tens / 4.0 - 1.0, 0.0) / (tens - 1.0) if tens > 1 else 0.0
 
 
 @dataclass(frozen=True)
@@ -207,9 +266,11 @@ class DistCache:
 
 
 @lru_cache(maxsize=64)
-def _dists(decks: int, h17: bool, hands_by_pair: tuple[int, ...], up: int) -> DistCache:
+def _dists(
+    decks: int, shoe0: tuple[int, ...], h17: bool, hands_by_pair: tuple[int, ...], up: int
+) -> DistCache:
     sets = removed_sets(decks, hands_by_pair)
-    shoe = fresh_counts(decks)
+    shoe = np.array(shoe0, dtype=np.int64)
     shoe[up] -= 1
     n = sets.keys.shape[0]
     return DistCache(
@@ -219,7 +280,7 @@ def _dists(decks: int, h17: bool, hands_by_pair: tuple[int, ...], up: int) -> Di
 
 def up_dists(ctx: Context, up: int) -> DistCache:
     """The (cached) dealer probabilities of up card ``up``."""
-    return _dists(ctx.decks, ctx.h17, ctx.hands_by_pair, up)
+    return _dists(ctx.decks, ctx.shoe, ctx.h17, ctx.hands_by_pair, up)
 
 
 def base_table(

@@ -32,6 +32,7 @@ class EdgeReport:
       table's side bets by its id: ``kind``, ``paytable``, ``return`` per unit staked and
       ``lines`` (each paytable line's probability of being the one paid); the 6-7-8 / 7-7-7
       bonus has ``return`` ``None``: it is inside the main return.
+    - ``shoe``: the counts of A, 2..9, ten-value the round is dealt from.
     """
 
     rules: str
@@ -45,6 +46,7 @@ class EdgeReport:
     seconds: float
     boxes: int = 1
     notes: tuple[str, ...] = field(default=())
+    shoe: tuple[int, ...] = ()
 
     @property
     def house_edge_percent(self) -> float:
@@ -53,7 +55,8 @@ class EdgeReport:
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` shape: rules, ev_basic, ev_optimal, by_upcard, side_bets, seconds and
-        the extra keys dealer_totals, sd, split_method, boxes, notes."""
+        the extra keys dealer_totals, sd, split_method, boxes, notes and shoe (the counts of A,
+        2..9, ten-value dealt from)."""
         return {
             "rules": self.rules,
             "ev_basic": self.ev_basic,
@@ -66,4 +69,5 @@ class EdgeReport:
             "split_method": self.split_method,
             "boxes": self.boxes,
             "notes": list(self.notes),
+            "shoe": list(self.shoe),
         }

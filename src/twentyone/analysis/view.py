@@ -34,6 +34,8 @@ def edge_table(report: EdgeReport) -> Group:
     if report.sd is not None:
         head.add_row("standard deviation per round", f"{report.sd:.4f}")
     head.add_row("boxes", str(report.boxes))
+    if report.shoe:
+        head.add_row("shoe (A 2 3 4 5 6 7 8 9 T)", " ".join(str(c) for c in report.shoe))
     head.add_row("split hands", report.split_method)
     head.add_row("seconds", f"{report.seconds:.3f}")
 
