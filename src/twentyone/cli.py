@@ -132,6 +132,25 @@ def _cmd_edge(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_advise(args: argparse.Namespace) -> int:
+    from twentyone.analysis.advise import advise
+    from twentyone.rulesets import load_rules
+
+    rules = load_rules(args.rules)
+    got = advise(rules, args.hand, args.up, shoe=_shoe_arg(rules, args), boxes=args.boxes)
+    if args.json:
+        print(json.dumps(got.to_json()))
+        return 0
+    given = " (given no dealer blackjack)" if got.given_no_blackjack else ""
+    print(f"{rules.name}: {' '.join(got.hand)} against {got.up}{given}, per unit bet")
+    for action, value in sorted(got.returns.items(), key=lambda kv: -kv[1]):
+        print(f"  {action:12} {value:+.6f}{'  <- best' if action == got.best else ''}")
+    if got.insurance is not None:
+        word = "take" if got.insurance > 0 else "decline"
+        print(f"  {'insurance':12} {got.insurance:+.6f}  per unit insured ({word})")
+    return 0
+
+
 def _cmd_strategy(args: argparse.Namespace) -> int:
     from twentyone.analysis import basic_strategy
     from twentyone.chart import render
@@ -306,6 +325,15 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
     _add_shoe_args(e)
     e.set_defaults(func=_cmd_edge)
+
+    a = sub.add_parser("advise", help="exact return of each action on one hand, any shoe")
+    a.add_argument("rules", help="preset, TOML file or shorthand")
+    a.add_argument("--hand", required=True, help='the hand: "T 6" or "TS 6D"')
+    a.add_argument("--up", required=True, help="the dealer's up card: T, A, 6 or 6H")
+    a.add_argument("--json", action="store_true", help="print the advice as JSON")
+    a.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
+    _add_shoe_args(a)
+    a.set_defaults(func=_cmd_advise)
 
     g = sub.add_parser("strategy", help="the basic-strategy chart of a rule set")
     g.add_argument("rules", help="preset, TOML file or shorthand")

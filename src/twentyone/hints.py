@@ -1,8 +1,10 @@
 """Strategy hints for a player: the chart's move and what a deviation from it costs.
 
 The chart is the rules' basic strategy and the costs are exact composition-dependent returns
-(:mod:`twentyone.analysis`), per unit of the hand's bet, over the fresh shoe less the cards in
-sight (the player's hand and the dealer's up card).
+(:mod:`twentyone.analysis`), per unit of the hand's bet, over the shoe as the player knows it:
+with a cut-card shoe, the full shoe less every card seen since the shuffle (the dealer's hole
+card excepted); otherwise (a continuous shuffler, a stacked shoe) the full shoe less the cards
+in sight this round.
 
 >>> from twentyone import BoxBet, Round, StackedShoe, load_rules
 >>> rules = load_rules("6D S17 DAS SPL3 NS")
@@ -18,19 +20,51 @@ from __future__ import annotations
 
 from typing import Any
 
+from twentyone.cards import Card
 from twentyone.rules import Rules
 from twentyone.strategy import decide
 
 
-class Advisor:
-    """Hints for one rule set (the chart is derived once, on first use)."""
+def seen_cards(rnd: Any, dealt: tuple[Card, ...] | None) -> list[Card]:
+    """The cards a player has seen: ``dealt`` (every card drawn since the shuffle) less the
+    dealer's hole card while it is hidden, or (``None``) the cards in sight this round."""
+    if dealt is None:
+        out = [c for box in rnd.boxes for hand in box.hands for c in hand.cards]
+        return out + list(rnd.dealer_visible)
+    out = list(dealt)
+    for c in rnd.dealer[len(rnd.dealer_visible) :]:  # the hole card, while hidden
+        out.remove(c)
+    return out
 
-    def __init__(self, rules: Rules, *, boxes: int = 1) -> None:
+
+class Advisor:
+    """Hints for one rule set (the chart is derived once, on first use). ``shoe``: the
+    table's shoe; where it tells the cards dealt since the shuffle (a cut-card
+    :class:`~twentyone.shoe.Shoe`), the returns are over the cards really left."""
+
+    def __init__(self, rules: Rules, *, boxes: int = 1, shoe: Any = None) -> None:
         from twentyone.analysis import basic_strategy
 
         self.rules = rules
         self.boxes = boxes
         self.chart = basic_strategy(rules, boxes=boxes)
+        self.shoe = shoe if rules.shuffle == "cut-card" and hasattr(shoe, "dealt") else None
+
+    def shoe_counts(self, rnd: Any) -> tuple[int, ...]:
+        """The shoe the hand in play and the up card were dealt from, as the player knows it
+        (counts of A, 2..9, ten-value): the full shoe less every other card seen."""
+        from twentyone.analysis.context import full_shoe
+
+        q = rnd.question
+        hand = rnd.boxes[q.box].hands[q.hand].cards
+        counts = list(full_shoe(self.rules))
+        seen = seen_cards(rnd, self.shoe.dealt() if self.shoe is not None else None)
+        for c in hand:
+            seen.remove(c)
+        seen.remove(rnd.upcard)
+        for c in seen:
+            counts[c.value - 1] = max(counts[c.value - 1] - 1, 0)
+        return tuple(counts)
 
     def move(self, rnd: Any) -> str:
         """The chart's answer to the round's current question, in replay spelling."""
@@ -46,7 +80,12 @@ class Advisor:
         box = rnd.boxes[q.box]
         hand = box.hands[q.hand]
         evs = action_evs(
-            self.rules, hand.cards, rnd.upcard, boxes=self.boxes, split_hands=len(box.hands)
+            self.rules,
+            hand.cards,
+            rnd.upcard,
+            boxes=self.boxes,
+            split_hands=len(box.hands),
+            shoe=self.shoe_counts(rnd),
         )
         if q.kind == "surrender":
             keep = max((v for k, v in evs.items() if k != "surrender"), default=0.0)
