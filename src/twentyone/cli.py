@@ -151,6 +151,24 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_eor(args: argparse.Namespace) -> int:
+    from twentyone.analysis.eor import effects_of_removal
+    from twentyone.rulesets import load_rules
+
+    got = effects_of_removal(load_rules(args.rules), boxes=args.boxes)
+    if args.json:
+        print(json.dumps(got.to_json()))
+        return 0
+    print(f"Effects of removal, {got.rules} (per card out of the full shoe, % of the bet)")
+    print(f"  {'rank':5} {'basic':>9} {'optimal':>9}")
+    for rank, value in got.eor_basic.items():
+        print(f"  {rank:5} {100 * value:+9.4f} {100 * got.eor_optimal[rank]:+9.4f}")
+    print("Betting correlations (tags against the basic strategy's effects)")
+    for name, bc in got.betting_correlation.items():
+        print(f"  {name:12} {bc:.3f}")
+    return 0
+
+
 def _cmd_strategy(args: argparse.Namespace) -> int:
     from twentyone.analysis import basic_strategy
     from twentyone.chart import render
@@ -334,6 +352,12 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
     _add_shoe_args(a)
     a.set_defaults(func=_cmd_advise)
+
+    o = sub.add_parser("eor", help="effects of removal of each rank, counts' betting correlations")
+    o.add_argument("rules", help="preset, TOML file or shorthand")
+    o.add_argument("--json", action="store_true", help="print the effects as JSON")
+    o.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
+    o.set_defaults(func=_cmd_eor)
 
     g = sub.add_parser("strategy", help="the basic-strategy chart of a rule set")
     g.add_argument("rules", help="preset, TOML file or shorthand")
