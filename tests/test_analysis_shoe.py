@@ -191,3 +191,91 @@ def test_cli_edge_takes_a_shoe() -> None:
         text=True,
     )
     assert bad.returncode == 2 and "more A" in bad.stderr
+
+
+# --- the distribution of a round's net, by the same brute force
+
+
+def _stand_dist(total: int, up: int, shoe: Counts, stake: float) -> dict[float, float]:
+    out: dict[float, float] = {}
+    for k, p in _dealer(up, (), shoe):
+        if k == "bj":
+            net = -stake  # no hole card: a dealer blackjack takes every stake
+        elif k == "bust":
+            net = stake
+        else:
+            net = stake * ((total > int(k)) - (total < int(k)))
+        out[net] = out.get(net, 0.0) + p
+    return out
+
+
+def _mix(into: dict[float, float], dist: dict[float, float], w: float) -> None:
+    for net, p in dist.items():
+        into[net] = into.get(net, 0.0) + w * p
+
+
+def _best_dist(hand: tuple[int, ...], up: int, shoe: Counts) -> dict[float, float]:
+    total, _ = _total(hand)
+    if total > 21:
+        return {-1.0: 1.0}
+    n = sum(shoe)
+    stand = _stand(total, up, shoe)
+    hit = -2.0
+    if total < 21:
+        hit = sum(
+            shoe[v] / n * _best(tuple(sorted((*hand, v))), up, _take(shoe, v))
+            for v in range(10)
+            if shoe[v]
+        )
+    double = -3.0
+    if len(hand) == 2 and total < 21:
+        double = 0.0
+        for v in range(10):
+            if shoe[v]:
+                t, _ = _total((*hand, v))
+                double += shoe[v] / n * (-2.0 if t > 21 else 2.0 * _stand(t, up, _take(shoe, v)))
+    out: dict[float, float] = {}
+    best = max(stand, hit, double)
+    if best == stand:
+        return _stand_dist(total, up, shoe, 1.0)
+    for v in range(10):
+        if shoe[v]:
+            kid = tuple(sorted((*hand, v)))
+            if best == hit:
+                _mix(out, _best_dist(kid, up, _take(shoe, v)), shoe[v] / n)
+            else:
+                t, _ = _total(kid)
+                two = {-2.0: 1.0} if t > 21 else _stand_dist(t, up, _take(shoe, v), 2.0)
+                _mix(out, two, shoe[v] / n)
+    return out
+
+
+def _round_dist(shoe: Counts) -> dict[float, float]:
+    out: dict[float, float] = {}
+    n = sum(shoe)
+    for a in range(10):
+        s1 = _take(shoe, a)
+        for u in range(10):
+            s2 = _take(s1, u)
+            for b in range(10):
+                p = shoe[a] / n * s1[u] / (n - 1) * s2[b] / (n - 2)
+                if p == 0.0:
+                    continue
+                s3 = _take(s2, b)
+                if {a, b} == {0, 9}:
+                    bj = dict(_dealer(u, (), s3)).get("bj", 0.0)
+                    _mix(out, {1.5: 1.0 - bj, 0.0: bj}, p)
+                else:
+                    _mix(out, _best_dist(tuple(sorted((a, b))), u, s3), p)
+    return {k: v for k, v in out.items() if v > 0}
+
+
+@pytest.mark.parametrize("shoe", [(2, 1, 0, 1, 2, 2, 1, 0, 1, 8), (1, 2, 2, 0, 1, 1, 0, 2, 0, 9)])
+def test_a_tiny_shoes_outcomes_agree_with_brute_force(shoe: Counts) -> None:
+    got = analyze(load_rules("1D S17 DOA SPL0 ENHC"), shoe=shoe)
+    want = _round_dist(shoe)
+    assert got.outcomes_optimal is not None
+    have = {k: v for k, v in got.outcomes_optimal.items() if v > 1e-15}
+    assert set(have) == set(want)
+    for net, p in want.items():
+        assert have[net] == pytest.approx(p, abs=1e-12), net

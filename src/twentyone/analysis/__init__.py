@@ -32,6 +32,7 @@ from twentyone.analysis.basic import basic_column, chart
 from twentyone.analysis.context import UPS, Context, up_key
 from twentyone.analysis.dealer import OUTCOMES, dealer_distribution
 from twentyone.analysis.optimal import optimal_upcard
+from twentyone.analysis.outcomes import OUTCOMES_NOTE, round_outcomes
 from twentyone.analysis.report import EdgeReport
 from twentyone.analysis.shoe import shoe_of
 from twentyone.analysis.side_bets import side_bets
@@ -87,12 +88,19 @@ def basic_strategy(rules: Rules | str, boxes: int = 1) -> Strategy:
     return chart(Context.of(r, boxes), r.name)
 
 
-def analyze(rules: Rules | str, boxes: int = 1, shoe: Sequence[int] | None = None) -> EdgeReport:
+def analyze(
+    rules: Rules | str,
+    boxes: int = 1,
+    shoe: Sequence[int] | None = None,
+    *,
+    outcomes: bool = True,
+) -> EdgeReport:
     """Exact returns of ``rules`` for one box (``boxes`` matters only where the rules make the
     number of boxes matter: pl.7 splits only with one box), dealt from ``shoe`` (counts of A,
     2..9, ten-value; default the rules' full shoe, see :func:`shoe_of`): ``ev_optimal`` is the
     composition-dependent optimum for that shoe, ``ev_basic`` the full shoe's chart played on
-    it.
+    it. ``outcomes``: also the distribution of one round's net and its standard deviation for
+    each (see :mod:`twentyone.analysis.outcomes`).
 
     >>> from twentyone import load_rules
     >>> r = load_rules("1D S17 DAS SPL1 NS")
@@ -131,6 +139,10 @@ def analyze(rules: Rules | str, boxes: int = 1, shoe: Sequence[int] | None = Non
         notes.append("double for less is never better than a full double or not doubling")
     if r.surrender_before_play and r.offers_surrender:
         notes.append("surrender decided before play: the chart's R codes")
+    dist_o = round_outcomes(ctx, True) if outcomes else None
+    dist_b = round_outcomes(ctx, False) if outcomes else None
+    if outcomes:
+        notes.append(OUTCOMES_NOTE)
     return EdgeReport(
         rules=r.name,
         ev_basic=float(ev_b),
@@ -144,4 +156,6 @@ def analyze(rules: Rules | str, boxes: int = 1, shoe: Sequence[int] | None = Non
         boxes=boxes,
         notes=tuple(notes),
         shoe=ctx.shoe,
+        outcomes_optimal=dist_o,
+        outcomes_basic=dist_b,
     )

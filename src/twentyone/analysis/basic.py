@@ -10,7 +10,7 @@ the two-card hands they apply to. The chart is then played exactly, split hands 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -34,7 +34,9 @@ from twentyone.strategy import HARD_TOTALS, PREFERENCES, SOFT_TOTALS, Strategy
 
 @dataclass(frozen=True)
 class Column:
-    """One up card's chart column and the chart's return against it."""
+    """One up card's chart column and the chart's return against it; ``actions[(a, b)]``: the
+    action the chart takes on each two-card hand (for a ten-value pair split by rank: the
+    action of a pair of one rank, then of two ranks)."""
 
     hard: dict[int, str]
     soft: dict[int, str]
@@ -42,6 +44,8 @@ class Column:
     ev: float
     hands: dict[tuple[int, int], float]
     second_moment: float
+    actions: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
+    chart: tuple[IntArray, IntArray] | None = None
 
 
 def _arrays(hard: dict[int, str], soft: dict[int, str]) -> tuple[IntArray, IntArray]:
@@ -201,6 +205,7 @@ def basic_column(ctx: Context, up: int) -> Column:
     shoe = shoe_after(ctx, up)
     total = 0.0
     values: dict[tuple[int, int], float] = {}
+    actions: dict[tuple[int, int], tuple[str, str]] = {}
     for a, b, node in two_card_nodes(ctx):
         p = two_card_probability(shoe, a, b)
         if p == 0.0:
@@ -208,18 +213,24 @@ def basic_column(ctx: Context, up: int) -> Column:
         pbj = float(base.pbj[node])
         if is_blackjack(a, b):
             v = blackjack_value(ctx, pbj)
+            actions[(a, b)] = ("blackjack", "blackjack")
         else:
             o = opts[(a, b)]
             key = (bool(nodes.soft[node]), int(nodes.total[node]))
-            by_total = _value(codes[key], {k: x for k, x in o.items() if k != "split"})
+            plain = {k: x for k, x in o.items() if k != "split"}
+            by_total = _value(codes[key], plain)
             v = by_total
+            act = action_of(codes[key], plain)
+            actions[(a, b)] = (act, act)
             if a == b and pairs[a] in ("P", "Rp"):
                 v = mix_rank_pairs(ctx, a, b, _value(pairs[a], o), by_total)
+                actions[(a, b)] = (action_of(pairs[a], o), act)
             v += top_offset(ctx, up, pbj)
         values[(a, b)] = v
         total += p * v
     m2 = column_second_moment(ctx, up, chart, codes, pairs, opts)
-    return Column(hard, soft, {a + 1: c for a, c in pairs.items()}, total, values, m2)
+    by_pair = {a + 1: c for a, c in pairs.items()}
+    return Column(hard, soft, by_pair, total, values, m2, actions, chart)
 
 
 def chart(ctx: Context, name: str) -> Strategy:

@@ -80,13 +80,13 @@ def effects_of_removal(rules: Rules, boxes: int = 1) -> EorReport:
     from twentyone.analysis import analyze
 
     start = time.perf_counter()
-    full: EdgeReport = analyze(rules, boxes)
+    full: EdgeReport = analyze(rules, boxes, outcomes=False)
     eb: dict[str, float] = {}
     eo: dict[str, float] = {}
     for v, rank in enumerate(RANKS):
         shoe = list(full.shoe)
         shoe[v] -= 1
-        less = analyze(rules, boxes, shoe)
+        less = analyze(rules, boxes, shoe, outcomes=False)
         eb[rank] = less.ev_basic - full.ev_basic
         eo[rank] = less.ev_optimal - full.ev_optimal
     bc = {name: betting_correlation(tags, list(eb.values())) for name, tags in TAGS.items()}

@@ -31,7 +31,10 @@ def edge_table(report: EdgeReport) -> Group:
     head.add_row("house edge, optimal (by composition)", f"{-100.0 * report.ev_optimal:.4f}%")
     head.add_row("return, basic strategy", _pct(report.ev_basic))
     head.add_row("return, optimal", _pct(report.ev_optimal))
-    if report.sd is not None:
+    if report.sd_basic is not None and report.sd_optimal is not None:
+        head.add_row("standard deviation per round, basic", f"{report.sd_basic:.6f}")
+        head.add_row("standard deviation per round, optimal", f"{report.sd_optimal:.6f}")
+    elif report.sd is not None:
         head.add_row("standard deviation per round", f"{report.sd:.4f}")
     head.add_row("boxes", str(report.boxes))
     if report.shoe:
