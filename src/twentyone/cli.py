@@ -169,6 +169,15 @@ def _cmd_eor(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_par(args: argparse.Namespace) -> int:
+    from twentyone.analysis.par import par_sheet, render
+    from twentyone.rulesets import load_rules
+
+    sheet = par_sheet(load_rules(args.rules), rounds=args.rounds, seed=args.seed)
+    print(render(sheet, args.format), end="")
+    return 0
+
+
 def _cmd_strategy(args: argparse.Namespace) -> int:
     from twentyone.analysis import basic_strategy
     from twentyone.chart import render
@@ -358,6 +367,13 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--json", action="store_true", help="print the effects as JSON")
     o.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
     o.set_defaults(func=_cmd_eor)
+
+    q = sub.add_parser("par", help="the PAR sheet of a rule set (exact, with a simulation)")
+    q.add_argument("rules", help="preset, TOML file or shorthand")
+    q.add_argument("--format", choices=("md", "html", "json"), default="md")
+    q.add_argument("--rounds", type=int, default=0, help="rounds to simulate (0: none)")
+    q.add_argument("--seed", type=int, default=1, help="the simulation's seed")
+    q.set_defaults(func=_cmd_par)
 
     g = sub.add_parser("strategy", help="the basic-strategy chart of a rule set")
     g.add_argument("rules", help="preset, TOML file or shorthand")
