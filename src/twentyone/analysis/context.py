@@ -50,6 +50,50 @@ UPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # value indexes in chart order 2..9, T, A
 UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 
 
+#: Every field of :class:`~twentyone.rules.Rules` the analysis reads, and where.
+ANALYSIS_READS: dict[str, str] = {
+    "decks": "Context.shoe (the full shoe) and the hand tables",
+    "dealer_hits_soft_17": "Context.h17: the dealer's tables",
+    "peek": "Context.peek, f1, f2",
+    "dealer_blackjack_takes": "Context.f1, f2, f1s, f2s (without a peek)",
+    "blackjack_pays": "Context.bj_pays",
+    "surrender": "Context.surrender",
+    "surrender_against_ace": "Context.surrender_vs_ace",
+    "double_on": "Context.double_rule",
+    "double_after_split": "Context.das",
+    "split_by": "Context.split_rank",
+    "max_hands": "Context.max_hands, can_split",
+    "split_only_one_box": "Context.can_split (with boxes > 1)",
+    "resplit_aces": "Context.rsa",
+    "hit_split_aces": "Context.hsa",
+    "min_stand_total": "Context.min_stand",
+    "bonus_678_777": "Context.bonus",
+    "insurance_upcards": "side_bets: insurance and even money by up card",
+    "even_money": "side_bets: even money and a blackjack against an ace",
+    "jackpot_paytable": "side_bets: the aces jackpot",
+}
+#: Every other field, and why it cannot change an exact return.
+ANALYSIS_IGNORES: dict[str, str] = {
+    "name": "a label",
+    "hole_card": "read only through peek (which needs it): without a peek, a hole card dealt "
+    "before the players draw has the distribution of a card drawn after them",
+    "shuffle": "the analysis deals one round from a given shoe (the full one by default)",
+    "penetration": "as shuffle",
+    "blackjack_paid_at_once": "when a blackjack is paid, not how much",
+    "insurance_stake": "insurance is priced per unit insured",
+    "insurance_minimum": "a money limit",
+    "surrender_before_play": "when surrender is asked: the chart's R codes already mean it",
+    "double_for_less": "never better than a full double or none (the return is linear)",
+    "split_second_card": "a split hand's play sees only its own cards: the order of dealing "
+    "second cards does not change their distribution",
+    "table_min": "a money limit",
+    "table_max": "a money limit",
+    "boxes_per_player": "one box is analysed (analyze's boxes argument)",
+    "table_boxes": "seats at the table",
+    "deal_order": "the order of the initial deal does not change the cards' distribution",
+}
+
+
 def full_shoe(rules: Rules) -> tuple[int, ...]:
     """The rules' full, fresh shoe as value counts (A, 2..9, ten-value)."""
     return tuple(int(x) for x in fresh_counts(rules.decks))
