@@ -15,6 +15,7 @@ import numpy as np
 from twentyone.analysis.context import Context, up_base
 from twentyone.analysis.hands import SplitPlay, shoe_after, split_value
 from twentyone.analysis.optimal import optimal_solved
+from twentyone.analysis.player import FIXED
 from twentyone.analysis.shoe_counts import ACE, TEN, hand_counts, value_index
 from twentyone.cards import Card, hand_total
 from twentyone.errors import CardError, TwentyOneError
@@ -69,7 +70,8 @@ def action_evs(
         )
     node = nodes.index[key]
     base = up_base(ctx, up)
-    s, h, d, _, _, _, _, _ = optimal_solved(ctx, up)
+    solved = optimal_solved(ctx, up)
+    s, h, d = solved.stand, solved.hit, solved.double
     pbj = float(base.pbj[node])
     scale = 1.0 / (1.0 - pbj) if ctx.peek and up in (ACE, TEN) else 1.0
     t = hand_total(cards)
@@ -95,8 +97,7 @@ def action_evs(
         p = value_index(a)
         most = ctx.split_max(p) - (split_hands - 1)
         if (split_hands == 1 or p != ACE or ctx.rsa) and most >= 2:
-            solved = optimal_solved(ctx, up)
-            play = SplitPlay(mode=3, dec=(solved[6], solved[7]))
+            play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
             out["split"] = split_value(ctx, up, shoe_after(ctx, up), p, play, most)
     if first and ctx.surrender_offered(up):
         out["surrender"] = ctx.surrender_value(pbj)

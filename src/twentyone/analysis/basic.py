@@ -26,7 +26,7 @@ from twentyone.analysis.hands import (
     top_offset,
     two_card_nodes,
 )
-from twentyone.analysis.player import CODE_INDEX
+from twentyone.analysis.player import BY_TOTAL, CHART, CODE_INDEX
 from twentyone.analysis.shoe_counts import GROUP_OF, IntArray, two_card_probability
 from twentyone.analysis.variance import column_second_moment
 from twentyone.strategy import HARD_TOTALS, PREFERENCES, SOFT_TOTALS, Strategy
@@ -72,7 +72,7 @@ def action_of(code: str, opts: dict[str, float]) -> str:
 
 
 def _options(ctx: Context, up: int, node: int, solved: Solved, pbj: float) -> dict[str, float]:
-    s, h, d, _, bb, sf, _, _ = solved
+    s, h, d, bb, sf = solved.stand, solved.hit, solved.double, solved.bonus, solved.bonus_share
     nodes = ctx.nodes
     t, soft = int(nodes.total[node]), bool(nodes.soft[node])
     bonus = float(sf[node] * bb[node])  # a chart does not see suits: the average bonus
@@ -105,7 +105,7 @@ def derive_column(ctx: Context, up: int) -> Derived:
     """Derive the chart column for up card ``up`` from the exact values over ``ctx``'s shoe."""
     nodes = ctx.nodes
     base = up_base(ctx, up)
-    solved, gdec = run_solve(ctx, up, base, 1)
+    solved, gdec = run_solve(ctx, up, base, BY_TOTAL)
     shoe = shoe_after(ctx, up)
     rows: dict[tuple[bool, int], list[tuple[int, int, int, float]]] = {}
     for a, b, node in two_card_nodes(ctx):
@@ -135,7 +135,7 @@ def derive_column(ctx: Context, up: int) -> Derived:
         row = (bool(nodes.soft[node]), int(nodes.total[node]))
         pairs[a] = codes[row]
         if ctx.can_split and two_card_probability(shoe, a, a) > 0:
-            sv = split_value(ctx, up, shoe, a, SplitPlay(mode=2, chart=chart), ctx.split_max(a))
+            sv = split_value(ctx, up, shoe, a, SplitPlay(mode=CHART, chart=chart), ctx.split_max(a))
             o = opts[(a, a)]
             o["split"] = sv
             if sv > _value(codes[row], {k: v for k, v in o.items() if k != "split"}):
@@ -164,7 +164,7 @@ def derive_column(ctx: Context, up: int) -> Derived:
             chart = final
             for a in range(10):
                 if pairs[a] in ("P", "Rp"):
-                    play = SplitPlay(mode=2, chart=chart)
+                    play = SplitPlay(mode=CHART, chart=chart)
                     opts[(a, a)]["split"] = split_value(ctx, up, shoe, a, play, ctx.split_max(a))
     return Derived(codes, pairs, chart, opts)
 
@@ -180,14 +180,14 @@ def _played_options(ctx: Context, up: int, col: Derived) -> dict[tuple[int, int]
     """Each two-card hand's action values over ``ctx``'s shoe, the split's where the column
     splits (by the column's chart)."""
     base = up_base(ctx, up)
-    solved, _ = run_solve(ctx, up, base, 2, chart=col.chart)  # later cards by the chart
+    solved, _ = run_solve(ctx, up, base, CHART, chart=col.chart)  # later cards by the chart
     shoe = shoe_after(ctx, up)
     opts: dict[tuple[int, int], dict[str, float]] = {}
     for a, b, node in two_card_nodes(ctx):
         if two_card_probability(shoe, a, b) > 0 and not is_blackjack(a, b):
             opts[(a, b)] = _options(ctx, up, node, solved, float(base.pbj[node]))
             if a == b and col.pairs[a] in ("P", "Rp"):
-                play = SplitPlay(mode=2, chart=col.chart)
+                play = SplitPlay(mode=CHART, chart=col.chart)
                 opts[(a, a)]["split"] = split_value(ctx, up, shoe, a, play, ctx.split_max(a))
     return opts
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -357,9 +358,22 @@ def up_base(ctx: Context, up: int) -> Base:
     return base_table(ctx, up)
 
 
-Solved = tuple[
-    FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, IntArray, IntArray
-]
+class Solved(NamedTuple):
+    """Every hand's values from :func:`~twentyone.analysis.player.solve`: ``stand``, ``hit``
+    (best play after), ``double`` (no bonus), ``played`` (as the mode plays it; two-card hands
+    as split hands, bonus included), ``bonus`` (a third card's 6-7-8 / 7-7-7 bonus value),
+    ``bonus_share`` (the share of such hands it pays), and the decisions taken: ``dec``
+    (``decs`` for the suited share)."""
+
+    stand: FloatArray
+    hit: FloatArray
+    double: FloatArray
+    played: FloatArray
+    bonus: FloatArray
+    bonus_share: FloatArray
+    dec: IntArray
+    decs: IntArray
+
 
 _EMPTY = np.zeros(22, dtype=np.int64)
 
@@ -375,7 +389,9 @@ def run_solve(
     chart: tuple[IntArray, IntArray] | None = None,
     dec: tuple[IntArray, IntArray] | None = None,
 ) -> tuple[Solved, IntArray]:
-    """Run :func:`~twentyone.analysis.player.solve` on a base table."""
+    """Run :func:`~twentyone.analysis.player.solve` on a base table in ``mode``
+    (:data:`~twentyone.analysis.player.OPTIMUM`, ``BY_TOTAL``, ``CHART``, ``FIXED``); also
+    returns each chart row's hit/stand in ``BY_TOTAL``."""
     nodes = ctx.nodes
     hard, soft = chart if chart is not None else (_EMPTY, _EMPTY)
     zero = np.zeros(nodes.size, dtype=np.int64)
@@ -408,4 +424,4 @@ def run_solve(
         d_in,
         ds_in,
     )
-    return out[:8], out[8]
+    return Solved(*out[:8]), out[8]

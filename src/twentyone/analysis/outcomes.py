@@ -30,7 +30,7 @@ from twentyone.analysis.hands import (
     split_needs,
     two_card_nodes,
 )
-from twentyone.analysis.player import DOUBLE, HIT, STAND, _bonus_need
+from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, STAND, _bonus_need
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
 from twentyone.analysis.shoe_counts import two_card_probability as two_card_p
 
@@ -294,7 +294,7 @@ def _split(ctx: Context, grid: _Grid, up: int, pair: int, play: SplitPlay) -> Fl
     joint = state_joint(
         base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
         nodes.bounds, base.mask, base.valid, cache.dists, _ready(rows, cache.done),
-        blackjack_card(up), ctx.peek, solved[6], aces, dealer_distribution(left, up, ctx.h17),
+        blackjack_card(up), ctx.peek, solved.dec, aces, dealer_distribution(left, up, ctx.h17),
     )  # fmt: skip
     n = float(left.sum())
     one = nodes.index[tuple(int(v == pair) for v in range(10))]
@@ -372,11 +372,11 @@ def round_outcomes(ctx: Context, optimal: bool) -> dict[float, float]:
             solved = optimal_solved(ctx, up)
         else:
             assert col is not None and col.chart is not None
-            solved, _ = run_solve(ctx, up, base, 2, chart=col.chart)
+            solved, _ = run_solve(ctx, up, base, CHART, chart=col.chart)
         stand, hit, dbl, played = hand_distributions(
             base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
             nodes.bounds, base.mask, base.valid, base.nb, base.pbj, base.push,
-            blackjack_card(up), ctx.peek, ctx.f1, ctx.f2, solved[6], False, grid.size, grid.off,
+            blackjack_card(up), ctx.peek, ctx.f1, ctx.f2, solved.dec, False, grid.size, grid.off,
         )  # fmt: skip
         sur = ctx.surrender_offered(up)
         for a, b, node in two_card_nodes(ctx):
@@ -388,7 +388,7 @@ def round_outcomes(ctx: Context, optimal: bool) -> dict[float, float]:
                 out[ctx.bj_pays] = out.get(ctx.bj_pays, 0.0) + p * (1.0 - pbj)
                 out[0.0] = out.get(0.0, 0.0) + p * pbj
                 continue
-            sf = float(solved[5][node])
+            sf = float(solved.bonus_share[node])
             hit_b, dbl_b = hit[node], dbl[node]
             need, share = _bonus_need(nodes.counts[node])
             comp = shoe - nodes.counts[node]
@@ -421,7 +421,7 @@ def round_outcomes(ctx: Context, optimal: bool) -> dict[float, float]:
                             continue
                         act = max(values, key=lambda k: values[k])
                         if act == "split":
-                            play = SplitPlay(mode=3, dec=(solved[6], solved[7]))
+                            play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
                             dists = {"split": _split(ctx, grid, up, a, play)}
                         dist += weight * w2 * dists[act]
             else:
@@ -430,7 +430,7 @@ def round_outcomes(ctx: Context, optimal: bool) -> dict[float, float]:
                 with_split, by_total = col.actions[(a, b)]
                 dist = avg[by_total]
                 if with_split == "split":
-                    sp = _split(ctx, grid, up, a, SplitPlay(mode=2, chart=col.chart))
+                    sp = _split(ctx, grid, up, a, SplitPlay(mode=CHART, chart=col.chart))
                     dist = ten_share * sp + (1.0 - ten_share) * dist
                 elif with_split != by_total:
                     dist = ten_share * avg[with_split] + (1.0 - ten_share) * dist
