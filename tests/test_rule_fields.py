@@ -13,6 +13,7 @@ import pytest
 from twentyone.analysis.context import ANALYSIS_IGNORES, ANALYSIS_READS, Context
 from twentyone.analysis.side_bets import side_bets
 from twentyone.rules import Rules
+from twentyone.sidebets import SideBet
 from twentyone.sim.encode import SIM_IGNORES, encode_rules
 
 FIELDS = [f.name for f in dataclasses.fields(Rules)]
@@ -46,8 +47,10 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "hit_split_aces": (True, {}),
     "split_second_card": ("at-once", {}),
     "min_stand_total": (12, {}),
-    "bonus_678_777": (Fraction(3), {}),
-    "jackpot_paytable": (((2, Fraction(25)),), {}),
+    "side_bets": (
+        (SideBet(id="bonus", kind="678-777", paytable={"suited-6-7-8": "3", "7-7-7": "3"}),),
+        {},
+    ),
     "table_min": (200, {}),
     "table_max": (100_000, {}),
     "boxes_per_player": (3, {}),

@@ -68,10 +68,9 @@ ANALYSIS_READS: dict[str, str] = {
     "resplit_aces": "Context.rsa",
     "hit_split_aces": "Context.hsa",
     "min_stand_total": "Context.min_stand",
-    "bonus_678_777": "Context.bonus",
     "insurance_upcards": "side_bets: insurance and even money by up card",
     "even_money": "side_bets: even money and a blackjack against an ace",
-    "jackpot_paytable": "side_bets: the aces jackpot",
+    "side_bets": "Context.bonus (the 6-7-8 / 7-7-7 bonus) and side_bets(): each priced",
 }
 #: Every other field, and why it cannot change an exact return.
 ANALYSIS_IGNORES: dict[str, str] = {

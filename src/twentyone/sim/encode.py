@@ -114,7 +114,6 @@ SIM_IGNORES: dict[str, str] = {
     "insurance_stake": "as insurance_upcards",
     "insurance_minimum": "as insurance_upcards",
     "even_money": "the simulated player never takes even money",
-    "jackpot_paytable": "the simulated player never stakes the jackpot",
     "blackjack_paid_at_once": "when a blackjack is paid, not how much",
     "double_for_less": "the chart doubles in full",
     "table_min": "a money limit (returns are per initial bet)",
