@@ -104,7 +104,14 @@ def _rows(sheet: dict[str, Any]) -> list[tuple[str, str]]:
     for name, value in sheet["side_bets"].items():
         if name == "insurance":
             continue
-        text = json.dumps(value) if not isinstance(value, float) else _pct(value)
+        if isinstance(value, dict) and "return" in value:
+            ret = value["return"]
+            text = f"{value.get('kind', '')}: " + (
+                _pct(ret) + " per unit staked" if ret is not None else str(value.get("note", ""))
+            )
+            text += f" (paytable {json.dumps(value.get('paytable', {}), default=str)})"
+        else:
+            text = _pct(value) if isinstance(value, float) else json.dumps(value, default=str)
         rows.append((f"Side bet: {name}", text))
     sim = sheet["simulation"]
     if sim is not None:
