@@ -120,3 +120,15 @@ def test_the_web_default_can_play_the_cards_really_left() -> None:
     evs = Advisor(rules, shoe=shoe).returns(rnd)
     best = max(evs, key=lambda k: evs[k])
     assert action.decide(rnd).split(":")[0] == best
+
+
+def test_a_first_run_is_announced(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from twentyone.analysis.warmup import NOTICE, compile_pending, notice
+
+    assert not compile_pending()  # this process has loaded or compiled every kernel
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache: all to compile
+    assert compile_pending()
+    out = io.StringIO()
+    assert notice(out) and out.getvalue().strip() == NOTICE

@@ -94,6 +94,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
     )
 
 
+def _compile_notice() -> None:
+    """Say so on standard error when the analysis's kernels are about to compile."""
+    from twentyone.analysis.warmup import notice
+
+    notice()
+
+
 def _shoe_arg(rules: object, args: argparse.Namespace) -> tuple[int, ...] | None:
     """The shoe of ``--shoe`` / ``--remove`` (None: the rules' full shoe)."""
     from twentyone.analysis.shoe import shoe_of
@@ -121,6 +128,7 @@ def _cmd_edge(args: argparse.Namespace) -> int:
     from twentyone.analysis.view import edge_table
     from twentyone.rulesets import load_rules
 
+    _compile_notice()
     rules = load_rules(args.rules)
     report = analyze(rules, boxes=args.boxes, shoe=_shoe_arg(rules, args))
     if args.json:
@@ -136,6 +144,7 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     from twentyone.analysis.advise import advise
     from twentyone.rulesets import load_rules
 
+    _compile_notice()
     rules = load_rules(args.rules)
     got = advise(rules, args.hand, args.up, shoe=_shoe_arg(rules, args), boxes=args.boxes)
     if args.json:
@@ -155,6 +164,7 @@ def _cmd_eor(args: argparse.Namespace) -> int:
     from twentyone.analysis.eor import effects_of_removal
     from twentyone.rulesets import load_rules
 
+    _compile_notice()
     got = effects_of_removal(load_rules(args.rules), boxes=args.boxes)
     if args.json:
         print(json.dumps(got.to_json()))
@@ -173,6 +183,7 @@ def _cmd_par(args: argparse.Namespace) -> int:
     from twentyone.analysis.par import par_sheet, render
     from twentyone.rulesets import load_rules
 
+    _compile_notice()
     sheet = par_sheet(load_rules(args.rules), rounds=args.rounds, seed=args.seed)
     print(render(sheet, args.format), end="")
     return 0
