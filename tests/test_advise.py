@@ -132,3 +132,27 @@ def test_a_first_run_is_announced(tmp_path: object, monkeypatch: pytest.MonkeyPa
     assert compile_pending()
     out = io.StringIO()
     assert notice(out) and out.getvalue().strip() == NOTICE
+
+
+def test_hints_survive_a_reshuffle_in_the_round() -> None:
+    # after a shoe empties mid-round the cards listed since the shuffle need not hold the
+    # hand in play: the hint falls back to the full shoe instead of failing
+    from twentyone import StackedShoe
+
+    rules = load_rules("6D S17 DAS SPL3 NS")
+
+    class Reshuffled:
+        def dealt(self) -> tuple[object, ...]:
+            # every ten-value card of the shoe, none of them the hand's TS (dealt before)
+            tens = parse_cards("TH TD TC KS KH KD KC QS QH QD QC JS JH JD JC JS")
+            return tuple(tens * 6)
+
+    rnd = Round(rules, StackedShoe("TS 9H 6D 7C"), [BoxBet("ann", 1000)])
+    advisor = Advisor(rules, shoe=Reshuffled())
+    assert advisor.shoe is not None
+    got = advisor.returns(rnd)
+    assert got == {
+        k: v
+        for k, v in action_evs(rules, rnd.boxes[0].hands[0].cards, rnd.upcard).items()
+        if k in {"stand", "hit", "double"}
+    }

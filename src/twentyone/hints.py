@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from twentyone.cards import Card
+from twentyone.errors import CardError
 from twentyone.rules import Rules
 from twentyone.strategy import decide
 
@@ -33,7 +34,8 @@ def seen_cards(rnd: Any, dealt: tuple[Card, ...] | None) -> list[Card]:
         return out + list(rnd.dealer_visible)
     out = list(dealt)
     for c in rnd.dealer[len(rnd.dealer_visible) :]:  # the hole card, while hidden
-        out.remove(c)
+        if c in out:  # (a reshuffle in the round leaves earlier cards out of the list)
+            out.remove(c)
     return out
 
 
@@ -59,9 +61,9 @@ class Advisor:
         hand = rnd.boxes[q.box].hands[q.hand].cards
         counts = list(full_shoe(self.rules))
         seen = seen_cards(rnd, self.shoe.dealt() if self.shoe is not None else None)
-        for c in hand:
-            seen.remove(c)
-        seen.remove(rnd.upcard)
+        for c in (*hand, rnd.upcard):
+            if c in seen:  # (not after a reshuffle in the round)
+                seen.remove(c)
         for c in seen:
             counts[c.value - 1] = max(counts[c.value - 1] - 1, 0)
         return tuple(counts)
@@ -79,14 +81,24 @@ class Advisor:
             return {}
         box = rnd.boxes[q.box]
         hand = box.hands[q.hand]
-        evs = action_evs(
-            self.rules,
-            hand.cards,
-            rnd.upcard,
-            boxes=self.boxes,
-            split_hands=len(box.hands),
-            shoe=self.shoe_counts(rnd),
-        )
+        from twentyone.analysis.context import MIN_CARDS
+
+        shoe: tuple[int, ...] | None = self.shoe_counts(rnd)
+        if shoe is not None and sum(shoe) < MIN_CARDS:
+            shoe = None  # too few cards known left to deal from: the full shoe instead
+        try:
+            evs = action_evs(
+                self.rules,
+                hand.cards,
+                rnd.upcard,
+                boxes=self.boxes,
+                split_hands=len(box.hands),
+                shoe=shoe,
+            )
+        except CardError:  # a reshuffle in the round: the cards seen no longer add up
+            evs = action_evs(
+                self.rules, hand.cards, rnd.upcard, boxes=self.boxes, split_hands=len(box.hands)
+            )
         if q.kind == "surrender":
             keep = max((v for k, v in evs.items() if k != "surrender"), default=0.0)
             return {"surrender": evs.get("surrender", -0.5), "no-surrender": keep}
