@@ -249,10 +249,18 @@ def test_cli_edge_table() -> None:
     assert "house edge" in out.stdout and "jackpot" in out.stdout
 
 
-def _engine_ev(spec: str, first: str, up: str, action: str, power: int = 1) -> float:
+def _engine_ev(
+    spec: str,
+    first: str,
+    up: str,
+    action: str,
+    power: int = 1,
+    shoe: tuple[int, ...] | None = None,
+) -> float:
     """The exact return (``power`` 2: second moment) of a fixed action (stand / double /
     surrender) as the engine itself settles it: every sequence of further cards is dealt from a
-    stacked shoe and weighted by its probability (the round ends when it asks for no more)."""
+    stacked shoe and weighted by its probability (the round ends when it asks for no more).
+    ``shoe``: the counts the hand and the up card were dealt from (default the full shoe)."""
     from twentyone import BoxBet, Round, StackedShoe
     from twentyone.cards import Card
     from twentyone.errors import ShoeExhaustedError
@@ -260,7 +268,8 @@ def _engine_ev(spec: str, first: str, up: str, action: str, power: int = 1) -> f
     rules = load_rules(spec)
     p1, p2 = parse_cards(first)
     upc = parse_cards(up)[0]
-    counts = fresh_counts(rules.decks) - hand_counts([p1, p2, upc])
+    full = fresh_counts(rules.decks) if shoe is None else np.array(shoe, dtype=np.int64)
+    counts = full - hand_counts([p1, p2, upc])
     rank = {0: "A", 9: "T"}
 
     def play(extra: list[Card]) -> float | None:
@@ -322,6 +331,46 @@ def test_action_returns_agree_with_the_engine(spec: str, first: str, up: str, ac
         p = left[9 if upc.value == 1 else 0] / left.sum()
         got = -p + (1 - p) * got
     assert got == pytest.approx(_engine_ev(spec, first, up, action), abs=1e-12)
+
+
+# a one-deck shoe after a round that took out 2 5 5 6 T T K A 9 (43 cards left)
+DEPLETED = (3, 3, 4, 4, 2, 3, 4, 4, 3, 13)
+
+
+@pytest.mark.parametrize(
+    ("spec", "first", "up", "action"),
+    [
+        ("1D S17 NS", "TS 6D", "7H", "stand"),
+        ("1D H17 NS", "9S 2D", "TH", "double"),  # peek: the returns are given no blackjack
+        ("1D H17 ENHC", "9S 2D", "AH", "double"),
+        ("1D S17 OBO", "9S 2D", "TH", "double"),
+        ("1D S17 ENHC LS", "TS 6D", "TH", "surrender"),
+        ("1D S17 SPL1 NS", "8S 8D", "TH", "split"),
+    ],
+)
+def test_action_returns_on_a_depleted_shoe_agree_with_the_engine(
+    spec: str, first: str, up: str, action: str
+) -> None:
+    rules = load_rules(spec)
+    hand = list(parse_cards(first))
+    upc = parse_cards(up)[0]
+    evs = action_evs(rules, hand, upc, shoe=DEPLETED)
+    if action == "split":  # stand on both split hands
+        from twentyone.analysis.context import Context
+        from twentyone.analysis.hands import SplitPlay, shoe_after, split_value
+
+        ctx = Context.of(rules, shoe=DEPLETED)
+        stand = np.full(22, 1, dtype=np.int64)
+        got = split_value(ctx, 9, shoe_after(ctx, 9), 7, SplitPlay(mode=2, chart=(stand, stand)), 2)
+    else:
+        got = evs[action]
+    if rules.hole_card and rules.peek and upc.value in (1, 10):
+        left = np.array(DEPLETED) - hand_counts([*hand, upc])
+        p = left[9 if upc.value == 1 else 0] / left.sum()
+        got = -p + (1 - p) * got if action != "split" else got - p
+    assert got == pytest.approx(_engine_ev(spec, first, up, action, shoe=DEPLETED), abs=1e-12)
+    # and the depleted shoe's returns differ from the full shoe's
+    assert evs != action_evs(rules, hand, upc)
 
 
 @pytest.mark.parametrize(

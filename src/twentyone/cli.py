@@ -94,17 +94,98 @@ def _cmd_play(args: argparse.Namespace) -> int:
     )
 
 
+def _compile_notice() -> None:
+    """Say so on standard error when the analysis's kernels are about to compile."""
+    from twentyone.analysis.warmup import notice
+
+    notice()
+
+
+def _shoe_arg(rules: object, args: argparse.Namespace) -> tuple[int, ...] | None:
+    """The shoe of ``--shoe`` / ``--remove`` (None: the rules' full shoe)."""
+    from twentyone.analysis.shoe import shoe_of
+    from twentyone.rules import Rules
+
+    if args.shoe is None and args.remove is None:
+        return None
+    assert isinstance(rules, Rules)
+    return shoe_of(rules, shoe=args.shoe, remove=args.remove)
+
+
+def _add_shoe_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--shoe",
+        default=None,
+        help='counts of A, 2..9, T to deal from: "24 24 24 24 20 22 24 24 24 96"',
+    )
+    p.add_argument(
+        "--remove", default=None, help='cards out of the full shoe (T: a ten-value card): "5 5 6 T"'
+    )
+
+
 def _cmd_edge(args: argparse.Namespace) -> int:
     from twentyone.analysis import analyze
     from twentyone.analysis.view import edge_table
+    from twentyone.rulesets import load_rules
 
-    report = analyze(args.rules, boxes=args.boxes)
+    _compile_notice()
+    rules = load_rules(args.rules)
+    report = analyze(rules, boxes=args.boxes, shoe=_shoe_arg(rules, args))
     if args.json:
         print(json.dumps(report.to_json()))
     else:
         from rich.console import Console
 
         Console().print(edge_table(report))
+    return 0
+
+
+def _cmd_advise(args: argparse.Namespace) -> int:
+    from twentyone.analysis.advise import advise
+    from twentyone.rulesets import load_rules
+
+    _compile_notice()
+    rules = load_rules(args.rules)
+    got = advise(rules, args.hand, args.up, shoe=_shoe_arg(rules, args), boxes=args.boxes)
+    if args.json:
+        print(json.dumps(got.to_json()))
+        return 0
+    given = " (given no dealer blackjack)" if got.given_no_blackjack else ""
+    print(f"{rules.name}: {' '.join(got.hand)} against {got.up}{given}, per unit bet")
+    for action, value in sorted(got.returns.items(), key=lambda kv: -kv[1]):
+        print(f"  {action:12} {value:+.6f}{'  <- best' if action == got.best else ''}")
+    if got.insurance is not None:
+        word = "take" if got.insurance > 0 else "decline"
+        print(f"  {'insurance':12} {got.insurance:+.6f}  per unit insured ({word})")
+    return 0
+
+
+def _cmd_eor(args: argparse.Namespace) -> int:
+    from twentyone.analysis.eor import effects_of_removal
+    from twentyone.rulesets import load_rules
+
+    _compile_notice()
+    got = effects_of_removal(load_rules(args.rules), boxes=args.boxes)
+    if args.json:
+        print(json.dumps(got.to_json()))
+        return 0
+    print(f"Effects of removal, {got.rules} (per card out of the full shoe, % of the bet)")
+    print(f"  {'rank':5} {'basic':>9} {'optimal':>9}")
+    for rank, value in got.eor_basic.items():
+        print(f"  {rank:5} {100 * value:+9.4f} {100 * got.eor_optimal[rank]:+9.4f}")
+    print("Betting correlations (tags against the basic strategy's effects)")
+    for name, bc in got.betting_correlation.items():
+        print(f"  {name:12} {bc:.3f}")
+    return 0
+
+
+def _cmd_par(args: argparse.Namespace) -> int:
+    from twentyone.analysis.par import par_sheet, render
+    from twentyone.rulesets import load_rules
+
+    _compile_notice()
+    sheet = par_sheet(load_rules(args.rules), rounds=args.rounds, seed=args.seed)
+    print(render(sheet, args.format), end="")
     return 0
 
 
@@ -323,7 +404,30 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("rules", help="preset, TOML file or shorthand")
     e.add_argument("--json", action="store_true", help="print the report as JSON")
     e.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
+    _add_shoe_args(e)
     e.set_defaults(func=_cmd_edge)
+
+    a = sub.add_parser("advise", help="exact return of each action on one hand, any shoe")
+    a.add_argument("rules", help="preset, TOML file or shorthand")
+    a.add_argument("--hand", required=True, help='the hand: "T 6" or "TS 6D"')
+    a.add_argument("--up", required=True, help="the dealer's up card: T, A, 6 or 6H")
+    a.add_argument("--json", action="store_true", help="print the advice as JSON")
+    a.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
+    _add_shoe_args(a)
+    a.set_defaults(func=_cmd_advise)
+
+    o = sub.add_parser("eor", help="effects of removal of each rank, counts' betting correlations")
+    o.add_argument("rules", help="preset, TOML file or shorthand")
+    o.add_argument("--json", action="store_true", help="print the effects as JSON")
+    o.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
+    o.set_defaults(func=_cmd_eor)
+
+    q = sub.add_parser("par", help="the PAR sheet of a rule set (exact, with a simulation)")
+    q.add_argument("rules", help="preset, TOML file or shorthand")
+    q.add_argument("--format", choices=("md", "html", "json"), default="md")
+    q.add_argument("--rounds", type=int, default=0, help="rounds to simulate (0: none)")
+    q.add_argument("--seed", type=int, default=1, help="the simulation's seed")
+    q.set_defaults(func=_cmd_par)
 
     g = sub.add_parser("strategy", help="the basic-strategy chart of a rule set")
     g.add_argument("rules", help="preset, TOML file or shorthand")

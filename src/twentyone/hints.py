@@ -1,8 +1,10 @@
 """Strategy hints for a player: the chart's move and what a deviation from it costs.
 
 The chart is the rules' basic strategy and the costs are exact composition-dependent returns
-(:mod:`twentyone.analysis`), per unit of the hand's bet, over the fresh shoe less the cards in
-sight (the player's hand and the dealer's up card).
+(:mod:`twentyone.analysis`), per unit of the hand's bet, over the shoe as the player knows it:
+with a cut-card shoe, the full shoe less every card seen since the shuffle (the dealer's hole
+card excepted); otherwise (a continuous shuffler, a stacked shoe) the full shoe less the cards
+in sight this round.
 
 >>> from twentyone import BoxBet, Round, StackedShoe, load_rules
 >>> rules = load_rules("6D S17 DAS SPL3 NS")
@@ -18,19 +20,53 @@ from __future__ import annotations
 
 from typing import Any
 
+from twentyone.cards import Card
+from twentyone.errors import CardError
 from twentyone.rules import Rules
 from twentyone.strategy import decide
 
 
-class Advisor:
-    """Hints for one rule set (the chart is derived once, on first use)."""
+def seen_cards(rnd: Any, dealt: tuple[Card, ...] | None) -> list[Card]:
+    """The cards a player has seen: ``dealt`` (every card drawn since the shuffle) less the
+    dealer's hole card while it is hidden, or (``None``) the cards in sight this round."""
+    if dealt is None:
+        out = [c for box in rnd.boxes for hand in box.hands for c in hand.cards]
+        return out + list(rnd.dealer_visible)
+    out = list(dealt)
+    for c in rnd.dealer[len(rnd.dealer_visible) :]:  # the hole card, while hidden
+        if c in out:  # (a reshuffle in the round leaves earlier cards out of the list)
+            out.remove(c)
+    return out
 
-    def __init__(self, rules: Rules, *, boxes: int = 1) -> None:
+
+class Advisor:
+    """Hints for one rule set (the chart is derived once, on first use). ``shoe``: the
+    table's shoe; where it tells the cards dealt since the shuffle (a cut-card
+    :class:`~twentyone.shoe.Shoe`), the returns are over the cards really left."""
+
+    def __init__(self, rules: Rules, *, boxes: int = 1, shoe: Any = None) -> None:
         from twentyone.analysis import basic_strategy
 
         self.rules = rules
         self.boxes = boxes
         self.chart = basic_strategy(rules, boxes=boxes)
+        self.shoe = shoe if rules.shuffle == "cut-card" and hasattr(shoe, "dealt") else None
+
+    def shoe_counts(self, rnd: Any) -> tuple[int, ...]:
+        """The shoe the hand in play and the up card were dealt from, as the player knows it
+        (counts of A, 2..9, ten-value): the full shoe less every other card seen."""
+        from twentyone.analysis.context import full_shoe
+
+        q = rnd.question
+        hand = rnd.boxes[q.box].hands[q.hand].cards
+        counts = list(full_shoe(self.rules))
+        seen = seen_cards(rnd, self.shoe.dealt() if self.shoe is not None else None)
+        for c in (*hand, rnd.upcard):
+            if c in seen:  # (not after a reshuffle in the round)
+                seen.remove(c)
+        for c in seen:
+            counts[c.value - 1] = max(counts[c.value - 1] - 1, 0)
+        return tuple(counts)
 
     def move(self, rnd: Any) -> str:
         """The chart's answer to the round's current question, in replay spelling."""
@@ -45,9 +81,24 @@ class Advisor:
             return {}
         box = rnd.boxes[q.box]
         hand = box.hands[q.hand]
-        evs = action_evs(
-            self.rules, hand.cards, rnd.upcard, boxes=self.boxes, split_hands=len(box.hands)
-        )
+        from twentyone.analysis.context import MIN_CARDS
+
+        shoe: tuple[int, ...] | None = self.shoe_counts(rnd)
+        if shoe is not None and sum(shoe) < MIN_CARDS:
+            shoe = None  # too few cards known left to deal from: the full shoe instead
+        try:
+            evs = action_evs(
+                self.rules,
+                hand.cards,
+                rnd.upcard,
+                boxes=self.boxes,
+                split_hands=len(box.hands),
+                shoe=shoe,
+            )
+        except CardError:  # a reshuffle in the round: the cards seen no longer add up
+            evs = action_evs(
+                self.rules, hand.cards, rnd.upcard, boxes=self.boxes, split_hands=len(box.hands)
+            )
         if q.kind == "surrender":
             keep = max((v for k, v in evs.items() if k != "surrender"), default=0.0)
             return {"surrender": evs.get("surrender", -0.5), "no-surrender": keep}

@@ -102,6 +102,11 @@ class Shoe:
     def remaining(self) -> int:
         return self.size - self._next
 
+    def dealt(self) -> tuple[Card, ...]:
+        """The cards dealt since the last shuffle, in order (a cut-card shoe: what a player at
+        the table has seen, the dealer's hole card included)."""
+        return tuple(self._cards[: self._next])
+
     @property
     def cut_card_out(self) -> bool:
         """True once the cut card has been reached: the next round starts a new shoe."""

@@ -589,7 +589,7 @@ def play(
         emoji=False,
         soft_wrap=True,
     )
-    advisor = Advisor(table_rules, boxes=boxes) if hints else None
+    advisor = Advisor(table_rules, boxes=boxes, shoe=table.shoe) if hints else None
     game = Game(table, stdin if stdin is not None else sys.stdin, console, log_path, advisor)
     return game.run()
 

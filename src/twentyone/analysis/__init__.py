@@ -1,7 +1,8 @@
 """Exact analysis of a rule set: house edge, basic strategy, each action's return.
 
 Everything is computed over the full, fresh shoe of the rules' decks (no infinite-deck
-approximation), for every rule the engine plays. Returns are fractions of the initial bet.
+approximation), or over any shoe composition given (``shoe=``, see :func:`shoe_of`), for
+every rule the engine plays. Returns are fractions of the initial bet.
 
 - :func:`analyze` -> :class:`EdgeReport` (basic and optimal returns, by up card, dealer
   totals, side bets);
@@ -22,6 +23,7 @@ doubling (the return is linear in the amount added), so it is not listed apart.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -30,8 +32,9 @@ from twentyone.analysis.basic import basic_column, chart
 from twentyone.analysis.context import UPS, Context, up_key
 from twentyone.analysis.dealer import OUTCOMES, dealer_distribution
 from twentyone.analysis.optimal import optimal_upcard
+from twentyone.analysis.outcomes import OUTCOMES_NOTE, round_outcomes
 from twentyone.analysis.report import EdgeReport
-from twentyone.analysis.shoe_counts import fresh_counts
+from twentyone.analysis.shoe import shoe_of
 from twentyone.analysis.side_bets import side_bets
 from twentyone.rules import Rules
 from twentyone.rulesets import load_rules
@@ -44,7 +47,7 @@ SPLIT_METHOD = (
     "17th has a chance of 3.6e-13 for a 6-deck pair split by rank)"
 )
 
-__all__ = ["EdgeReport", "action_evs", "analyze", "basic_strategy", "clear_caches"]
+__all__ = ["EdgeReport", "action_evs", "analyze", "basic_strategy", "clear_caches", "shoe_of"]
 
 
 def clear_caches(tables: bool = False) -> None:
@@ -53,6 +56,7 @@ def clear_caches(tables: bool = False) -> None:
     from twentyone.analysis import basic, context, dealer, hands, optimal, shoe_counts
 
     for f in (
+        basic.derive_column,
         hands._chart_decisions,
         context.up_base,
         context._dists,
@@ -84,19 +88,39 @@ def basic_strategy(rules: Rules | str, boxes: int = 1) -> Strategy:
     return chart(Context.of(r, boxes), r.name)
 
 
-def analyze(rules: Rules | str, boxes: int = 1) -> EdgeReport:
+def analyze(
+    rules: Rules | str,
+    boxes: int = 1,
+    shoe: Sequence[int] | None = None,
+    *,
+    outcomes: bool = True,
+) -> EdgeReport:
     """Exact returns of ``rules`` for one box (``boxes`` matters only where the rules make the
-    number of boxes matter: pl.7 splits only with one box)."""
+    number of boxes matter: pl.7 splits only with one box), dealt from ``shoe`` (counts of A,
+    2..9, ten-value; default the rules' full shoe, see :func:`shoe_of`): ``ev_optimal`` is the
+    composition-dependent optimum for that shoe, ``ev_basic`` the full shoe's chart played on
+    it. ``outcomes``: also the distribution of one round's net and its standard deviation for
+    each (see :mod:`twentyone.analysis.outcomes`).
+
+    >>> from twentyone import load_rules
+    >>> r = load_rules("1D S17 DAS SPL1 NS")
+    >>> full = analyze(r)
+    >>> fewer_fives = analyze(r, shoe=shoe_of(r, remove="5"))
+    >>> fewer_fives.shoe[4], fewer_fives.ev_basic > full.ev_basic
+    (3, True)
+    """
     start = time.perf_counter()
     r = _rules(rules)
-    ctx = Context.of(r, boxes)
-    shoe = fresh_counts(r.decks)
-    n = float(shoe.sum())
+    ctx = Context.of(r, boxes, shoe)
+    shoe_arr = ctx.fresh()
+    n = float(shoe_arr.sum())
     by_up: dict[str, dict[str, float]] = {}
     totals: dict[str, dict[str, float]] = {}
     ev_b = ev_o = m2 = 0.0
     for u in UPS:
-        p = shoe[u] / n
+        if shoe_arr[u] == 0:
+            continue
+        p = shoe_arr[u] / n
         col = basic_column(ctx, u)
         b = col.ev
         m2 += p * col.second_moment
@@ -104,15 +128,21 @@ def analyze(rules: Rules | str, boxes: int = 1) -> EdgeReport:
         ev_b += p * b
         ev_o += p * o
         by_up[up_key(u)] = {"probability": p, "ev_basic": b, "ev_optimal": o}
-        left = shoe.copy()
+        left = shoe_arr.copy()
         left[u] -= 1
         dist = dealer_distribution(left, u, r.dealer_hits_soft_17)
         totals[up_key(u)] = {k: float(x) for k, x in zip(OUTCOMES, dist, strict=True)}
     notes = ["sd: exact without splits; split hands taken independent given the dealer's outcome"]
+    if not ctx.is_full:
+        notes.append("ev_basic: the full shoe's chart played on this shoe; side bets: full shoe")
     if r.double_for_less:
         notes.append("double for less is never better than a full double or not doubling")
     if r.surrender_before_play and r.offers_surrender:
         notes.append("surrender decided before play: the chart's R codes")
+    dist_o = round_outcomes(ctx, True) if outcomes else None
+    dist_b = round_outcomes(ctx, False) if outcomes else None
+    if outcomes:
+        notes.append(OUTCOMES_NOTE)
     return EdgeReport(
         rules=r.name,
         ev_basic=float(ev_b),
@@ -125,4 +155,7 @@ def analyze(rules: Rules | str, boxes: int = 1) -> EdgeReport:
         seconds=time.perf_counter() - start,
         boxes=boxes,
         notes=tuple(notes),
+        shoe=ctx.shoe,
+        outcomes_optimal=dist_o,
+        outcomes_basic=dist_b,
     )

@@ -1,21 +1,24 @@
 """The exact return of each legal action on one hand (for hints: the chart's move and what a
 deviation costs).
 
-The shoe is the fresh shoe less the visible cards (the hand and the up card). Continuations
-are played by the composition-dependent optimum. With a peek the dealer is known not to have
-a blackjack when the player acts, so the returns are conditional on that.
+The shoe is the fresh shoe (or any shoe given) less the visible cards (the hand and the up
+card). Continuations are played by the composition-dependent optimum. With a peek the dealer
+is known not to have a blackjack when the player acts, so the returns are conditional on that.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from twentyone.analysis.context import Context, up_base
 from twentyone.analysis.hands import SplitPlay, shoe_after, split_value
 from twentyone.analysis.optimal import optimal_solved
+from twentyone.analysis.player import FIXED
 from twentyone.analysis.shoe_counts import ACE, TEN, hand_counts, value_index
 from twentyone.cards import Card, hand_total
-from twentyone.errors import TwentyOneError
+from twentyone.errors import CardError, TwentyOneError
 from twentyone.rules import Rules
 
 _NEED = {(6, 7): 8, (6, 8): 7, (7, 8): 6}
@@ -30,7 +33,8 @@ def _bonus(ctx: Context, cards: Sequence[Card], up: Card, left: int, n: float) -
     if need is None or cards[0].suit != cards[1].suit:
         return 0.0
     seen = sum(1 for c in (*cards, up) if c.value == need and c.suit == cards[0].suit)
-    return ctx.bonus * (ctx.decks - seen) / n
+    suited = ctx.shoe[need - 1] / 4.0  # the shoe's cards of that value, a quarter each suit
+    return ctx.bonus * max(suited - seen, 0.0) / n
 
 
 def action_evs(
@@ -40,10 +44,12 @@ def action_evs(
     *,
     boxes: int = 1,
     split_hands: int = 1,
+    shoe: Sequence[int] | None = None,
 ) -> dict[str, float]:
     """Exact return (per unit of the hand's bet) of each legal action on ``cards`` against
     ``upcard``; ``split_hands``: how many hands the box has now (more than one: this is a
-    split hand).
+    split hand); ``shoe``: the counts of A, 2..9, ten-value before the hand and the up card
+    were dealt (default the rules' full shoe).
 
     >>> from twentyone import load_rules, parse_cards
     >>> r = load_rules("6D S17 DAS SPL3 NS")
@@ -51,15 +57,21 @@ def action_evs(
     >>> sorted(evs), evs["hit"] > evs["stand"]
     (['double', 'hit', 'stand'], True)
     """
-    ctx = Context.of(rules, boxes)
+    ctx = Context.of(rules, boxes, shoe)
     nodes = ctx.nodes
     up = value_index(upcard)
     key = tuple(int(x) for x in hand_counts(list(cards)))
     if key not in nodes.index:
         raise TwentyOneError("the hand is bust: no action left")
+    if (np.array(ctx.shoe) < hand_counts([*cards, upcard])).any():
+        raise CardError(
+            f"shoe {list(ctx.shoe)}: it does not hold the hand and the up card "
+            f"({' '.join(str(c) for c in (*cards, upcard))})"
+        )
     node = nodes.index[key]
     base = up_base(ctx, up)
-    s, h, d, _, _, _, _, _ = optimal_solved(ctx, up)
+    solved = optimal_solved(ctx, up)
+    s, h, d = solved.stand, solved.hit, solved.double
     pbj = float(base.pbj[node])
     scale = 1.0 / (1.0 - pbj) if ctx.peek and up in (ACE, TEN) else 1.0
     t = hand_total(cards)
@@ -85,8 +97,7 @@ def action_evs(
         p = value_index(a)
         most = ctx.split_max(p) - (split_hands - 1)
         if (split_hands == 1 or p != ACE or ctx.rsa) and most >= 2:
-            solved = optimal_solved(ctx, up)
-            play = SplitPlay(mode=3, dec=(solved[6], solved[7]))
+            play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
             out["split"] = split_value(ctx, up, shoe_after(ctx, up), p, play, most)
     if first and ctx.surrender_offered(up):
         out["surrender"] = ctx.surrender_value(pbj)

@@ -10,7 +10,7 @@ the two-card hands they apply to. The chart is then played exactly, split hands 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -26,7 +26,7 @@ from twentyone.analysis.hands import (
     top_offset,
     two_card_nodes,
 )
-from twentyone.analysis.player import CODE_INDEX
+from twentyone.analysis.player import BY_TOTAL, CHART, CODE_INDEX
 from twentyone.analysis.shoe_counts import GROUP_OF, IntArray, two_card_probability
 from twentyone.analysis.variance import column_second_moment
 from twentyone.strategy import HARD_TOTALS, PREFERENCES, SOFT_TOTALS, Strategy
@@ -34,7 +34,9 @@ from twentyone.strategy import HARD_TOTALS, PREFERENCES, SOFT_TOTALS, Strategy
 
 @dataclass(frozen=True)
 class Column:
-    """One up card's chart column and the chart's return against it."""
+    """One up card's chart column and the chart's return against it; ``actions[(a, b)]``: the
+    action the chart takes on each two-card hand (for a ten-value pair split by rank: the
+    action of a pair of one rank, then of two ranks)."""
 
     hard: dict[int, str]
     soft: dict[int, str]
@@ -42,6 +44,8 @@ class Column:
     ev: float
     hands: dict[tuple[int, int], float]
     second_moment: float
+    actions: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
+    chart: tuple[IntArray, IntArray] | None = None
 
 
 def _arrays(hard: dict[int, str], soft: dict[int, str]) -> tuple[IntArray, IntArray]:
@@ -68,7 +72,7 @@ def action_of(code: str, opts: dict[str, float]) -> str:
 
 
 def _options(ctx: Context, up: int, node: int, solved: Solved, pbj: float) -> dict[str, float]:
-    s, h, d, _, bb, sf, _, _ = solved
+    s, h, d, bb, sf = solved.stand, solved.hit, solved.double, solved.bonus, solved.bonus_share
     nodes = ctx.nodes
     t, soft = int(nodes.total[node]), bool(nodes.soft[node])
     bonus = float(sf[node] * bb[node])  # a chart does not see suits: the average bonus
@@ -84,12 +88,24 @@ def _options(ctx: Context, up: int, node: int, solved: Solved, pbj: float) -> di
     return out
 
 
+@dataclass(frozen=True)
+class Derived:
+    """One up card's chart column as derived over a shoe: the codes by row (``codes``), by
+    pair value index (``pairs``), the chart's integer arrays, and each two-card hand's action
+    values there (``opts``, the split's for the pairs the chart splits)."""
+
+    codes: dict[tuple[bool, int], str]
+    pairs: dict[int, str]
+    chart: tuple[IntArray, IntArray]
+    opts: dict[tuple[int, int], dict[str, float]]
+
+
 @lru_cache(maxsize=64)
-def basic_column(ctx: Context, up: int) -> Column:
-    """Derive the chart column for up card ``up`` and play it exactly."""
+def derive_column(ctx: Context, up: int) -> Derived:
+    """Derive the chart column for up card ``up`` from the exact values over ``ctx``'s shoe."""
     nodes = ctx.nodes
     base = up_base(ctx, up)
-    solved, gdec = run_solve(ctx, up, base, 1)
+    solved, gdec = run_solve(ctx, up, base, BY_TOTAL)
     shoe = shoe_after(ctx, up)
     rows: dict[tuple[bool, int], list[tuple[int, int, int, float]]] = {}
     for a, b, node in two_card_nodes(ctx):
@@ -112,16 +128,14 @@ def basic_column(ctx: Context, up: int) -> Column:
             dbl = sum(p * opts[(a, b)]["double"] for a, b, _, p in hands)
             if dbl > plain:
                 codes[key] = "D" + hs.lower()
-    hard = {t: codes[(False, t)] for t in HARD_TOTALS}
-    soft = {t: codes[(True, t)] for t in SOFT_TOTALS}
-    chart = _arrays(hard, soft)
+    chart = _arrays(*_by_total(codes))
     pairs: dict[int, str] = {}
     for a in range(10):
         node = nodes.index[tuple(2 * (v == a) for v in range(10))]
         row = (bool(nodes.soft[node]), int(nodes.total[node]))
         pairs[a] = codes[row]
         if ctx.can_split and two_card_probability(shoe, a, a) > 0:
-            sv = split_value(ctx, up, shoe, a, SplitPlay(mode=2, chart=chart), ctx.split_max(a))
+            sv = split_value(ctx, up, shoe, a, SplitPlay(mode=CHART, chart=chart), ctx.split_max(a))
             o = opts[(a, a)]
             o["split"] = sv
             if sv > _value(codes[row], {k: v for k, v in o.items() if k != "split"}):
@@ -139,23 +153,59 @@ def basic_column(ctx: Context, up: int) -> Column:
             sur = sum(p * opts[(a, b)]["surrender"] for a, b, p in live)
             if sur > cur:
                 codes[key] = "Rs" if codes[key] in ("S", "Ds") else "Rh"
-        hard = {t: codes[(False, t)] for t in HARD_TOTALS}
-        soft = {t: codes[(True, t)] for t in SOFT_TOTALS}
         for a in range(10):
             if pairs[a] not in ("P", "Rp"):
                 node = nodes.index[tuple(2 * (v == a) for v in range(10))]
                 pairs[a] = codes[(bool(nodes.soft[node]), int(nodes.total[node]))]
-        final = _arrays(hard, soft)
+        final = _arrays(*_by_total(codes))
         if not all(np.array_equal(x, y) for x, y in zip(final, chart, strict=True)):
             # an R code replaced a D code: split hands now play it (surrender is not
             # theirs, so they hit where they used to double)
             chart = final
             for a in range(10):
                 if pairs[a] in ("P", "Rp"):
-                    play = SplitPlay(mode=2, chart=chart)
+                    play = SplitPlay(mode=CHART, chart=chart)
                     opts[(a, a)]["split"] = split_value(ctx, up, shoe, a, play, ctx.split_max(a))
+    return Derived(codes, pairs, chart, opts)
+
+
+def _by_total(codes: dict[tuple[bool, int], str]) -> tuple[dict[int, str], dict[int, str]]:
+    return (
+        {t: codes[(False, t)] for t in HARD_TOTALS},
+        {t: codes[(True, t)] for t in SOFT_TOTALS},
+    )
+
+
+def _played_options(ctx: Context, up: int, col: Derived) -> dict[tuple[int, int], dict[str, float]]:
+    """Each two-card hand's action values over ``ctx``'s shoe, the split's where the column
+    splits (by the column's chart)."""
+    base = up_base(ctx, up)
+    solved, _ = run_solve(ctx, up, base, CHART, chart=col.chart)  # later cards by the chart
+    shoe = shoe_after(ctx, up)
+    opts: dict[tuple[int, int], dict[str, float]] = {}
+    for a, b, node in two_card_nodes(ctx):
+        if two_card_probability(shoe, a, b) > 0 and not is_blackjack(a, b):
+            opts[(a, b)] = _options(ctx, up, node, solved, float(base.pbj[node]))
+            if a == b and col.pairs[a] in ("P", "Rp"):
+                play = SplitPlay(mode=CHART, chart=col.chart)
+                opts[(a, a)]["split"] = split_value(ctx, up, shoe, a, play, ctx.split_max(a))
+    return opts
+
+
+@lru_cache(maxsize=64)
+def basic_column(ctx: Context, up: int) -> Column:
+    """The chart column for up card ``up`` (derived over the rules' full shoe) played exactly
+    over ``ctx``'s shoe."""
+    nodes = ctx.nodes
+    col = derive_column(ctx.full(), up)
+    opts = col.opts if ctx.is_full else _played_options(ctx, up, col)
+    codes, pairs, chart = col.codes, col.pairs, col.chart
+    hard, soft = _by_total(codes)
+    base = up_base(ctx, up)
+    shoe = shoe_after(ctx, up)
     total = 0.0
     values: dict[tuple[int, int], float] = {}
+    actions: dict[tuple[int, int], tuple[str, str]] = {}
     for a, b, node in two_card_nodes(ctx):
         p = two_card_probability(shoe, a, b)
         if p == 0.0:
@@ -163,18 +213,24 @@ def basic_column(ctx: Context, up: int) -> Column:
         pbj = float(base.pbj[node])
         if is_blackjack(a, b):
             v = blackjack_value(ctx, pbj)
+            actions[(a, b)] = ("blackjack", "blackjack")
         else:
             o = opts[(a, b)]
             key = (bool(nodes.soft[node]), int(nodes.total[node]))
-            by_total = _value(codes[key], {k: x for k, x in o.items() if k != "split"})
+            plain = {k: x for k, x in o.items() if k != "split"}
+            by_total = _value(codes[key], plain)
             v = by_total
+            act = action_of(codes[key], plain)
+            actions[(a, b)] = (act, act)
             if a == b and pairs[a] in ("P", "Rp"):
                 v = mix_rank_pairs(ctx, a, b, _value(pairs[a], o), by_total)
+                actions[(a, b)] = (action_of(pairs[a], o), act)
             v += top_offset(ctx, up, pbj)
         values[(a, b)] = v
         total += p * v
     m2 = column_second_moment(ctx, up, chart, codes, pairs, opts)
-    return Column(hard, soft, {a + 1: c for a, c in pairs.items()}, total, values, m2)
+    by_pair = {a + 1: c for a, c in pairs.items()}
+    return Column(hard, soft, by_pair, total, values, m2, actions, chart)
 
 
 def chart(ctx: Context, name: str) -> Strategy:

@@ -9,8 +9,10 @@ base tables (the stand values of every hand), cached.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,6 +35,7 @@ from twentyone.analysis.shoe_counts import (
     player_nodes,
     removed_sets,
 )
+from twentyone.errors import CardError
 from twentyone.rules import Rules
 
 #: How many hands from one box the analysis evaluates where the rules set no limit
@@ -40,9 +43,87 @@ from twentyone.rules import Rules
 #: of 3.6e-13 for a 6-deck pair split by rank (4.5e-3 for tens split by value, which no
 #: strategy splits). The engine and the simulator play it without a bound.
 UNLIMITED_HANDS = 16
+#: The fewest cards a shoe given to the analysis may hold (the round must be dealt from it;
+#: where a round can run out of cards the returns count only the rounds that end).
+MIN_CARDS = 8
 PARALLEL_ROWS = 2000  # batches of dealer rows at least this big run on every core
 UPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # value indexes in chart order 2..9, T, A
 UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+
+
+#: Every field of :class:`~twentyone.rules.Rules` the analysis reads, and where.
+ANALYSIS_READS: dict[str, str] = {
+    "decks": "Context.shoe (the full shoe) and the hand tables",
+    "dealer_hits_soft_17": "Context.h17: the dealer's tables",
+    "peek": "Context.peek, f1, f2",
+    "dealer_blackjack_takes": "Context.f1, f2, f1s, f2s (without a peek)",
+    "blackjack_pays": "Context.bj_pays",
+    "surrender": "Context.surrender",
+    "surrender_against_ace": "Context.surrender_vs_ace",
+    "double_on": "Context.double_rule",
+    "double_after_split": "Context.das",
+    "split_by": "Context.split_rank",
+    "max_hands": "Context.max_hands, can_split",
+    "split_only_one_box": "Context.can_split (with boxes > 1)",
+    "resplit_aces": "Context.rsa",
+    "hit_split_aces": "Context.hsa",
+    "min_stand_total": "Context.min_stand",
+    "insurance_upcards": "side_bets: insurance and even money by up card",
+    "even_money": "side_bets: even money and a blackjack against an ace",
+    "side_bets": "Context.bonus (the 6-7-8 / 7-7-7 bonus) and side_bets(): each priced",
+}
+#: Every other field, and why it cannot change an exact return.
+ANALYSIS_IGNORES: dict[str, str] = {
+    "name": "a label",
+    "hole_card": "read only through peek (which needs it): without a peek, a hole card dealt "
+    "before the players draw has the distribution of a card drawn after them",
+    "shuffle": "the analysis deals one round from a given shoe (the full one by default)",
+    "penetration": "as shuffle",
+    "blackjack_paid_at_once": "when a blackjack is paid, not how much",
+    "insurance_stake": "insurance is priced per unit insured",
+    "insurance_minimum": "a money limit",
+    "surrender_before_play": "when surrender is asked: the chart's R codes already mean it",
+    "double_for_less": "never better than a full double or none (the return is linear)",
+    "split_second_card": "a split hand's play sees only its own cards: the order of dealing "
+    "second cards does not change their distribution",
+    "table_min": "a money limit",
+    "table_max": "a money limit",
+    "boxes_per_player": "one box is analysed (analyze's boxes argument)",
+    "table_boxes": "seats at the table",
+    "deal_order": "the order of the initial deal does not change the cards' distribution",
+}
+
+
+def full_shoe(rules: Rules) -> tuple[int, ...]:
+    """The rules' full, fresh shoe as value counts (A, 2..9, ten-value)."""
+    return tuple(int(x) for x in fresh_counts(rules.decks))
+
+
+def check_shoe(shoe: Sequence[int]) -> tuple[int, ...]:
+    """Ten counts, none negative, as a tuple (else :class:`~twentyone.errors.CardError`).
+
+    >>> check_shoe([4, 4, 4, 4, 4, 4, 4, 4, 4, 16])[9]
+    16
+    """
+    counts = tuple(int(x) for x in shoe)
+    if len(counts) != 10 or min(counts) < 0:
+        raise CardError(
+            f"shoe {list(counts)}: expected ten counts (A, 2..9, ten-value), none negative"
+        )
+    if sum(counts) < MIN_CARDS:
+        raise CardError(f"shoe {list(counts)}: expected at least {MIN_CARDS} cards to deal a round")
+    return counts
+
+
+def node_decks(shoe: tuple[int, ...], decks: int) -> int:
+    """The fewest decks whose full shoe holds every count of ``shoe`` (at least ``decks``):
+    the table of player hands is built for it."""
+    out = decks
+    one = fresh_counts(1)
+    for v in range(10):
+        while min(shoe[v], 21) > one[v] * out:
+            out += 1
+    return out
 
 
 def up_key(u: int) -> str:
@@ -58,6 +139,7 @@ class Context:
 
     rules: Rules
     decks: int
+    shoe: tuple[int, ...]
     h17: bool
     peek: bool
     f1: float
@@ -78,7 +160,10 @@ class Context:
     surrender_vs_ace: bool
 
     @classmethod
-    def of(cls, rules: Rules, boxes: int = 1) -> Context:
+    def of(cls, rules: Rules, boxes: int = 1, shoe: Sequence[int] | None = None) -> Context:
+        """The context of ``rules`` dealing from ``shoe`` (counts of A, 2..9, ten-value before
+        the round's cards come out; default: the rules' full shoe)."""
+        counts = full_shoe(rules) if shoe is None else check_shoe(shoe)
         peek = rules.hole_card and rules.peek
         obo = not peek and rules.dealer_blackjack_takes == "original"
         f1, f2 = (0.0, 0.0) if peek else (1.0, 1.0 if obo else 2.0)
@@ -87,7 +172,8 @@ class Context:
         limit = rules.hand_limit if rules.hand_limit is not None else UNLIMITED_HANDS
         return cls(
             rules=rules,
-            decks=rules.decks,
+            decks=node_decks(counts, rules.decks),
+            shoe=counts,
             h17=rules.dealer_hits_soft_17,
             peek=peek,
             f1=f1,
@@ -113,7 +199,21 @@ class Context:
         return player_nodes(self.decks)
 
     def fresh(self) -> IntArray:
-        return fresh_counts(self.decks)
+        """The shoe the round is dealt from (a new array)."""
+        return np.array(self.shoe, dtype=np.int64)
+
+    @property
+    def is_full(self) -> bool:
+        """Whether the shoe is the rules' full, fresh shoe."""
+        return self.shoe == full_shoe(self.rules)
+
+    def full(self) -> Context:
+        """The same rules over the full shoe (where basic strategy is derived)."""
+        return (
+            self
+            if self.is_full
+            else replace(self, decks=self.rules.decks, shoe=full_shoe(self.rules))
+        )
 
     def can_double(self, total: int, soft: bool) -> bool:
         """Whether the first two cards may be doubled (ro.15, pt.9)."""
@@ -159,15 +259,18 @@ class Context:
         (by rank, a ten-value pair resplits only with its own rank: the up card is that rank
         with probability (4d-2)/(16d-2) when it is a ten)."""
         if pair == TEN and self.split_rank:
-            same = 4.0 * self.decks - 2.0
+            tens = float(self.shoe[TEN])  # taken as four ranks in equal shares
+            same = tens / 4.0 - 2.0
             if up == TEN:
-                same -= (4.0 * self.decks - 2.0) / (16.0 * self.decks - 2.0)
-            return same
+                same -= same / (tens - 2.0)
+            return max(same, 0.0)
         return float(shoe[pair] - 2)
 
     def same_rank_share(self) -> float:
-        """Share of ten-value pairs that are one rank (split by rank only)."""
-        return (4.0 * self.decks - 1.0) / (16.0 * self.decks - 1.0)
+        """Share of ten-value pairs that are one rank (split by rank only; the shoe's tens
+        taken as four ranks in equal shares)."""
+        tens = float(self.shoe[TEN])
+        return max(tens / 4.0 - 1.0, 0.0) / (tens - 1.0) if tens > 1 else 0.0
 
 
 @dataclass(frozen=True)
@@ -207,9 +310,11 @@ class DistCache:
 
 
 @lru_cache(maxsize=64)
-def _dists(decks: int, h17: bool, hands_by_pair: tuple[int, ...], up: int) -> DistCache:
+def _dists(
+    decks: int, shoe0: tuple[int, ...], h17: bool, hands_by_pair: tuple[int, ...], up: int
+) -> DistCache:
     sets = removed_sets(decks, hands_by_pair)
-    shoe = fresh_counts(decks)
+    shoe = np.array(shoe0, dtype=np.int64)
     shoe[up] -= 1
     n = sets.keys.shape[0]
     return DistCache(
@@ -219,7 +324,7 @@ def _dists(decks: int, h17: bool, hands_by_pair: tuple[int, ...], up: int) -> Di
 
 def up_dists(ctx: Context, up: int) -> DistCache:
     """The (cached) dealer probabilities of up card ``up``."""
-    return _dists(ctx.decks, ctx.h17, ctx.hands_by_pair, up)
+    return _dists(ctx.decks, ctx.shoe, ctx.h17, ctx.hands_by_pair, up)
 
 
 def base_table(
@@ -252,9 +357,22 @@ def up_base(ctx: Context, up: int) -> Base:
     return base_table(ctx, up)
 
 
-Solved = tuple[
-    FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, IntArray, IntArray
-]
+class Solved(NamedTuple):
+    """Every hand's values from :func:`~twentyone.analysis.player.solve`: ``stand``, ``hit``
+    (best play after), ``double`` (no bonus), ``played`` (as the mode plays it; two-card hands
+    as split hands, bonus included), ``bonus`` (a third card's 6-7-8 / 7-7-7 bonus value),
+    ``bonus_share`` (the share of such hands it pays), and the decisions taken: ``dec``
+    (``decs`` for the suited share)."""
+
+    stand: FloatArray
+    hit: FloatArray
+    double: FloatArray
+    played: FloatArray
+    bonus: FloatArray
+    bonus_share: FloatArray
+    dec: IntArray
+    decs: IntArray
+
 
 _EMPTY = np.zeros(22, dtype=np.int64)
 
@@ -270,7 +388,9 @@ def run_solve(
     chart: tuple[IntArray, IntArray] | None = None,
     dec: tuple[IntArray, IntArray] | None = None,
 ) -> tuple[Solved, IntArray]:
-    """Run :func:`~twentyone.analysis.player.solve` on a base table."""
+    """Run :func:`~twentyone.analysis.player.solve` on a base table in ``mode``
+    (:data:`~twentyone.analysis.player.OPTIMUM`, ``BY_TOTAL``, ``CHART``, ``FIXED``); also
+    returns each chart row's hit/stand in ``BY_TOTAL``."""
     nodes = ctx.nodes
     hard, soft = chart if chart is not None else (_EMPTY, _EMPTY)
     zero = np.zeros(nodes.size, dtype=np.int64)
@@ -303,4 +423,4 @@ def run_solve(
         d_in,
         ds_in,
     )
-    return out[:8], out[8]
+    return Solved(*out[:8]), out[8]

@@ -13,14 +13,14 @@ from functools import lru_cache
 import numpy as np
 
 from twentyone.analysis.context import Base, Context, Solved, base_table, run_solve, up_base
-from twentyone.analysis.player import DOUBLE, HIT, STAND, stand_needed
+from twentyone.analysis.player import CHART, DOUBLE, HIT, STAND, stand_needed
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, IntArray
 from twentyone.analysis.split import split_weights
 
 
 @dataclass
 class SplitPlay:
-    """How split hands are played: ``mode`` 3 with ``dec`` (CDZ-) or 2 with ``chart``."""
+    """How split hands are played: ``mode`` FIXED with ``dec`` (CDZ-) or CHART with ``chart``."""
 
     mode: int
     dec: tuple[IntArray, IntArray] | None = None
@@ -37,7 +37,7 @@ def _split_tables(
     one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
     kids = nodes.child[one]
     base = base_table(ctx, up, pair, k - 1, split_needs(ctx, up, pair, play))
-    (_, _, _, b, _, _, _, _), _ = run_solve(
+    solved, _ = run_solve(
         ctx,
         up,
         base,
@@ -47,6 +47,7 @@ def _split_tables(
         chart=play.chart,
         dec=play.dec,
     )
+    b = solved.played
     left = base.comp.copy()
     left[pair] -= 1
     nk = float(left.sum())
@@ -59,10 +60,10 @@ def _chart_decisions(ctx: Context, up: int, chart: bytes) -> tuple[IntArray, Int
     """A chart's decisions on split hands (they do not depend on the cards out, so they are
     read off the base table once per chart)."""
     codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
-    (_, _, _, _, _, _, dec, decs), _ = run_solve(
-        ctx, up, up_base(ctx, up), 2, split=True, chart=(codes[0].copy(), codes[1].copy())
+    solved, _ = run_solve(
+        ctx, up, up_base(ctx, up), CHART, split=True, chart=(codes[0].copy(), codes[1].copy())
     )
-    return dec, decs
+    return solved.dec, solved.decs
 
 
 def split_needs(ctx: Context, up: int, pair: int, play: SplitPlay) -> BoolArray:
@@ -196,7 +197,7 @@ def hand_options(
 ) -> HandOptions:
     """The legal actions on a first two-card (non-blackjack) hand."""
     nodes = ctx.nodes
-    s, h, d, _, bb, sf, _, _ = solved
+    s, h, d, bb, sf = solved.stand, solved.hit, solved.double, solved.bonus, solved.bonus_share
     t, soft = int(nodes.total[node]), bool(nodes.soft[node])
     plain: dict[str, float] = {}
     bonus: dict[str, float] = {}

@@ -18,6 +18,7 @@ from twentyone.analysis.hands import (
     top_offset,
     two_card_nodes,
 )
+from twentyone.analysis.player import FIXED, OPTIMUM
 from twentyone.analysis.shoe_counts import two_card_probability
 
 
@@ -32,7 +33,7 @@ class UpResult:
 @lru_cache(maxsize=64)
 def optimal_solved(ctx: Context, up: int) -> Solved:
     """Mode-0 solution over the fresh shoe less the up card (cached)."""
-    solved, _ = run_solve(ctx, up, up_base(ctx, up), 0)
+    solved, _ = run_solve(ctx, up, up_base(ctx, up), OPTIMUM)
     return solved
 
 
@@ -40,7 +41,7 @@ def optimal_solved(ctx: Context, up: int) -> Solved:
 def optimal_split(ctx: Context, up: int, pair: int, max_hands: int) -> float:
     """CDZ- return of splitting ``pair`` against ``up`` (values' space)."""
     solved = optimal_solved(ctx, up)
-    play = SplitPlay(mode=3, dec=(solved[6], solved[7]))
+    play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
     return split_value(ctx, up, shoe_after(ctx, up), pair, play, max_hands)
 
 

@@ -24,6 +24,9 @@ from numba import njit
 
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, IntArray
 
+#: Modes of :func:`solve`: how the hands are played.
+OPTIMUM, BY_TOTAL, CHART, FIXED = 0, 1, 2, 3
+
 CODE_INDEX = {"H": 0, "S": 1, "Dh": 2, "Ds": 3, "P": 4, "Rh": 5, "Rs": 6, "Rp": 7}
 STAND, HIT, DOUBLE = 0, 1, 2
 NEG = -1e9

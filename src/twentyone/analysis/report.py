@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,10 @@ class EdgeReport:
       table's side bets by its id: ``kind``, ``paytable``, ``return`` per unit staked and
       ``lines`` (each paytable line's probability of being the one paid); the 6-7-8 / 7-7-7
       bonus has ``return`` ``None``: it is inside the main return.
+    - ``shoe``: the counts of A, 2..9, ten-value the round is dealt from.
+    - ``outcomes_optimal`` / ``outcomes_basic``: ``{net: probability}`` of one round's net in
+      initial bets (blackjack 1.5, surrender -0.5, doubled splits up to -8 .. +8), and
+      ``sd_optimal`` / ``sd_basic`` from them (see :mod:`twentyone.analysis.outcomes`).
     """
 
     rules: str
@@ -45,6 +50,19 @@ class EdgeReport:
     seconds: float
     boxes: int = 1
     notes: tuple[str, ...] = field(default=())
+    shoe: tuple[int, ...] = ()
+    outcomes_optimal: dict[float, float] | None = None
+    outcomes_basic: dict[float, float] | None = None
+
+    @property
+    def sd_optimal(self) -> float | None:
+        """Standard deviation of one round's net under the optimum, from its distribution."""
+        return None if self.outcomes_optimal is None else _sd(self.outcomes_optimal)
+
+    @property
+    def sd_basic(self) -> float | None:
+        """Standard deviation of one round's net under basic strategy, from its distribution."""
+        return None if self.outcomes_basic is None else _sd(self.outcomes_basic)
 
     @property
     def house_edge_percent(self) -> float:
@@ -53,7 +71,9 @@ class EdgeReport:
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` shape: rules, ev_basic, ev_optimal, by_upcard, side_bets, seconds and
-        the extra keys dealer_totals, sd, split_method, boxes, notes."""
+        the extra keys dealer_totals, sd, split_method, boxes, notes, shoe (the counts of A,
+        2..9, ten-value dealt from), outcomes_optimal / outcomes_basic (``[net, probability]``
+        lists) and sd_optimal / sd_basic."""
         return {
             "rules": self.rules,
             "ev_basic": self.ev_basic,
@@ -66,4 +86,18 @@ class EdgeReport:
             "split_method": self.split_method,
             "boxes": self.boxes,
             "notes": list(self.notes),
+            "shoe": list(self.shoe),
+            "outcomes_optimal": _pairs(self.outcomes_optimal),
+            "outcomes_basic": _pairs(self.outcomes_basic),
+            "sd_optimal": self.sd_optimal,
+            "sd_basic": self.sd_basic,
         }
+
+
+def _pairs(dist: dict[float, float] | None) -> list[list[float]] | None:
+    return None if dist is None else [[net, p] for net, p in dist.items()]
+
+
+def _sd(dist: dict[float, float]) -> float:
+    mean = sum(x * p for x, p in dist.items())
+    return math.sqrt(max(sum(x * x * p for x, p in dist.items()) - mean * mean, 0.0))

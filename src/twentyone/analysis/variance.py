@@ -26,7 +26,7 @@ from twentyone.analysis.hands import (
     split_needs,
     two_card_nodes,
 )
-from twentyone.analysis.player import HIT, STAND, _bonus_need
+from twentyone.analysis.player import CHART, HIT, STAND, _bonus_need
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
@@ -203,7 +203,8 @@ def column_second_moment(
 
     nodes = ctx.nodes
     base = up_base(ctx, up)
-    (_, _, _, _, _, _, dec, _), _ = run_solve(ctx, up, base, 2, chart=chart)
+    solved, _ = run_solve(ctx, up, base, CHART, chart=chart)
+    dec = solved.dec
     _, s2, h2, d2, _ = _run_moments(ctx, up, base, dec, split_aces=False)
     shoe = shoe_after(ctx, up)
     total = 0.0
@@ -239,11 +240,10 @@ def _split_second_moment(
     """E[X^2] of a split (approximate: hands independent given the dealer's outcome)."""
     nodes = ctx.nodes
     shoe = shoe_after(ctx, up)
-    base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, SplitPlay(2, chart=chart)))
+    base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, SplitPlay(CHART, chart=chart)))
     aces = pair == ACE and not ctx.hsa
-    (_, _, _, _, _, _, dec, _), _ = run_solve(
-        ctx, up, base, 2, split=True, force_stand2=aces, chart=chart
-    )
+    split_solved, _ = run_solve(ctx, up, base, CHART, split=True, force_stand2=aces, chart=chart)
+    dec = split_solved.dec
     m2, _, _, _, fs = _run_moments(ctx, up, base, dec, split_aces=aces)
     left = base.comp.copy()
     left[pair] -= 1

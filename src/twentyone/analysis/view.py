@@ -31,9 +31,14 @@ def edge_table(report: EdgeReport) -> Group:
     head.add_row("house edge, optimal (by composition)", f"{-100.0 * report.ev_optimal:.4f}%")
     head.add_row("return, basic strategy", _pct(report.ev_basic))
     head.add_row("return, optimal", _pct(report.ev_optimal))
-    if report.sd is not None:
+    if report.sd_basic is not None and report.sd_optimal is not None:
+        head.add_row("standard deviation per round, basic", f"{report.sd_basic:.6f}")
+        head.add_row("standard deviation per round, optimal", f"{report.sd_optimal:.6f}")
+    elif report.sd is not None:
         head.add_row("standard deviation per round", f"{report.sd:.4f}")
     head.add_row("boxes", str(report.boxes))
+    if report.shoe:
+        head.add_row("shoe (A 2 3 4 5 6 7 8 9 T)", " ".join(str(c) for c in report.shoe))
     head.add_row("split hands", report.split_method)
     head.add_row("seconds", f"{report.seconds:.3f}")
 

@@ -107,6 +107,22 @@ def index_card(index: int) -> Card:
     return Card(RANKS[index % 13], SUITS[index // 13])
 
 
+#: Fields of :class:`~twentyone.rules.Rules` the simulator does not encode, and why.
+SIM_IGNORES: dict[str, str] = {
+    "name": "a label",
+    "insurance_upcards": "the simulated player never insures",
+    "insurance_stake": "as insurance_upcards",
+    "insurance_minimum": "as insurance_upcards",
+    "even_money": "the simulated player never takes even money",
+    "blackjack_paid_at_once": "when a blackjack is paid, not how much",
+    "double_for_less": "the chart doubles in full",
+    "table_min": "a money limit (returns are per initial bet)",
+    "table_max": "as table_min",
+    "boxes_per_player": "checked against the boxes argument before encoding",
+    "table_boxes": "seats at the table",
+}
+
+
 def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     """The kernel's parameter vectors for ``rules``. Side bets (insurance, even money, the
     aces jackpot) are never taken by the simulated player, so they are not encoded."""

@@ -1,0 +1,94 @@
+"""Issue 12's speed targets for the exact analysis, measured in one run (ratios hold on a
+shared machine better than absolute times): a full shoe warm, a depleted shoe warm, ``advise``
+for one hand warm, a new process's ``edge``, and the first ``edge`` with an empty numba cache
+(``NUMBA_CACHE_DIR`` pointed at a new folder; peak memory from ``/usr/bin/time``).
+
+Usage: ``.venv/bin/python benchmarks/bench_analysis_targets.py [--cold-simulate]``
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+RULES = "6D S17 DAS SPL1 NS"
+
+
+def _best(f: object, n: int = 5) -> tuple[float, float]:
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        f()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times)
+
+
+def _timed_process(args: list[str], env: dict[str, str] | None = None) -> tuple[float, str]:
+    """Wall seconds and peak resident memory of a command."""
+    start = time.perf_counter()
+    out = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", *args], capture_output=True, text=True, env=env, check=True
+    )
+    wall = time.perf_counter() - start
+    kib = out.stderr.strip().splitlines()[-1]
+    return wall, f"{int(kib) / 1024:.0f} MiB"
+
+
+def main() -> None:
+    from twentyone import load_rules
+    from twentyone.analysis import analyze, clear_caches, shoe_of
+    from twentyone.analysis.advise import advise
+
+    rules = load_rules(RULES)
+    analyze(rules)  # compile or load the kernels, build the tables
+    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+
+    def full(outcomes: bool) -> None:
+        clear_caches()
+        analyze(rules, outcomes=outcomes)
+
+    rows = []
+    rows.append(("full shoe, warm (tables kept), with outcomes", _best(lambda: full(True)), 0.085))
+    rows.append(("full shoe, warm (tables kept), no outcomes", _best(lambda: full(False)), 0.085))
+    depleted = iter(range(10_000))
+
+    def one_depleted() -> None:
+        k = next(depleted)
+        shoe = list(shoe_of(rules, remove="5 5 5 5 6 6"))
+        shoe[k % 9] -= 1 + k // 9  # a new composition every time: no cache helps
+        analyze(rules, shoe=shoe, outcomes=False)
+
+    rows.append(("depleted shoe, warm, no outcomes", _best(one_depleted), 0.1))
+    hands = iter(range(10_000))
+
+    def one_advise() -> None:
+        k = next(hands)
+        shoe = list(shoe_of(rules))
+        shoe[k % 9] -= 1 + k // 9
+        advise(rules, "T 6", "T", shoe=shoe)
+
+    rows.append(("advise T-6 v T, new shoe, warm", _best(one_advise, 10), 0.020))
+    for name, (best, median), target in rows:
+        print(f"| {name} | {best:.3f} / {median:.3f} s | {target} s |")
+    cmd = [sys.executable, "-m", "twentyone.cli", "edge", RULES, "--json"]
+    wall, mem = _timed_process(cmd)
+    print(f"| new process `edge` (numba cache warm) | {wall:.2f} s, {mem} | 0.7 s |")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        wall, mem = _timed_process(cmd, env)
+        print(f"| first `edge`, empty numba cache | {wall:.1f} s, {mem} | 8 s, 600 MiB |")
+        if "--cold-simulate" in sys.argv:
+            sim = [sys.executable, "-m", "twentyone.cli", "simulate", RULES, "--rounds", "1000"]
+            wall, mem = _timed_process([*sim, "--workers", "1", "--seed", "1"], env)
+            print(f"| first `simulate`, empty numba cache | {wall:.1f} s, {mem} | 10 s, 600 MiB |")
+    print(f"# load average after: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

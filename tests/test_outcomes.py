@@ -1,0 +1,82 @@
+"""The distribution of a round's net and the standard deviation it gives."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from twentyone import load_rules
+from twentyone.analysis import analyze
+from twentyone.analysis.outcomes import hands_distribution
+from twentyone.analysis.split import split_weights
+
+
+def _mean(dist: dict[float, float] | None) -> float:
+    assert dist is not None
+    return sum(x * p for x, p in dist.items())
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["6D S17 DAS SPL0 NS", "1D H17 SPL0 ENHC LS", "2D S17 SPL0 OBO ES", "6D S17 DAS SPL1 NS"],
+)
+def test_outcomes_sum_to_one_and_average_to_the_return(spec: str) -> None:
+    # without splits the distribution is exact; with one split each split hand's outcomes
+    # are exact jointly with the dealer's, so the mean is still the exact return
+    got = analyze(load_rules(spec))
+    for dist, ev in ((got.outcomes_optimal, got.ev_optimal), (got.outcomes_basic, got.ev_basic)):
+        assert dist is not None
+        assert sum(dist.values()) == pytest.approx(1.0, abs=1e-12)
+        assert _mean(dist) == pytest.approx(ev, abs=1e-12)
+        assert min(dist.values()) > -1e-15
+
+
+def test_without_splits_the_sd_is_the_exact_moment() -> None:
+    got = analyze(load_rules("6D S17 DAS SPL0 NS"))
+    assert got.sd_basic == pytest.approx(got.sd, abs=1e-12)  # no split: both exact
+    assert got.outcomes_basic is not None
+    assert set(got.outcomes_basic) <= {-2.0, -1.0, 0.0, 1.0, 1.5, 2.0}
+
+
+def test_sd_near_farmers_exact_figure() -> None:
+    # Eric Farmer's combinatorial analyzer: SD 1.146540 for 6D S17 DAS SPL1 NS (CDZ-), from
+    # its exact distribution; ours couples the two split hands through the dealer's outcome
+    # only, 2e-5 away (the former moment with hands independent given it: 1.3e-4 away)
+    got = analyze(load_rules("6D S17 DAS SPL1 NS"))
+    assert got.sd_optimal == pytest.approx(1.146540, abs=3e-5)
+    assert got.sd_basic is not None and abs(got.sd_basic - 1.146540) < 2e-4
+    assert got.outcomes_optimal is not None
+    assert got.outcomes_optimal[-4.0] > 0 and got.outcomes_optimal[4.0] > 0  # double both
+
+
+def test_hands_distribution_counts_the_expected_hands() -> None:
+    for most, pairs, cards in ((3, 22.0, 307.0), (4, 2.0, 49.0), (16, 22.0, 307.0)):
+        dist = hands_distribution(most, pairs, cards)
+        assert sum(dist.values()) == pytest.approx(1.0, abs=1e-12)
+        w_np, w_any = split_weights(most, pairs, cards)
+        # expected hands of each kind agree with the independent chain of split_weights
+        assert sum(p * (k - m) for (k, m), p in dist.items()) == pytest.approx(
+            sum(w_np.values()), abs=1e-12
+        )
+        assert sum(p * m for (_, m), p in dist.items()) == pytest.approx(w_any, abs=1e-12)
+
+
+def test_cli_edge_json_has_the_distributions() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "twentyone.cli", "edge", "pt-casino", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(out.stdout)
+    for key in ("outcomes_optimal", "outcomes_basic"):
+        pairs = data[key]
+        assert all(len(x) == 2 for x in pairs)
+        assert sum(p for _, p in pairs) == pytest.approx(1.0, abs=1e-12)
+        assert [net for net, _ in pairs] == sorted(net for net, _ in pairs)
+    assert data["sd_basic"] > 1.0 and data["sd_optimal"] > 1.0
+    nets = {net for net, _ in data["outcomes_basic"]}
+    assert {1.5, -0.5, 4.0} <= nets  # blackjack, surrender, the 6-7-8 bonus on a doubled hand

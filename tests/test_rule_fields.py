@@ -1,0 +1,99 @@
+"""Every field of Rules is either read by each fast path (the exact analysis, the simulator's
+encoding) or declared irrelevant to it with a reason, and the declarations are true: changing
+a field a path reads changes what it computes from, changing one it ignores changes nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from twentyone.analysis.context import ANALYSIS_IGNORES, ANALYSIS_READS, Context
+from twentyone.analysis.side_bets import side_bets
+from twentyone.rules import Rules
+from twentyone.sidebets import SideBet
+from twentyone.sim.encode import SIM_IGNORES, encode_rules
+
+FIELDS = [f.name for f in dataclasses.fields(Rules)]
+
+# field -> (another valid value, the base settings under which the field can matter)
+CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
+    "name": ("other", {}),
+    "decks": (2, {}),
+    "shuffle": ("continuous", {}),
+    "penetration": (Fraction(1, 2), {}),
+    "dealer_hits_soft_17": (True, {}),
+    "hole_card": (False, {"peek": False}),
+    "peek": (False, {}),
+    "dealer_blackjack_takes": ("original", {"peek": False}),
+    "blackjack_pays": (Fraction(6, 5), {}),
+    "blackjack_paid_at_once": (False, {}),
+    "insurance_upcards": (("A", "T"), {}),
+    "insurance_stake": ("up-to-half", {}),
+    "insurance_minimum": (7, {}),
+    "even_money": (False, {}),
+    "surrender": ("late", {}),
+    "surrender_against_ace": (False, {"surrender": "late"}),
+    "surrender_before_play": (True, {"surrender": "late"}),
+    "double_on": ("9-11", {}),
+    "double_for_less": (True, {}),
+    "double_after_split": (False, {}),
+    "split_by": ("rank", {}),
+    "max_hands": (2, {}),
+    "split_only_one_box": (True, {}),
+    "resplit_aces": (True, {}),
+    "hit_split_aces": (True, {}),
+    "split_second_card": ("at-once", {}),
+    "min_stand_total": (12, {}),
+    "side_bets": (
+        (SideBet(id="bonus", kind="678-777", paytable={"suited-6-7-8": "3", "7-7-7": "3"}),),
+        {},
+    ),
+    "table_min": (200, {}),
+    "table_max": (100_000, {}),
+    "boxes_per_player": (3, {}),
+    "table_boxes": (5, {"boxes_per_player": 3}),
+    "deal_order": ("box-by-box", {}),
+}
+
+
+def _pair(field: str) -> tuple[Rules, Rules]:
+    alt, base = CHANGES[field]
+    a = Rules(decks=6, **base)
+    return a, a.replace(**{field: alt})
+
+
+def _analysis_view(rules: Rules) -> tuple[Any, ...]:
+    ctx = Context.of(rules, boxes=2)  # two boxes: split_only_one_box can matter
+    values = tuple(getattr(ctx, f.name) for f in dataclasses.fields(ctx) if f.name != "rules")
+    return values, repr(side_bets(rules))
+
+
+def _sim_view(rules: Rules) -> tuple[Any, ...]:
+    p, f = encode_rules(rules)
+    return tuple(p.tolist()), tuple(f.tolist())
+
+
+def test_every_field_has_a_change_to_try() -> None:
+    assert set(CHANGES) == set(FIELDS)
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_the_analysis_reads_or_declares_every_field(field: str) -> None:
+    assert (field in ANALYSIS_READS) != (field in ANALYSIS_IGNORES), field
+    a, b = _pair(field)
+    if field in ANALYSIS_READS:
+        assert _analysis_view(a) != _analysis_view(b), f"{field}: read, yet nothing changes"
+    else:
+        assert _analysis_view(a) == _analysis_view(b), f"{field}: declared irrelevant, yet read"
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_the_simulator_encodes_or_declares_every_field(field: str) -> None:
+    a, b = _pair(field)
+    if field in SIM_IGNORES:
+        assert _sim_view(a) == _sim_view(b), f"{field}: declared irrelevant, yet encoded"
+    else:
+        assert _sim_view(a) != _sim_view(b), f"{field}: neither encoded nor declared irrelevant"
