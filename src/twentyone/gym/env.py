@@ -14,7 +14,7 @@ An action that is not open is refused as Gymnasium's masked environments do (Tax
 >>> env = BlackjackEnv("ru-online", ev_loss=False)
 >>> obs, info = env.reset(seed=1)
 >>> sorted(obs), info["action_mask"].shape
-(['box', 'cards', 'phase', 'pair', 'soft', 'split', 'total', 'up'], (9,))
+(['box', 'cards', 'pair', 'phase', 'soft', 'split', 'total', 'up'], (9,))
 """
 
 from __future__ import annotations
