@@ -57,7 +57,7 @@ def encode_questions(rules: Rules) -> np.ndarray[Any, np.dtype[np.int64]]:
 
     >>> from twentyone import load_rules
     >>> [int(x) for x in encode_questions(load_rules("ru-online"))]
-    [1, 1, 1, 1]
+    [1, 1, 0, 1]
     """
     q = np.zeros(Q_SIZE, dtype=np.int64)
     q[Q_INS_ACE] = "A" in rules.insurance_upcards
