@@ -274,11 +274,13 @@ def observation(
     cards: list[Card] = []
     up = 0
     split = 0
+    insured = 0
     if rnd is not None and b < len(rnd.boxes) and h < len(rnd.boxes[b].hands):
         hand = rnd.boxes[b].hands[h]
         cards = list(hand.cards)
         up = rnd.upcard.value
         split = int(hand.split)
+        insured = int(rnd.boxes[b].insurance > 0)
     t = hand_total(cards)
     obs: dict[str, Any] = {
         "phase": np.int64(phase),
@@ -289,6 +291,7 @@ def observation(
         "up": np.int64(up),
         "split": np.int64(split),
         "box": np.int64(b),
+        "insured": np.int64(insured),
     }
     if observe is not None:
         seen = list(shoe_cards or ())

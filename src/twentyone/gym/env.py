@@ -14,7 +14,7 @@ An action that is not open is refused as Gymnasium's masked environments do (Tax
 >>> env = BlackjackEnv("ru-online", ev_loss=False)
 >>> obs, info = env.reset(seed=1)
 >>> sorted(obs), info["action_mask"].shape
-(['box', 'cards', 'pair', 'phase', 'soft', 'split', 'total', 'up'], (9,))
+(['box', 'cards', 'insured', 'pair', 'phase', 'soft', 'split', 'total', 'up'], (9,))
 """
 
 from __future__ import annotations
@@ -56,9 +56,10 @@ PLAYER = "agent"
 def observation_space(rules: Rules, boxes: int, observe: str | None) -> spaces.Dict:
     """The Dict observation: ``phase`` (:data:`twentyone.gym.core.PHASES`), the hand being
     asked about (``total``, ``soft``, ``pair`` value or 0, ``cards`` as counts by value ace..ten,
-    ``split``, ``box``), the dealer's ``up`` card value (0 before the deal) and, with
-    ``observe``, the remaining shoe's ``composition`` (counts by value) or ``count`` (Hi-Lo
-    running count, cards left)."""
+    ``split``, ``box``), whether that box is ``insured`` (its stake is part of the round's
+    net, so a learner needs to see it), the dealer's ``up`` card value (0 before the deal)
+    and, with ``observe``, the remaining shoe's ``composition`` (counts by value) or
+    ``count`` (Hi-Lo running count, cards left)."""
     n = 52 * rules.decks
     d: dict[str, spaces.Space[Any]] = {
         "phase": spaces.Discrete(len(PHASES)),
@@ -69,6 +70,7 @@ def observation_space(rules: Rules, boxes: int, observe: str | None) -> spaces.D
         "up": spaces.Discrete(11),
         "split": spaces.Discrete(2),
         "box": spaces.Discrete(boxes),
+        "insured": spaces.Discrete(2),
     }
     if observe == "composition":
         d["composition"] = spaces.Box(0, 16 * rules.decks, shape=(10,), dtype=np.int64)

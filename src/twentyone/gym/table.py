@@ -9,9 +9,9 @@ net in initial bets, and ``infos[agent]["replay"]`` holds the round's replay JSO
 outside the mask raises :class:`~twentyone.errors.IllegalActionError` (PettingZoo's own test
 and its wrappers sample from the mask).
 
-Observations are ``{"observation": int64[17], "action_mask": int8[9]}``; ``observation`` is
-``phase, total, soft, pair, aces, twos, ..., tens, up, split, box``: the agent's hand being
-asked about (its first hand while it waits), the dealer's up card and the phase.
+Observations are ``{"observation": int64[18], "action_mask": int8[9]}``; ``observation`` is
+``phase, total, soft, pair, aces, twos, ..., tens, up, split, box, insured``: the agent's hand
+being asked about (its first hand while it waits), the dealer's up card and the phase.
 
 >>> env = TableEnv("pt-casino", 3)
 >>> env.reset(seed=1)
@@ -44,7 +44,7 @@ from twentyone.rules import Rules
 from twentyone.rulesets import load_rules
 from twentyone.shoe import Shoe
 
-FIELDS = 17
+FIELDS = 18
 
 
 class TableEnv(AECEnv):  # type: ignore[misc]
@@ -75,7 +75,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.bet = int(bet) if bet is not None else self.rules.table_min
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        high = np.array([5, 31, 1, 10, *([21] * 10), 10, 1, players - 1], dtype=np.int64)
+        high = np.array([5, 31, 1, 10, *([21] * 10), 10, 1, players - 1, 1], dtype=np.int64)
         self._obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0, high, shape=(FIELDS,), dtype=np.int64),
@@ -143,6 +143,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
                 obs["up"],
                 obs["split"],
                 i,
+                obs["insured"],
             ],
             dtype=np.int64,
         )

@@ -49,7 +49,7 @@ from twentyone.sim.hands import H_FIELDS
 
 _State = tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any]
 _FIELDS = (("phase", 0), ("total", 1), ("soft", 2), ("pair", 3))
-_TAIL = (("up", 14), ("split", 15), ("box", 16))
+_TAIL = (("up", 14), ("split", 15), ("box", 16), ("insured", 17))
 
 
 def encode_questions(rules: Rules) -> np.ndarray[Any, np.dtype[np.int64]]:

@@ -112,7 +112,7 @@ D_NREC = 10  # cards dealt this round
 D_DONE_N = 11  # cards of the last finished round
 D_SIZE = 12
 
-OBS = 17  # phase, total, soft, pair, counts (10), up, split, box
+OBS = 18  # phase, total, soft, pair, counts (10), up, split, box, insured
 
 _U = np.uint64
 _MASK32 = np.uint64(0xFFFFFFFF)
@@ -529,6 +529,7 @@ def _obs_row(p: Arr, d: Arr, hands: Arr, hc: Arr, obs: Arr, i: Int, hm: Int) -> 
     obs[i, 14] = CARD_VALUE[d[i, D_UP]]
     obs[i, 15] = 1 if hands[h, H_FLAGS] & FL_SPLIT else 0
     obs[i, 16] = 0
+    obs[i, 17] = 1 if d[i, D_INS] != 0 else 0
 
 
 @fast(inline="always")
