@@ -223,3 +223,35 @@ def test_shoe_episode_plays_rounds_until_the_cut_card() -> None:
     assert env.unwrapped.shoe.cut_card_out and rounds > 20
     with pytest.raises(RulesError, match="continuous"):
         BlackjackEnv("ro-casino", episode="shoe")
+
+
+def test_twentyone_replay_reproduces_every_episode(tmp_path: Any, capsys: Any) -> None:
+    # a thousand random episodes as JSON lines through the command itself: each printed net
+    # is the episode's rewards times the bet
+    import json
+
+    from twentyone.cli import main
+
+    env = make(rules="ro-casino", boxes=2, bet_levels=[1, 4])
+    rng = np.random.default_rng(5)
+    _, info = env.reset(seed=5)
+    lines, totals = [], []
+    while len(lines) < 1000:
+        total = 0.0
+        while True:
+            a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, terminated, _, info = env.step(a)
+            total += reward
+            if terminated:
+                break
+        lines.append(json.dumps(info["replay"]))
+        totals.append(total)
+        _, info = env.reset()
+    path = tmp_path / "episodes.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(out) == 1000
+    for result, total in zip(out, totals, strict=True):
+        assert result["net"]["agent"] == pytest.approx(total * 100, abs=1e-9)

@@ -24,6 +24,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+from numba import njit
 
 import twentyone.gym
 from twentyone.analysis import basic_strategy
@@ -52,44 +53,97 @@ def random_open(rng: np.random.Generator, mask: Any) -> Any:
     return np.argmax(rng.random(mask.shape) * mask, axis=1)
 
 
-def train(steps: int, envs_n: int, seed: int, every: int, eval_rounds: int) -> tuple[Any, list]:
+@njit(cache=True)
+def _act2(qa: Any, qb: Any, s: Any, mask: Any, epsilon: float, u: Any, out: Any) -> None:
+    """Epsilon-greedy on the two tables' sum among the open actions (``u``: two uniform
+    numbers a row)."""
+    for i in range(s.shape[0]):
+        n_open = 0
+        best, best_v = -1, -np.inf
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                n_open += 1
+                v = qa[s[i], a] + qb[s[i], a]
+                if v > best_v:
+                    best, best_v = a, v
+        if u[i, 0] < epsilon:
+            k = int(u[i, 1] * n_open)
+            for a in range(mask.shape[1]):
+                if mask[i, a]:
+                    if k == 0:
+                        best = a
+                        break
+                    k -= 1
+        out[i] = best
+
+
+@njit(cache=True)
+def _learn(
+    qa: Any,
+    qb: Any,
+    visits: Any,
+    s: Any,
+    a: Any,
+    r: Any,
+    term: Any,
+    s2: Any,
+    mask2: Any,
+    coin: Any,
+    power: float,
+) -> None:
+    """Double Q-learning (van Hasselt, 2010), one transition at a time: a coin picks the
+    table to update; its best open action in the next state is valued by the other table
+    (which takes the max's upward bias out of the target); nothing after a round's end. Step
+    size visits^-power per state and action."""
+    for i in range(s.shape[0]):
+        one, other = (qa, qb) if coin[i] < 0.5 else (qb, qa)
+        target = r[i]
+        if not term[i]:
+            best, best_v = -1, -np.inf
+            for b in range(mask2.shape[1]):
+                if mask2[i, b] and one[s2[i], b] > best_v:
+                    best, best_v = b, one[s2[i], b]
+            target += other[s2[i], best]
+        visits[s[i], a[i]] += 1.0
+        alpha = min(1.0, 2.0 * visits[s[i], a[i]] ** -power)
+        one[s[i], a[i]] += alpha * (target - one[s[i], a[i]])
+
+
+def train(
+    steps: int, envs_n: int, seed: int, every: int, eval_rounds: int, power: float = 0.7
+) -> tuple[Any, list[tuple[int, float, float]]]:
+    """Train for ``steps`` environment steps; returns the value table (the two tables'
+    mean) and the learning curve ``(steps, greedy return, seconds)``."""
     envs = gymnasium.make_vec(twentyone.gym.ENV_ID, num_envs=envs_n, rules=RULES)
     rng = np.random.default_rng(seed)
-    q = np.zeros((N_STATES, N_ACTIONS))
+    qa = np.zeros((N_STATES, N_ACTIONS))
+    qb = np.zeros((N_STATES, N_ACTIONS))
     visits = np.zeros((N_STATES, N_ACTIONS))
     obs, info = envs.reset(seed=seed)
     s = state_index(obs)
+    a = np.zeros(envs_n, dtype=np.int64)
     done = 0
     curve = []
     next_eval = every
     t0 = time.perf_counter()
     while done < steps:
-        mask = info["action_mask"]
-        frac = done / steps
-        epsilon = max(0.05, 1.0 - frac / 0.3)  # explore widely first, then mostly greedy
-        explore = rng.random(envs_n) < epsilon
-        a = np.where(explore, random_open(rng, mask), greedy(q, s, mask))
+        epsilon = max(0.05, 1.0 - done / (0.3 * steps))  # explore widely first
+        _act2(qa, qb, s, info["action_mask"], epsilon, rng.random((envs_n, 2)), a)
         obs, reward, term, _, info = envs.step(a)
         s2 = state_index(obs)
-        # the next state's best open value (nothing after a round's end)
-        best_next = np.where(info["action_mask"].astype(bool), q[s2], -np.inf).max(axis=1)
-        target = reward + np.where(term, 0.0, best_next)
-        flat = s * N_ACTIONS + a
-        n = np.bincount(flat, minlength=N_STATES * N_ACTIONS).reshape(q.shape)
-        total = np.bincount(flat, weights=target, minlength=N_STATES * N_ACTIONS).reshape(q.shape)
-        seen = n > 0
-        visits[seen] += n[seen]
-        # step size 1 / visits^0.6 per state and action (batch mean of this step's targets)
-        alpha = np.minimum(1.0, n[seen] / visits[seen] ** 0.6)
-        q[seen] += alpha * (total[seen] / n[seen] - q[seen])
+        coin = rng.random(envs_n)
+        _learn(qa, qb, visits, s, a, reward, term, s2, info["action_mask"], coin, power)
         s = s2
         done += envs_n
         if done >= next_eval:
-            ret, _ = evaluate(lambda o, m: greedy(q, state_index(o), m), eval_rounds, seed + done)
+            q = (qa + qb) / 2
+            ret, _ = evaluate(
+                lambda o, m, q=q: greedy(q, state_index(o), m), eval_rounds, seed + done
+            )
             curve.append((done, ret, time.perf_counter() - t0))
             print(f"{done:>12,} steps  greedy return {ret:+.4f}", flush=True)
             next_eval += every
-    return q, curve
+    return (qa + qb) / 2, curve
 
 
 def evaluate(policy: Any, rounds: int, seed: int, envs_n: int = 4096) -> tuple[float, float]:
@@ -152,32 +206,55 @@ def chart_policy() -> Any:
     return policy
 
 
-def ev_loss_per_decision(q: Any, rounds: int, seed: int) -> dict[str, float]:
-    """The greedy agent in the single environment, scored by ``info["ev_loss"]``."""
+def describe(obs: dict[str, Any]) -> str:
+    """``'hard 16 v T'``, ``'pair 8s v A'``, ``'insurance v A'`` for an observation."""
+    up = {1: "A", 10: "T"}.get(int(obs["up"]), str(int(obs["up"])))
+    phase = int(obs["phase"])
+    if phase in (1, 2, 3):
+        return f"{('insurance', 'even money', 'surrender')[phase - 1]} v {up}"
+    if int(obs["pair"]):
+        return f"pair {int(obs['pair'])}s v {up}"
+    return f"{'soft' if int(obs['soft']) else 'hard'} {int(obs['total'])} v {up}"
+
+
+def ev_loss_per_decision(q: Any, rounds: int, seed: int) -> dict[str, Any]:
+    """The greedy agent in the single environment, scored by ``info["ev_loss"]``: the mean
+    per decision and per round, and the decisions that gave up the most in all."""
+    from twentyone.gym.core import ACTIONS
+
     env = gymnasium.make(twentyone.gym.ENV_ID, rules=RULES, ev_loss=True)
     obs, info = env.reset(seed=seed)
     losses: list[float] = []
     per_round = 0.0
     round_losses: list[float] = []
+    worst: dict[str, float] = {}
     for _ in range(rounds):
         while True:
             o = {k: np.asarray(v)[None] for k, v in obs.items()}
             a = int(greedy(q, state_index(o), info["action_mask"][None])[0])
+            where = describe(obs)
             obs, _, terminated, _, info = env.step(a)
             if "ev_loss" in info:
                 losses.append(info["ev_loss"])
                 per_round += info["ev_loss"]
+                if info["ev_loss"] > 1e-12:
+                    key = f"{ACTIONS[a]} on {where}"
+                    worst[key] = worst.get(key, 0.0) + info["ev_loss"] / rounds
             if terminated:
                 round_losses.append(per_round)
                 per_round = 0.0
                 obs, info = env.reset()
                 break
     arr = np.array(losses)
+    top = sorted(worst.items(), key=lambda kv: -kv[1])[:8]
     return {
+        "rounds": rounds,
         "decisions": len(arr),
         "mean_ev_loss_per_decision": float(arr.mean()),
         "share_of_decisions_with_loss": float((arr > 1e-12).mean()),
         "mean_ev_loss_per_round": float(np.mean(round_losses)),
+        "se_ev_loss_per_round": float(np.std(round_losses) / np.sqrt(len(round_losses))),
+        "largest_losses_per_round": {k: round(v, 6) for k, v in top},
     }
 
 
@@ -188,10 +265,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--eval-rounds", type=float, default=4e6)
     ap.add_argument("--curve-rounds", type=float, default=400e3)
+    ap.add_argument("--power", type=float, default=0.7, help="step size visits^-power")
+    ap.add_argument("--ev-loss-rounds", type=int, default=5000)
+    ap.add_argument("--save", default=None, help="save the value table (.npy)")
     ap.add_argument("--out", default=None, help="the learning curve as a PNG")
     args = ap.parse_args()
     steps = int(args.steps)
-    q, curve = train(steps, args.envs, args.seed, max(steps // 20, 1), int(args.curve_rounds))
+    every = max(steps // 20, 1)
+    q, curve = train(steps, args.envs, args.seed, every, int(args.curve_rounds), args.power)
+    if args.save:
+        np.save(args.save, q)
     agent, agent_se = evaluate(
         lambda o, m: greedy(q, state_index(o), m), int(args.eval_rounds), 10_000
     )
@@ -204,7 +287,7 @@ def main() -> None:
         "basic_strategy_return": basic,
         "basic_strategy_se": basic_se,
         "gap": basic - agent,
-        "ev_loss": ev_loss_per_decision(q, 2000, 30_000),
+        "ev_loss": ev_loss_per_decision(q, args.ev_loss_rounds, 30_000),
         "curve": curve,
     }
     print(json.dumps(summary, indent=1))
