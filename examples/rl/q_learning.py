@@ -1,8 +1,8 @@
 """Tabular Q-learning on ru-online with the vectorized environment (no GPU, no torch).
 
-The agent sees ``(phase, total, soft, pair, up, insured)`` and learns one value per state and action
-with one-step Q-learning (the max over the *open* actions of the next state, from
-``infos["action_mask"]``); rewards come once a round, in initial bets. Every few million
+The agent sees ``(phase, total, soft, pair, up, insured, split)`` and learns one value per
+state and action with one-step double Q-learning (the max over the *open* actions of the next
+state, from ``infos["action_mask"]``); rewards come once a round, in initial bets. Every few million
 steps its greedy policy is played for a while to draw the learning curve; at the end the
 greedy policy and the rules' basic strategy (the exact analysis's chart, played through the
 same environment) each play millions of rounds, and the single environment scores the
@@ -33,14 +33,18 @@ from twentyone.sim.encode import encode_strategy
 
 RULES = "ru-online"
 N_ACTIONS = 9
-# state: phase (6) x total (32) x soft (2) x pair (11) x up (11) x insured (2)
-N_STATES = 6 * 32 * 2 * 11 * 11 * 2
+# state: phase (6) x total (32) x soft (2) x pair (11) x up (11) x insured (2) x split (2)
+N_STATES = 6 * 32 * 2 * 11 * 11 * 2 * 2
 
 
 def state_index(obs: dict[str, Any]) -> Any:
-    """One integer per environment for ``(phase, total, soft, pair, up, insured)``."""
+    """One integer per environment for ``(phase, total, soft, pair, up, insured, split)``.
+
+    ``split`` matters: the reward is the round's net, so the value of a split hand's state is
+    both hands' money; shared with a lone hand's state, a split would be valued as one hand
+    and look better than it is."""
     s = ((obs["phase"] * 32 + obs["total"]) * 2 + obs["soft"]) * 11 + obs["pair"]
-    return (s * 11 + obs["up"]) * 2 + obs["insured"]
+    return ((s * 11 + obs["up"]) * 2 + obs["insured"]) * 2 + obs["split"]
 
 
 def greedy(q: Any, s: Any, mask: Any) -> Any:
