@@ -206,6 +206,21 @@ def test_bet_levels_scale_the_stake_and_render_draws_the_table() -> None:
     assert "dealer:" in env.render()
 
 
+def test_composition_counts_every_card_seen_since_the_shuffle() -> None:
+    # round episodes on one cut-card shoe: the unseen cards are the shoe's rest plus an
+    # unshown hole card, episode after episode
+    env = make(rules="ru-online", observe="composition")
+    obs, info = env.reset(seed=4)
+    base = env.unwrapped
+    for _ in range(300):
+        rnd = base.round
+        hidden = 0 if rnd is None or rnd.hole_revealed else 1
+        assert obs["composition"].sum() == base.shoe.remaining + hidden
+        obs, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated:
+            obs, info = env.reset()
+
+
 def test_shoe_episode_plays_rounds_until_the_cut_card() -> None:
     env = make(rules="ru-online", episode="shoe", observe="composition")
     obs, info = env.reset(seed=8)

@@ -166,6 +166,8 @@ class BlackjackEnv(gym.Env[dict[str, Any], int]):
             self.shoe = Shoe.for_rules(self.rules, seed=int(self.np_random.integers(2**62)))
             self._shoe_seen = []
             self._shuffles = -1
+        elif self.round is not None:  # the shoe goes on: the last round's cards are seen
+            self._shoe_seen.extend(self.round.cards_dealt)
         self.round = None
         self._pending_next = False
         self._last_at = (0, 0)
