@@ -17,6 +17,7 @@ import argparse
 import os
 import platform
 import statistics
+import subprocess
 import time
 from datetime import UTC, datetime
 
@@ -26,6 +27,18 @@ import numpy as np
 
 import twentyone.gym
 from twentyone.rulesets import PRESETS
+
+
+def _cpu() -> str:
+    """The CPU model as lscpu names it (with the hypervisor), else Python's guess."""
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return platform.processor() or platform.machine()
+    fields = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+    model = fields.get("Model name", platform.machine()).strip()
+    hv = fields.get("Hypervisor vendor", "").strip()
+    return f"{model}{f' ({hv})' if hv else ''}"
 
 
 def run(rules: str, n: int, seconds: float, seed: int) -> tuple[float, float]:
@@ -56,7 +69,7 @@ def main() -> None:
     run("ru-online", 8, 0.01, 0)
     warm = time.perf_counter() - t
     print(
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Machine: {_cpu()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()}, numba {numba.__version__}, "
         f"gymnasium {gymnasium.__version__}."
     )

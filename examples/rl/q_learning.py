@@ -2,13 +2,13 @@
 
 The agent sees ``(phase, total, soft, pair, up, insured, split)`` and learns one value per
 state and action with one-step double Q-learning (the max over the *open* actions of the next
-state, from ``infos["action_mask"]``); rewards come once a round, in initial bets. Every few million
-steps its greedy policy is played for a while to draw the learning curve; at the end the
-greedy policy and the rules' basic strategy (the exact analysis's chart, played through the
-same environment) each play millions of rounds, and the single environment scores the
-agent's decisions with ``info["ev_loss"]`` (the exact return each decision gave up).
+state, from ``infos["action_mask"]``); rewards come once a round, in initial bets. At ten
+checkpoints (1 M to 400 M steps) its greedy policy plays 1 M rounds and is scored on 1,000
+rounds by ``info["ev_loss"]`` (the exact return each decision gave up) for the learning curve;
+at the end the greedy policy and the rules' basic strategy (the exact analysis's chart, played
+through the same environment) each play 4 M rounds and are scored on the same 5,000 rounds.
 
-Run from the repository root (about eight minutes on one core)::
+Run from the repository root (about ten minutes on one idle core)::
 
     python examples/rl/q_learning.py --out docs/rl-learning-curve.png
 
@@ -113,11 +113,15 @@ def _learn(
         one[s[i], a[i]] += alpha * (target - one[s[i], a[i]])
 
 
+CHECKPOINTS = (1e6, 2e6, 5e6, 10e6, 20e6, 50e6, 100e6, 200e6, 300e6, 400e6)
+
+
 def train(
-    steps: int, envs_n: int, seed: int, every: int, eval_rounds: int, power: float = 0.7
-) -> tuple[Any, list[tuple[int, float, float]]]:
+    steps: int, envs_n: int, seed: int, eval_rounds: int, ev_rounds: int, power: float = 0.7
+) -> tuple[Any, list[dict[str, float]]]:
     """Train for ``steps`` environment steps; returns the value table (the two tables'
-    mean) and the learning curve ``(steps, greedy return, seconds)``."""
+    mean) and the learning curve: at each checkpoint the greedy policy's return over
+    ``eval_rounds`` rounds and its ``ev_loss`` per round over ``ev_rounds`` rounds."""
     envs = gymnasium.make_vec(twentyone.gym.ENV_ID, num_envs=envs_n, rules=RULES)
     rng = np.random.default_rng(seed)
     qa = np.zeros((N_STATES, N_ACTIONS))
@@ -127,8 +131,8 @@ def train(
     s = state_index(obs)
     a = np.zeros(envs_n, dtype=np.int64)
     done = 0
-    curve = []
-    next_eval = every
+    curve: list[dict[str, float]] = []
+    checkpoints = [c for c in CHECKPOINTS if c < steps] + [steps]
     t0 = time.perf_counter()
     while done < steps:
         epsilon = max(0.05, 1.0 - done / (0.3 * steps))  # explore widely first
@@ -139,14 +143,29 @@ def train(
         _learn(qa, qb, visits, s, a, reward, term, s2, info["action_mask"], coin, power)
         s = s2
         done += envs_n
-        if done >= next_eval:
+        if checkpoints and done >= checkpoints[0]:
+            checkpoints.pop(0)
             q = (qa + qb) / 2
-            ret, _ = evaluate(
-                lambda o, m, q=q: greedy(q, state_index(o), m), eval_rounds, seed + done
+
+            def policy(o: Any, m: Any, q: Any = q) -> Any:
+                return greedy(q, state_index(o), m)
+
+            ret, se = evaluate(policy, eval_rounds, seed + done)
+            loss = ev_loss_per_decision(policy, ev_rounds, seed + done)
+            point = {
+                "steps": done,
+                "return": ret,
+                "se": se,
+                "ev_loss_per_round": loss["mean_ev_loss_per_round"],
+                "ev_loss_se": loss["se_ev_loss_per_round"],
+                "seconds": time.perf_counter() - t0,
+            }
+            curve.append(point)
+            print(
+                f"{done:>12,} steps  greedy return {ret:+.4f} (se {se:.4f})  ev_loss/round "
+                f"{point['ev_loss_per_round']:.4f}",
+                flush=True,
             )
-            curve.append((done, ret, time.perf_counter() - t0))
-            print(f"{done:>12,} steps  greedy return {ret:+.4f}", flush=True)
-            next_eval += every
     return (qa + qb) / 2, curve
 
 
@@ -271,12 +290,14 @@ def main() -> None:
     ap.add_argument("--curve-rounds", type=float, default=1e6)
     ap.add_argument("--power", type=float, default=0.7, help="step size visits^-power")
     ap.add_argument("--ev-loss-rounds", type=int, default=5000)
+    ap.add_argument("--curve-ev-rounds", type=int, default=1000)
     ap.add_argument("--save", default=None, help="save the value table (.npy)")
     ap.add_argument("--out", default=None, help="the learning curve as a PNG")
     args = ap.parse_args()
     steps = int(args.steps)
-    every = max(steps // 20, 1)
-    q, curve = train(steps, args.envs, args.seed, every, int(args.curve_rounds), args.power)
+    q, curve = train(
+        steps, args.envs, args.seed, int(args.curve_rounds), args.curve_ev_rounds, args.power
+    )
     if args.save:
         np.save(args.save, q)
     agent, agent_se = evaluate(
@@ -299,23 +320,54 @@ def main() -> None:
     }
     print(json.dumps(summary, indent=1))
     if args.out:
-        import matplotlib
+        plot(curve, basic, basic_se, summary, args.out)
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
 
-        xs = [c[0] / 1e6 for c in curve]
-        ys = [100 * c[1] for c in curve]
-        fig, ax = plt.subplots(figsize=(7, 4))
-        ax.plot(xs, ys, marker="o", label="Q-learning, greedy policy")
-        ax.axhline(100 * basic, color="black", linestyle="--", label="basic strategy")
-        ax.axhspan(100 * (basic - 0.003), 100 * basic, color="grey", alpha=0.2, label="within 0.3%")
-        ax.set_xlabel("training steps (millions)")
-        ax.set_ylabel("return (% of the initial bet)")
-        ax.set_title(f"tabular Q-learning on {RULES}")
-        ax.legend(loc="lower right")
-        fig.tight_layout()
-        fig.savefig(args.out, dpi=110)
+def plot(
+    curve: list[dict[str, float]], basic: float, basic_se: float, summary: Any, out: str
+) -> None:
+    """Two panels: the greedy policy's return (with two standard errors) against basic
+    strategy and the 0.3% band; and its exact regret, ``ev_loss`` per round."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [c["steps"] / 1e6 for c in curve]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    left.errorbar(
+        xs,
+        [100 * c["return"] for c in curve],
+        yerr=[200 * c["se"] for c in curve],
+        marker="o",
+        capsize=3,
+        label="Q-learning, greedy policy (1 M rounds, 2 se)",
+    )
+    left.axhline(100 * basic, color="black", linestyle="--", label="basic strategy (4 M rounds)")
+    left.axhspan(100 * (basic - 0.003), 100 * basic, color="grey", alpha=0.2, label="within 0.3%")
+    left.set_xscale("log")
+    left.set_xlabel("training steps (millions)")
+    left.set_ylabel("return (% of the initial bet)")
+    left.legend(loc="lower right", fontsize=8)
+    right.errorbar(
+        xs,
+        [100 * c["ev_loss_per_round"] for c in curve],
+        yerr=[200 * c["ev_loss_se"] for c in curve],
+        marker="o",
+        capsize=3,
+        label="Q-learning, greedy policy (1,000 rounds)",
+    )
+    bl = 100 * summary["basic_strategy_ev_loss"]["mean_ev_loss_per_round"]
+    right.axhline(bl, color="black", linestyle="--", label="basic strategy")
+    right.axhline(bl + 0.3, color="grey", linestyle=":", label="basic strategy + 0.3%")
+    right.set_xscale("log")
+    right.set_yscale("log")
+    right.set_xlabel("training steps (millions)")
+    right.set_ylabel("ev_loss per round (% of the initial bet)")
+    right.legend(loc="upper right", fontsize=8)
+    fig.suptitle(f"tabular double Q-learning on {RULES}")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
 
 
 if __name__ == "__main__":
