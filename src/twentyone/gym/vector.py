@@ -31,8 +31,10 @@ from twentyone.cards import Card
 from twentyone.errors import RulesError
 from twentyone.gym.core import BET
 from twentyone.gym.env import observation_space, parse_rules
-from twentyone.gym.vector_kernel import (
+from twentyone.gym.vector_kernel import vec_reset, vec_step
+from twentyone.gym.vector_state import (
     D_DONE_N,
+    D_NREC,
     D_SIZE,
     OBS,
     Q_BJ_AT_ONCE,
@@ -40,8 +42,6 @@ from twentyone.gym.vector_kernel import (
     Q_INS_ACE,
     Q_INS_TEN,
     Q_SIZE,
-    vec_reset,
-    vec_step,
 )
 from twentyone.rules import Rules
 from twentyone.sim.encode import MAX_HANDS, encode_rules, index_card, max_cards
@@ -181,7 +181,5 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
 
     def current_round_cards(self, i: int) -> list[Card]:
         """The cards dealt so far in environment ``i``'s current round."""
-        from twentyone.gym.vector_kernel import D_NREC
-
         n = int(self._d[i, D_NREC])
         return [index_card(int(c)) for c in self._rec[i, :n]]

@@ -6,9 +6,9 @@ Like :mod:`twentyone.sim.kernel` this is a second implementation of the engine's
 (:mod:`twentyone.round` stays the single source of truth): the agreement test replays every
 round it records in the engine, action by action, and compares the masks, the observations
 and the money. It reuses the simulator's table of hands and its rules' tests
-(:mod:`twentyone.sim.hands`), and deals from one lazily shuffled shoe per environment exactly
-as :func:`twentyone.sim.rng.draw` does (xoshiro256**, Lemire's bounded integers), restated
-here for a row of a two-dimensional state so nothing is sliced or allocated per step.
+(:mod:`twentyone.sim.hands`) and deals from one lazily shuffled shoe per environment
+(:mod:`twentyone.gym.vector_state`, which also lays out the state); nothing is sliced or
+allocated per step.
 
 State per environment ``i``: ``shoe[i]`` (52-card indices), ``rng[i]`` (4 ``uint64``),
 ``d[i]`` (the ``D_*`` integers below), ``money[i]`` (this round's money so far, in initial
@@ -39,6 +39,26 @@ from twentyone.gym.core import (
     SURRENDER,
 )
 from twentyone.gym.core import P_SURRENDER as PH_SURRENDER
+from twentyone.gym.vector_state import (
+    D_ACE,
+    D_ACTS,
+    D_BJ,
+    D_CUR,
+    D_DONE_N,
+    D_INS,
+    D_LEVEL,
+    D_N,
+    D_NREC,
+    D_PHASE,
+    D_SUM,
+    D_UP,
+    FL_SETTLED,
+    Q_BJ_AT_ONCE,
+    Q_EVEN_MONEY,
+    Q_INS_ACE,
+    Q_INS_TEN,
+    draw,
+)
 from twentyone.sim.encode import (
     A_DOUBLE,
     A_HIT,
@@ -87,90 +107,6 @@ from twentyone.sim.hands import (
     split_allowed,
 )
 from twentyone.sim.rng import Arr, Int, fast
-
-FL_SETTLED = 128  # settled before the dealer plays (even money, blackjack at once, surrender)
-
-# the extra rule parameters (the simulator's vector has no side questions)
-Q_INS_ACE = 0  # insurance offered on an ace
-Q_INS_TEN = 1  # ... on a ten
-Q_EVEN_MONEY = 2  # a blackjack facing an ace is asked even money
-Q_BJ_AT_ONCE = 3  # a blackjack is paid once the dealer cannot have one
-Q_SIZE = 4
-
-# per-environment integers
-D_UP = 0  # the dealer's up card (52-card index)
-D_SUM = 1  # dealer total, aces as 1
-D_ACE = 2
-D_N = 3  # dealer cards
-D_BJ = 4  # dealer blackjack: -1 unknown, 0 no, 1 yes
-D_PHASE = 5  # twentyone.gym.core phase
-D_CUR = 6  # the hand asked about
-D_ACTS = 7  # the play question's A_* bits
-D_INS = 8  # insurance: 0 none, 1 taken and open, 2 settled
-D_LEVEL = 9  # the bet level (multiple of the initial bet)
-D_NREC = 10  # cards dealt this round
-D_DONE_N = 11  # cards of the last finished round
-D_SIZE = 12
-
-OBS = 18  # phase, total, soft, pair, counts (10), up, split, box, insured
-
-_U = np.uint64
-_MASK32 = np.uint64(0xFFFFFFFF)
-
-
-@fast(inline="always")
-def _rotl(x: np.uint64, k: np.uint64) -> np.uint64:
-    return (x << k) | (x >> (_U(64) - k))
-
-
-@fast(inline="always")
-def _next64(s: Arr, i: Int) -> np.uint64:
-    """xoshiro256** on row ``i`` (as :func:`twentyone.sim.rng._next64`)."""
-    s0, s1, s2, s3 = s[i, 0], s[i, 1], s[i, 2], s[i, 3]
-    result = _rotl(s1 * _U(5), _U(7)) * _U(9)
-    t = s1 << _U(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, _U(45))
-    s[i, 0], s[i, 1], s[i, 2], s[i, 3] = s0, s1, s2, s3
-    return np.uint64(result)
-
-
-@fast(inline="always")
-def _below(s: Arr, i: Int, n: Int) -> Int:
-    """A uniform integer in ``[0, n)`` (Lemire's multiply-shift with rejection)."""
-    un = _U(n)
-    m = (_next64(s, i) >> _U(32)) * un
-    low = m & _MASK32
-    if low < un:
-        threshold = (_U(1 << 32) - un) % un
-        while low < threshold:
-            m = (_next64(s, i) >> _U(32)) * un
-            low = m & _MASK32
-    return np.int64(m >> _U(32))
-
-
-@fast(inline="always")
-def _draw(shoe: Arr, pos: Arr, rng: Arr, d: Arr, rec: Arr, i: Int) -> Int:
-    """The next card of environment ``i`` (a partial Fisher-Yates step; an emptied shoe
-    starts over), recorded in ``rec``."""
-    size = shoe.shape[1]
-    k = pos[i]
-    if k >= size:
-        k = 0
-    j = k + _below(rng, i, size - k)
-    c = shoe[i, j]
-    shoe[i, j] = shoe[i, k]
-    shoe[i, k] = c
-    pos[i] = k + 1
-    n = d[i, D_NREC]
-    if n < rec.shape[1]:
-        rec[i, n] = c
-    d[i, D_NREC] = n + 1
-    return np.int64(c)
 
 
 @fast(inline="always")
@@ -236,7 +172,7 @@ def _settle(
         if not fl & FL_SURRENDERED and not _is_blackjack(hands, base + j):
             live = True
     if not p[P_HOLE] and d[i, D_N] == 1 and (live or (waiting and d[i, D_BJ] == -1)):
-        c = _draw(shoe, pos, rng, d, rec, i)
+        c = draw(shoe, pos, rng, d, rec, i)
         v = CARD_VALUE[c]
         d[i, D_SUM] += v
         if v == 1:
@@ -252,7 +188,7 @@ def _settle(
             best = best_total(dsum, dace)
             if best > 17 or (best == 17 and not (h17 and best != dsum)):
                 break
-            c = _draw(shoe, pos, rng, d, rec, i)
+            c = draw(shoe, pos, rng, d, rec, i)
             v = CARD_VALUE[c]
             d[i, D_SUM] += v
             if v == 1:
@@ -312,7 +248,7 @@ def _advance_play(
     while j < nh[i]:
         h = base + j
         if not hands[h, H_FLAGS] & FL_DONE and hands[h, H_N] == 1:
-            c = _draw(shoe, pos, rng, d, rec, i)
+            c = draw(shoe, pos, rng, d, rec, i)
             _give(hands, hc, h, c)
             money[i] += after_card(p, f, hands, h, nh[i], 1) * level
         if not hands[h, H_FLAGS] & FL_DONE:
@@ -387,20 +323,20 @@ def _deal(
     d[i, D_CUR] = 0
     d[i, D_ACTS] = 0
     if p[P_BOX_BY_BOX]:
-        _give(hands, hc, base, _draw(shoe, pos, rng, d, rec, i))
-        _give(hands, hc, base, _draw(shoe, pos, rng, d, rec, i))
-        up = _draw(shoe, pos, rng, d, rec, i)
+        _give(hands, hc, base, draw(shoe, pos, rng, d, rec, i))
+        _give(hands, hc, base, draw(shoe, pos, rng, d, rec, i))
+        up = draw(shoe, pos, rng, d, rec, i)
     else:
-        _give(hands, hc, base, _draw(shoe, pos, rng, d, rec, i))
-        up = _draw(shoe, pos, rng, d, rec, i)
-        _give(hands, hc, base, _draw(shoe, pos, rng, d, rec, i))
+        _give(hands, hc, base, draw(shoe, pos, rng, d, rec, i))
+        up = draw(shoe, pos, rng, d, rec, i)
+        _give(hands, hc, base, draw(shoe, pos, rng, d, rec, i))
     upv = CARD_VALUE[up]
     d[i, D_UP] = up
     d[i, D_SUM] = upv
     d[i, D_ACE] = 1 if upv == 1 else 0
     d[i, D_N] = 1
     if p[P_HOLE]:
-        c = _draw(shoe, pos, rng, d, rec, i)
+        c = draw(shoe, pos, rng, d, rec, i)
         v = CARD_VALUE[c]
         d[i, D_SUM] += v
         if v == 1:
@@ -436,7 +372,7 @@ def _apply_play(
             hands[h, H_BET] = 2
             fl |= FL_DOUBLED
         hands[h, H_FLAGS] = fl
-        _give(hands, hc, h, _draw(shoe, pos, rng, d, rec, i))
+        _give(hands, hc, h, draw(shoe, pos, rng, d, rec, i))
         money[i] += after_card(p, f, hands, h, nh[i], 1) * level
     elif a == SURRENDER:
         hands[h, H_FLAGS] = fl | FL_DONE | FL_SURRENDERED
@@ -461,10 +397,10 @@ def _apply_play(
             _give(hands, hc, k, ck)
             hands[k, H_BET] = 1
             hands[k, H_FLAGS] = FL_SPLIT | aces
-        _give(hands, hc, h, _draw(shoe, pos, rng, d, rec, i))
+        _give(hands, hc, h, draw(shoe, pos, rng, d, rec, i))
         money[i] += after_card(p, f, hands, h, nh[i], 1) * level
         if p[P_AT_ONCE]:
-            _give(hands, hc, h + 1, _draw(shoe, pos, rng, d, rec, i))
+            _give(hands, hc, h + 1, draw(shoe, pos, rng, d, rec, i))
             money[i] += after_card(p, f, hands, h + 1, nh[i], 1) * level
     _advance_play(p, f, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
 
