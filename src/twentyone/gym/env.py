@@ -6,8 +6,9 @@ agent answers every question the round asks (:mod:`twentyone.gym.core` numbers t
 initial bets, paid on the step that ends the round; the episode's rewards add up to the
 round's net exactly as ``twentyone replay`` prints it for ``info["replay"]``.
 
-An action that is not open is refused as Gymnasium's masked environments do (Taxi's
-``action_mask``): the state does not change, the reward is 0, the episode goes on and
+An action that is not open is refused (Gymnasium leaves illegal actions to each environment;
+its Taxi also lists the legal ones in ``info["action_mask"]``): the state does not change,
+the reward is 0 (no penalty, so the rewards stay the round's money), the episode goes on and
 ``info["illegal_action"]`` is ``True``. With ``illegal="raise"`` it raises
 :class:`~twentyone.errors.IllegalActionError` instead.
 
