@@ -1,0 +1,304 @@
+"""What the reinforcement-learning environments share: the action numbering, the phases, the
+mapping between an agent's action and the engine's decision, the observation of a round and
+the exact return an action gives up (``ev_loss``).
+
+Nothing here imports Gymnasium: the environments in :mod:`twentyone.gym.env`,
+:mod:`twentyone.gym.table` and :mod:`twentyone.gym.vector` build their spaces on it.
+
+One numbering covers every question the engine asks (:attr:`twentyone.round.Round.question`):
+
+====  ============  =========================================================================
+ 0    stand         ``stand``
+ 1    hit           ``hit``
+ 2    double        ``double`` (where only a double for less is open: ``double:N`` with the
+                    largest N, the full amount the player can add)
+ 3    split         ``split``
+ 4    surrender     ``surrender`` (in play, or the ro.11 surrender question)
+ 5    insure        ``insure`` (where only ``insure:N`` is open: the largest N)
+ 6    even-money    ``even-money``
+ 7    decline       ``no-insurance``, ``no-even-money`` or ``no-surrender``: whatever the
+                    question's "no" is
+ 8    next          a round dealt and settled without a single question (a blackjack paid at
+                    once, a dealer blackjack after the peek): the agent takes its result
+ 9+   bet           ``bet_levels[i]`` initial bets on the next round (only with bet levels)
+====  ============  =========================================================================
+
+>>> from twentyone import BoxBet, StackedShoe, load_rules
+>>> from twentyone.round import Round
+>>> rnd = Round(load_rules("ru-online"), StackedShoe("TS 9D 7H 8C"), [BoxBet("agent", 100)])
+>>> [ACTIONS[a] for a in legal_actions(rnd.question)]
+['stand', 'hit', 'double']
+>>> decision_for(rnd.question, DOUBLE)
+'double'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from twentyone.cards import Card, hand_total
+from twentyone.errors import IllegalActionError, TwentyOneError
+from twentyone.records import Question
+from twentyone.round import Round
+from twentyone.rules import Rules
+
+ACTIONS = (
+    "stand",
+    "hit",
+    "double",
+    "split",
+    "surrender",
+    "insure",
+    "even-money",
+    "decline",
+    "next",
+)
+STAND, HIT, DOUBLE, SPLIT, SURRENDER, INSURE, EVEN_MONEY, DECLINE, NEXT = range(9)
+#: the first bet action (``BET + i`` stakes ``bet_levels[i]`` initial bets)
+BET = len(ACTIONS)
+
+PHASES = ("bet", "insurance", "even-money", "surrender", "play", "settled")
+P_BET, P_INSURANCE, P_EVEN_MONEY, P_SURRENDER, P_PLAY, P_SETTLED = range(6)
+
+#: the value index of a card in observations: ace 1, two 2, ... ten-value 10
+MAX_TOTAL = 31  # a hand's total is at most 21 + 10 (a bust by a ten on 21 cannot happen)
+
+IntArray = npt.NDArray[np.int64]
+
+
+def phase_of(question: Question | None) -> int:
+    """The phase number of a question (``P_SETTLED`` when none is asked).
+
+    >>> phase_of(None) == P_SETTLED
+    True
+    """
+    if question is None:
+        return P_SETTLED
+    return {"insurance": P_INSURANCE, "even-money": P_EVEN_MONEY, "surrender": P_SURRENDER}.get(
+        question.kind, P_PLAY
+    )
+
+
+def legal_actions(question: Question | None) -> list[int]:
+    """The action numbers open for ``question`` (``[NEXT]`` when none is asked)."""
+    if question is None:
+        return [NEXT]
+    acts = set(question.actions)
+    out: list[int] = []
+    if "stand" in acts:
+        out.append(STAND)
+    if "hit" in acts:
+        out.append(HIT)
+    if acts & {"double", "double:N"}:
+        out.append(DOUBLE)
+    if "split" in acts:
+        out.append(SPLIT)
+    if "surrender" in acts:
+        out.append(SURRENDER)
+    if acts & {"insure", "insure:N"}:
+        out.append(INSURE)
+    if "even-money" in acts:
+        out.append(EVEN_MONEY)
+    if acts & {"no-insurance", "no-even-money", "no-surrender"}:
+        out.append(DECLINE)
+    return out
+
+
+def action_mask(question: Question | None, size: int) -> npt.NDArray[np.int8]:
+    """``legal_actions`` as a 0/1 vector of ``size`` entries (Gymnasium's mask type)."""
+    mask = np.zeros(size, dtype=np.int8)
+    mask[legal_actions(question)] = 1
+    return mask
+
+
+def decision_for(question: Question, action: int) -> str:
+    """The engine's decision (replay spelling) for ``action``; raises
+    :class:`IllegalActionError` when the action is not open."""
+    if action not in legal_actions(question):
+        open_ = ", ".join(ACTIONS[a] for a in legal_actions(question))
+        name = ACTIONS[action] if 0 <= action < len(ACTIONS) else f"bet level {action - BET}"
+        raise IllegalActionError(
+            f"action {action} ({name}) is not open: asked {question.describe()}; open: {open_}"
+        )
+    acts = question.actions
+    hi = question.amount_range[1] if question.amount_range else 0
+    if action == DOUBLE:
+        return "double" if "double" in acts else f"double:{hi}"
+    if action == INSURE:
+        return "insure" if "insure" in acts else f"insure:{hi}"
+    if action == DECLINE:
+        return {"insurance": "no-insurance", "even-money": "no-even-money"}.get(
+            question.kind, "no-surrender"
+        )
+    return ACTIONS[action]
+
+
+def pair_value(cards: Sequence[Card], rules: Rules) -> int:
+    """The value (1-10) of a two-card pair as the rules split it (``split_by`` rank or value),
+    0 for anything else.
+
+    >>> from twentyone import load_rules, parse_cards
+    >>> pair_value(parse_cards("KS QD"), load_rules("ru-online"))
+    10
+    >>> pair_value(parse_cards("KS QD"), load_rules("ro-casino"))
+    0
+    """
+    if len(cards) != 2:
+        return 0
+    a, b = cards
+    same = a.rank == b.rank if rules.split_by == "rank" else a.value == b.value
+    return a.value if same else 0
+
+
+def value_counts(cards: Sequence[Card]) -> IntArray:
+    """Counts of each value in ``cards``: index 0 aces, 1 twos, ... 9 ten-value cards."""
+    out = np.zeros(10, dtype=np.int64)
+    for c in cards:
+        out[c.value - 1] += 1
+    return out
+
+
+def hi_lo(cards: Sequence[Card]) -> int:
+    """The Hi-Lo count of ``cards``: +1 for 2-6, -1 for tens and aces.
+
+    >>> from twentyone import parse_cards
+    >>> hi_lo(parse_cards("2S 6D TH AC 8C"))
+    0
+    """
+    return sum(1 if 2 <= c.value <= 6 else -1 if c.value in (1, 10) else 0 for c in cards)
+
+
+def seen_cards(rnd: Round) -> list[Card]:
+    """The cards of ``rnd`` a player has seen: every dealt card but an unshown hole card."""
+    cards = rnd.cards_dealt
+    if rnd.rules.hole_card and not rnd.hole_revealed and len(rnd.dealer) >= 2:
+        hole = rnd.dealer[1]
+        for i, c in enumerate(cards):
+            if c is hole:
+                return cards[:i] + cards[i + 1 :]
+    return cards
+
+
+def insurance_returns(rnd: Round, unseen: npt.NDArray[np.int64] | None) -> dict[str, float] | None:
+    """Exact returns, in the box's bets, of the insurance or even-money question now asked:
+    the dealer's hidden or next card is a uniformly random unseen card (``unseen``: counts by
+    value index 0-9; ``None``: a full shoe less the cards seen this round)."""
+    q = rnd.question
+    if q is None or q.kind not in ("insurance", "even-money"):
+        return None
+    if unseen is None:
+        unseen = np.full(10, 4 * rnd.rules.decks, dtype=np.int64)
+        unseen[9] = 16 * rnd.rules.decks
+        unseen -= value_counts(seen_cards(rnd))
+    n = float(unseen.sum())
+    p_bj = float(unseen[9]) / n if rnd.upcard.is_ace else float(unseen[0]) / n
+    box = rnd.boxes[q.box]
+    stake = (box.bet // 2) / box.bet
+    if q.amount_range and "insure" not in q.actions:
+        stake = q.amount_range[1] / box.bet
+    insure = stake * (3.0 * p_bj - 1.0)
+    if q.kind == "even-money":
+        bj = float(rnd.rules.blackjack_pays) * (1.0 - p_bj)
+        out = {"even-money": 1.0, "insure": bj + insure, "decline": bj}
+    else:
+        out = {"insure": insure, "decline": 0.0}
+    return out
+
+
+def action_returns(rnd: Round, boxes: int) -> dict[int, float] | None:
+    """The exact return (in the box's initial bets) of every open action of the current
+    question, keyed by action number; ``None`` where no exact figure is known.
+
+    Play and the ro.11 surrender question use :func:`twentyone.analysis.action_evs`, exact for
+    the hand and up card over the rules' full shoe (the remaining shoe's composition is not
+    yet taken into account there); insurance and even money are exact for the cards seen
+    this round."""
+    q = rnd.question
+    if q is None:
+        return None
+    if q.kind in ("insurance", "even-money"):
+        ins = insurance_returns(rnd, None)
+        assert ins is not None
+        names = {"insure": INSURE, "decline": DECLINE, "even-money": EVEN_MONEY}
+        return {names[k]: v for k, v in ins.items() if names[k] in legal_actions(q)}
+    from twentyone.analysis import action_evs
+
+    box = rnd.boxes[q.box]
+    hand = box.hands[q.hand]
+    try:
+        evs = action_evs(
+            rnd.rules, list(hand.cards), rnd.upcard, boxes=boxes, split_hands=len(box.hands)
+        )
+    except (TwentyOneError, KeyError, IndexError):
+        return None
+    if q.kind == "surrender":
+        play = [v for k, v in evs.items() if k != "surrender"]
+        if "surrender" not in evs or not play:
+            return None
+        return {SURRENDER: evs["surrender"], DECLINE: max(play)}
+    numbers = {"stand": STAND, "hit": HIT, "double": DOUBLE, "split": SPLIT, "surrender": SURRENDER}
+    out = {numbers[k]: v for k, v in evs.items() if numbers[k] in legal_actions(q)}
+    return out or None
+
+
+def ev_loss(returns: dict[int, float] | None, action: int) -> float:
+    """What ``action`` gives up against the best open action (``nan`` when unknown).
+
+    >>> ev_loss({STAND: -0.2, HIT: -0.1}, STAND)
+    0.1
+    """
+    if not returns or action not in returns:
+        return float("nan")
+    return round(max(returns.values()) - returns[action], 15)
+
+
+def observation(
+    rnd: Round | None,
+    rules: Rules,
+    phase: int,
+    observe: str | None,
+    shoe_cards: Sequence[Card] | None,
+    hand_at: tuple[int, int] = (0, 0),
+    follow_question: bool = True,
+) -> dict[str, Any]:
+    """The Dict observation (see :func:`twentyone.gym.env.observation_space`) of the hand
+    asked about (``hand_at``, box and hand, when none is or ``follow_question`` is false).
+
+    ``shoe_cards`` are the cards seen since the shoe's last shuffle (for ``observe``)."""
+    q = rnd.question if rnd is not None and follow_question else None
+    b, h = (q.box, q.hand) if q is not None else hand_at
+    cards: list[Card] = []
+    up = 0
+    split = 0
+    insured = 0
+    if rnd is not None and b < len(rnd.boxes) and h < len(rnd.boxes[b].hands):
+        hand = rnd.boxes[b].hands[h]
+        cards = list(hand.cards)
+        up = rnd.upcard.value
+        split = int(hand.split)
+        insured = int(rnd.boxes[b].insurance > 0)
+    t = hand_total(cards)
+    obs: dict[str, Any] = {
+        "phase": np.int64(phase),
+        "total": np.int64(min(t.total, MAX_TOTAL)),
+        "soft": np.int64(t.soft),
+        "pair": np.int64(pair_value(cards, rules)),
+        "cards": np.minimum(value_counts(cards), 21),
+        "up": np.int64(up),
+        "split": np.int64(split),
+        "box": np.int64(b),
+        "insured": np.int64(insured),
+    }
+    if observe is not None:
+        seen = list(shoe_cards or ())
+        if observe == "composition":
+            full = np.full(10, 4 * rules.decks, dtype=np.int64)
+            full[9] = 16 * rules.decks
+            obs["composition"] = full - value_counts(seen)
+        else:
+            obs["count"] = np.array([hi_lo(seen), 52 * rules.decks - len(seen)], dtype=np.int64)
+    return obs

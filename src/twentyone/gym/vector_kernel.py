@@ -1,0 +1,576 @@
+"""The vectorized environment's numba kernel: N rounds of one box each, stepped by the agent's
+actions, every question the engine asks (even money, insurance, the ro.11 surrender
+question, play) answered from an action array.
+
+Like :mod:`twentyone.sim.kernel` this is a second implementation of the engine's rules
+(:mod:`twentyone.round` stays the single source of truth): the agreement test replays every
+round it records in the engine, action by action, and compares the masks, the observations
+and the money. It reuses the simulator's table of hands and its rules' tests
+(:mod:`twentyone.sim.hands`) and deals from one lazily shuffled shoe per environment
+(:mod:`twentyone.gym.vector_state`, which also lays out the state); nothing is sliced or
+allocated per step.
+
+State per environment ``i``: ``shoe[i]`` (52-card indices), ``rng[i]`` (4 ``uint64``),
+``d[i]`` (the ``D_*`` integers below), ``money[i]`` (this round's money so far, in initial
+bets), the hands ``hands[i * hm + j]`` (``hm`` rows per environment) and their value counts
+``hc`` (for the observation), and the current round's cards ``rec[i, :d[i, D_NREC]]``; when a
+round ends its cards are copied to ``done[i]`` (``d[i, D_DONE_N]`` of them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from twentyone.gym.core import (
+    BET,
+    DECLINE,
+    DOUBLE,
+    EVEN_MONEY,
+    HIT,
+    INSURE,
+    NEXT,
+    P_BET,
+    P_EVEN_MONEY,
+    P_INSURANCE,
+    P_PLAY,
+    P_SETTLED,
+    SPLIT,
+    STAND,
+    SURRENDER,
+)
+from twentyone.gym.core import P_SURRENDER as PH_SURRENDER
+from twentyone.gym.vector_state import (
+    D_ACE,
+    D_ACTS,
+    D_BJ,
+    D_CUR,
+    D_DONE_N,
+    D_INS,
+    D_LEVEL,
+    D_N,
+    D_NREC,
+    D_PHASE,
+    D_SUM,
+    D_UP,
+    FL_SETTLED,
+    Q_BJ_AT_ONCE,
+    Q_EVEN_MONEY,
+    Q_INS_ACE,
+    Q_INS_TEN,
+    draw,
+)
+from twentyone.sim.encode import (
+    A_DOUBLE,
+    A_HIT,
+    A_SPLIT,
+    A_STAND,
+    A_SURRENDER,
+    CARD_RANK,
+    CARD_VALUE,
+    F_BJ,
+    P_AT_ONCE,
+    P_BOX_BY_BOX,
+    P_CONTINUOUS,
+    P_CUT,
+    P_H17,
+    P_HOLE,
+    P_HSA,
+    P_MIN_STAND,
+    P_OBO,
+    P_PEEK,
+    P_SPLIT_RANK,
+    P_SURR_BEFORE,
+    P_SURR_VS_ACE,
+    P_SURRENDER,
+)
+from twentyone.sim.hands import (
+    FL_ACTED,
+    FL_BUST,
+    FL_DONE,
+    FL_DOUBLED,
+    FL_SPLIT,
+    FL_SPLIT_ACES,
+    FL_SURRENDERED,
+    H_ACE,
+    H_BET,
+    H_C0,
+    H_C1,
+    H_FIELDS,
+    H_FLAGS,
+    H_N,
+    H_SUM,
+    add,
+    after_card,
+    best_total,
+    double_allowed,
+    insert_hand,
+    split_allowed,
+)
+from twentyone.sim.rng import Arr, Int, fast
+
+
+@fast(inline="always")
+def _give(hands: Arr, hc: Arr, h: Int, c: Int) -> None:
+    add(hands, h, c)
+    hc[h, CARD_VALUE[c] - 1] += 1
+
+
+@fast(inline="always")
+def _is_blackjack(hands: Arr, h: Int) -> bool:
+    return bool(
+        not hands[h, H_FLAGS] & FL_SPLIT
+        and hands[h, H_N] == 2
+        and best_total(hands[h, H_SUM], hands[h, H_ACE]) == 21
+    )
+
+
+@fast()
+def _play_acts(p: Arr, hands: Arr, h: Int, nh: Int, upv: Int) -> Int:
+    """The play question's actions on hand row ``h`` (``Round._play_question``)."""
+    fl = hands[h, H_FLAGS]
+    can_split = split_allowed(p, hands, h, nh, 1)
+    if fl & FL_SPLIT_ACES and not p[P_HSA]:
+        return A_SPLIT | A_STAND if can_split else 0
+    best = best_total(hands[h, H_SUM], hands[h, H_ACE])
+    acts = 0
+    if best < 21:
+        acts |= A_HIT
+    if best >= p[P_MIN_STAND]:
+        acts |= A_STAND
+    if double_allowed(p, hands, h):
+        acts |= A_DOUBLE
+    if can_split:
+        acts |= A_SPLIT
+    if (
+        p[P_SURRENDER] != 0
+        and not p[P_SURR_BEFORE]
+        and (upv != 1 or p[P_SURR_VS_ACE])
+        and nh == 1
+        and hands[h, H_N] == 2
+        and not fl & FL_ACTED
+    ):
+        acts |= A_SURRENDER
+    return acts
+
+
+@fast()
+def _settle(
+    p: Arr, f: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr, hands: Arr,
+    nh: Arr, rec: Arr, i: Int, hm: Int,
+) -> None:  # fmt: skip
+    """The dealer plays as far as settlement needs, then every open bet is settled
+    (``Round._settle``)."""
+    base = i * hm
+    level = np.float64(d[i, D_LEVEL])
+    live = False
+    waiting = d[i, D_INS] == 1
+    for j in range(nh[i]):
+        fl = hands[base + j, H_FLAGS]
+        if fl & (FL_BUST | FL_SETTLED):
+            continue
+        waiting = True
+        if not fl & FL_SURRENDERED and not _is_blackjack(hands, base + j):
+            live = True
+    if not p[P_HOLE] and d[i, D_N] == 1 and (live or (waiting and d[i, D_BJ] == -1)):
+        c = draw(shoe, pos, rng, d, rec, i)
+        v = CARD_VALUE[c]
+        d[i, D_SUM] += v
+        if v == 1:
+            d[i, D_ACE] = 1
+        d[i, D_N] = 2
+    if d[i, D_N] >= 2:
+        d[i, D_BJ] = 1 if (d[i, D_N] == 2 and best_total(d[i, D_SUM], d[i, D_ACE]) == 21) else 0
+    dbj = d[i, D_BJ]
+    if live and dbj != 1:
+        h17 = p[P_H17]
+        while True:
+            dsum, dace = d[i, D_SUM], d[i, D_ACE]
+            best = best_total(dsum, dace)
+            if best > 17 or (best == 17 and not (h17 and best != dsum)):
+                break
+            c = draw(shoe, pos, rng, d, rec, i)
+            v = CARD_VALUE[c]
+            d[i, D_SUM] += v
+            if v == 1:
+                d[i, D_ACE] = 1
+            d[i, D_N] += 1
+    dealer = best_total(d[i, D_SUM], d[i, D_ACE])
+    m = 0.0
+    if d[i, D_INS] == 1:
+        d[i, D_INS] = 2
+        if dbj == 1:
+            m += 1.5  # the half-bet stake returned three times
+    original_lost = False
+    for j in range(nh[i]):
+        if hands[base + j, H_FLAGS] & FL_BUST:
+            original_lost = True
+    for j in range(nh[i]):
+        h = base + j
+        fl = hands[h, H_FLAGS]
+        if fl & FL_SETTLED:
+            continue
+        bet = np.float64(hands[h, H_BET])
+        if fl & FL_BUST:
+            m -= bet
+        elif _is_blackjack(hands, h):
+            if dbj != 1:
+                m += f[F_BJ]
+        elif fl & FL_SURRENDERED:
+            m -= 1.0 if dbj == 1 else 0.5
+        elif dbj == 1:
+            if p[P_OBO]:
+                if not original_lost:
+                    m -= 1.0
+                original_lost = True
+            else:
+                m -= bet
+        else:
+            total = best_total(hands[h, H_SUM], hands[h, H_ACE])
+            if dealer > 21 or total > dealer:
+                m += bet
+            elif total < dealer:
+                m -= bet
+    money[i] += m * level
+    d[i, D_PHASE] = P_SETTLED
+
+
+@fast()
+def _advance_play(
+    p: Arr, f: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr, hands: Arr,
+    hc: Arr, nh: Arr, rec: Arr, i: Int, hm: Int,
+) -> None:  # fmt: skip
+    """The next play question from the current hand on, or settlement
+    (``Round._next_play_question``)."""
+    base = i * hm
+    level = np.float64(d[i, D_LEVEL])
+    upv = CARD_VALUE[d[i, D_UP]]
+    j = d[i, D_CUR]
+    while j < nh[i]:
+        h = base + j
+        if not hands[h, H_FLAGS] & FL_DONE and hands[h, H_N] == 1:
+            c = draw(shoe, pos, rng, d, rec, i)
+            _give(hands, hc, h, c)
+            money[i] += after_card(p, f, hands, h, nh[i], 1) * level
+        if not hands[h, H_FLAGS] & FL_DONE:
+            acts = _play_acts(p, hands, h, nh[i], upv)
+            if acts != 0:
+                d[i, D_CUR] = j
+                d[i, D_ACTS] = acts
+                d[i, D_PHASE] = P_PLAY
+                return
+            hands[h, H_FLAGS] |= FL_DONE
+        j += 1
+    _settle(p, f, shoe, pos, rng, d, money, hands, nh, rec, i, hm)
+
+
+@fast()
+def _after_insurance(
+    p: Arr, f: Arr, q: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr,
+    hands: Arr, hc: Arr, nh: Arr, rec: Arr, i: Int, hm: Int,
+) -> None:  # fmt: skip
+    """The peek, insurance lost, a blackjack paid at once, the ro.11 surrender question,
+    then play (``Round._close_insurance``)."""
+    base = i * hm
+    level = np.float64(d[i, D_LEVEL])
+    upv = CARD_VALUE[d[i, D_UP]]
+    if p[P_PEEK] and (upv == 1 or upv == 10):
+        d[i, D_BJ] = 1 if best_total(d[i, D_SUM], d[i, D_ACE]) == 21 else 0
+        if d[i, D_BJ] == 1:
+            _settle(p, f, shoe, pos, rng, d, money, hands, nh, rec, i, hm)
+            return
+        if d[i, D_INS] == 1:
+            d[i, D_INS] = 2  # lost: its stake is already out
+    if (
+        q[Q_BJ_AT_ONCE]
+        and d[i, D_BJ] == 0
+        and _is_blackjack(hands, base)
+        and not hands[base, H_FLAGS] & FL_SETTLED
+    ):
+        hands[base, H_FLAGS] |= FL_SETTLED
+        money[i] += f[F_BJ] * level
+    if (
+        p[P_SURR_BEFORE]
+        and p[P_SURRENDER] != 0
+        and (upv != 1 or p[P_SURR_VS_ACE])
+        and not hands[base, H_FLAGS] & FL_DONE
+    ):
+        d[i, D_PHASE] = PH_SURRENDER
+        return
+    d[i, D_CUR] = 0
+    _advance_play(p, f, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
+
+
+@fast()
+def _deal(
+    p: Arr, f: Arr, q: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr,
+    hands: Arr, hc: Arr, nh: Arr, rec: Arr, i: Int, hm: Int, level: Int,
+) -> None:  # fmt: skip
+    """A new round at ``level`` initial bets: the shuffle rule, the deal, the first question
+    (``Round.__init__``)."""
+    if p[P_CONTINUOUS] or pos[i] >= p[P_CUT]:
+        pos[i] = 0
+    base = i * hm
+    nh[i] = 1
+    for fld in range(H_FIELDS):
+        hands[base, fld] = 0
+    for v in range(10):
+        hc[base, v] = 0
+    hands[base, H_BET] = 1
+    money[i] = 0.0
+    d[i, D_LEVEL] = level
+    d[i, D_NREC] = 0
+    d[i, D_INS] = 0
+    d[i, D_CUR] = 0
+    d[i, D_ACTS] = 0
+    if p[P_BOX_BY_BOX]:
+        _give(hands, hc, base, draw(shoe, pos, rng, d, rec, i))
+        _give(hands, hc, base, draw(shoe, pos, rng, d, rec, i))
+        up = draw(shoe, pos, rng, d, rec, i)
+    else:
+        _give(hands, hc, base, draw(shoe, pos, rng, d, rec, i))
+        up = draw(shoe, pos, rng, d, rec, i)
+        _give(hands, hc, base, draw(shoe, pos, rng, d, rec, i))
+    upv = CARD_VALUE[up]
+    d[i, D_UP] = up
+    d[i, D_SUM] = upv
+    d[i, D_ACE] = 1 if upv == 1 else 0
+    d[i, D_N] = 1
+    if p[P_HOLE]:
+        c = draw(shoe, pos, rng, d, rec, i)
+        v = CARD_VALUE[c]
+        d[i, D_SUM] += v
+        if v == 1:
+            d[i, D_ACE] = 1
+        d[i, D_N] = 2
+    d[i, D_BJ] = -1 if (upv == 1 or upv == 10) else 0
+    bj = _is_blackjack(hands, base)
+    if bj:
+        hands[base, H_FLAGS] |= FL_DONE
+    insurance = (upv == 1 and q[Q_INS_ACE]) or (upv == 10 and q[Q_INS_TEN])
+    if bj and upv == 1 and q[Q_EVEN_MONEY]:
+        d[i, D_PHASE] = P_EVEN_MONEY
+    elif insurance:
+        d[i, D_PHASE] = P_INSURANCE
+    else:
+        _after_insurance(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
+
+
+@fast()
+def _apply_play(
+    p: Arr, f: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr, hands: Arr,
+    hc: Arr, nh: Arr, rec: Arr, i: Int, hm: Int, a: Int,
+) -> None:  # fmt: skip
+    base = i * hm
+    j = d[i, D_CUR]
+    h = base + j
+    level = np.float64(d[i, D_LEVEL])
+    fl = hands[h, H_FLAGS] | FL_ACTED
+    if a == STAND:
+        hands[h, H_FLAGS] = fl | FL_DONE
+    elif a in (HIT, DOUBLE):
+        if a == DOUBLE:
+            hands[h, H_BET] = 2
+            fl |= FL_DOUBLED
+        hands[h, H_FLAGS] = fl
+        _give(hands, hc, h, draw(shoe, pos, rng, d, rec, i))
+        money[i] += after_card(p, f, hands, h, nh[i], 1) * level
+    elif a == SURRENDER:
+        hands[h, H_FLAGS] = fl | FL_DONE | FL_SURRENDERED
+        if p[P_SURRENDER] == 2 or d[i, D_BJ] == 0:
+            hands[h, H_FLAGS] |= FL_SETTLED
+            money[i] -= 0.5 * level
+    else:  # split
+        n = nh[i]
+        insert_hand(hands, base, j, n)
+        for k in range(base + n, base + j + 1, -1):
+            for v in range(10):
+                hc[k, v] = hc[k - 1, v]
+        nh[i] = n + 1
+        c0, c1 = hands[h, H_C0], hands[h, H_C1]
+        aces = FL_SPLIT_ACES if CARD_VALUE[c0] == 1 else 0
+        for k in (h, h + 1):
+            ck = c0 if k == h else c1
+            for fld in range(H_FIELDS):
+                hands[k, fld] = 0
+            for v in range(10):
+                hc[k, v] = 0
+            _give(hands, hc, k, ck)
+            hands[k, H_BET] = 1
+            hands[k, H_FLAGS] = FL_SPLIT | aces
+        _give(hands, hc, h, draw(shoe, pos, rng, d, rec, i))
+        money[i] += after_card(p, f, hands, h, nh[i], 1) * level
+        if p[P_AT_ONCE]:
+            _give(hands, hc, h + 1, draw(shoe, pos, rng, d, rec, i))
+            money[i] += after_card(p, f, hands, h + 1, nh[i], 1) * level
+    _advance_play(p, f, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
+
+
+@fast(inline="always")
+def _mask_row(d: Arr, q: Arr, mask: Arr, i: Int) -> None:
+    for k in range(mask.shape[1]):
+        mask[i, k] = 0
+    ph = d[i, D_PHASE]
+    if ph == P_PLAY:
+        acts = d[i, D_ACTS]
+        if acts & A_STAND:
+            mask[i, STAND] = 1
+        if acts & A_HIT:
+            mask[i, HIT] = 1
+        if acts & A_DOUBLE:
+            mask[i, DOUBLE] = 1
+        if acts & A_SPLIT:
+            mask[i, SPLIT] = 1
+        if acts & A_SURRENDER:
+            mask[i, SURRENDER] = 1
+    elif ph == P_INSURANCE:
+        mask[i, INSURE] = 1
+        mask[i, DECLINE] = 1
+    elif ph == P_EVEN_MONEY:
+        mask[i, EVEN_MONEY] = 1
+        if q[Q_INS_ACE]:
+            mask[i, INSURE] = 1
+        mask[i, DECLINE] = 1
+    elif ph == PH_SURRENDER:
+        mask[i, SURRENDER] = 1
+        mask[i, DECLINE] = 1
+    elif ph == P_SETTLED:
+        mask[i, NEXT] = 1
+    else:  # P_BET
+        for k in range(BET, mask.shape[1]):
+            mask[i, k] = 1
+
+
+@fast(inline="always")
+def _obs_row(p: Arr, d: Arr, hands: Arr, hc: Arr, obs: Arr, i: Int, hm: Int) -> None:
+    ph = d[i, D_PHASE]
+    obs[i, 0] = ph
+    if ph == P_BET:
+        for k in range(1, obs.shape[1]):
+            obs[i, k] = 0
+        return
+    h = i * hm + (d[i, D_CUR] if ph == P_PLAY else 0)
+    hsum = hands[h, H_SUM]
+    best = best_total(hsum, hands[h, H_ACE])
+    obs[i, 1] = min(best, 31)
+    obs[i, 2] = 1 if best != hsum else 0
+    pair = 0
+    if hands[h, H_N] == 2:
+        a, b = hands[h, H_C0], hands[h, H_C1]
+        same = CARD_RANK[a] == CARD_RANK[b] if p[P_SPLIT_RANK] else CARD_VALUE[a] == CARD_VALUE[b]
+        if same:
+            pair = CARD_VALUE[a]
+    obs[i, 3] = pair
+    for v in range(10):
+        obs[i, 4 + v] = min(hc[h, v], 21)
+    obs[i, 14] = CARD_VALUE[d[i, D_UP]]
+    obs[i, 15] = 1 if hands[h, H_FLAGS] & FL_SPLIT else 0
+    obs[i, 16] = 0
+    obs[i, 17] = 1 if d[i, D_INS] != 0 else 0
+
+
+@fast(inline="always")
+def _legal(d: Arr, q: Arr, i: Int, a: Int, n_levels: Int) -> bool:
+    ph = d[i, D_PHASE]
+    if ph == P_BET:
+        return bool(BET <= a < BET + n_levels)
+    if ph == P_SETTLED:
+        return a == NEXT
+    if ph == P_PLAY:
+        acts = d[i, D_ACTS]
+        bit = 0
+        if a == STAND:
+            bit = A_STAND
+        elif a == HIT:
+            bit = A_HIT
+        elif a == DOUBLE:
+            bit = A_DOUBLE
+        elif a == SPLIT:
+            bit = A_SPLIT
+        elif a == SURRENDER:
+            bit = A_SURRENDER
+        return bool((acts & bit) != 0)
+    if ph == P_INSURANCE:
+        return a in (INSURE, DECLINE)
+    if ph == P_EVEN_MONEY:
+        return a in (EVEN_MONEY, DECLINE) or (a == INSURE and q[Q_INS_ACE] != 0)
+    return a in (SURRENDER, DECLINE)
+
+
+@fast()
+def _begin(
+    p: Arr, f: Arr, q: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr,
+    hands: Arr, hc: Arr, nh: Arr, rec: Arr, i: Int, hm: Int, n_levels: Int,
+) -> None:  # fmt: skip
+    """An episode's start: the betting step, or a round at one bet."""
+    if n_levels > 0:
+        d[i, D_PHASE] = P_BET
+    else:
+        _deal(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm, 1)
+
+
+@fast()
+def vec_reset(
+    p: Arr, f: Arr, q: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr,
+    hands: Arr, hc: Arr, nh: Arr, rec: Arr, hm: Int, n_levels: Int, mask: Arr, obs: Arr,
+) -> None:  # fmt: skip
+    """Start every environment's first episode (the shoes begin fresh)."""
+    for i in range(d.shape[0]):
+        pos[i] = shoe.shape[1]  # a new shoe at the first deal
+        _begin(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm, n_levels)
+        _mask_row(d, q, mask, i)
+        _obs_row(p, d, hands, hc, obs, i, hm)
+
+
+@fast()
+def vec_step(
+    p: Arr, f: Arr, q: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr,
+    hands: Arr, hc: Arr, nh: Arr, rec: Arr, done: Arr, hm: Int, levels: Arr,
+    actions: Arr, mask: Arr, obs: Arr, reward: Arr, term: Arr, illegal: Arr,
+) -> None:  # fmt: skip
+    """One step of every environment; a finished round's reward is paid and the next
+    episode begins in the same step (Gymnasium's same-step autoreset)."""
+    n_levels = levels.shape[0]
+    for i in range(d.shape[0]):
+        a = actions[i]
+        reward[i] = 0.0
+        term[i] = False
+        illegal[i] = False
+        if not _legal(d, q, i, a, n_levels):
+            illegal[i] = True
+            continue  # refused: nothing changes (mask and observation stay as they are)
+        ph = d[i, D_PHASE]
+        if ph == P_BET:
+            _deal(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm, levels[a - BET])
+        elif ph == P_PLAY:
+            _apply_play(p, f, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm, a)
+        elif ph == PH_SURRENDER:
+            if a == SURRENDER:
+                base = i * hm
+                hands[base, H_FLAGS] |= FL_DONE | FL_SURRENDERED
+                if p[P_SURRENDER] == 2 or d[i, D_BJ] == 0:
+                    hands[base, H_FLAGS] |= FL_SETTLED
+                    money[i] -= 0.5 * np.float64(d[i, D_LEVEL])
+            d[i, D_CUR] = 0
+            _advance_play(p, f, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
+        elif ph in (P_INSURANCE, P_EVEN_MONEY):
+            level = np.float64(d[i, D_LEVEL])
+            if a == INSURE:
+                d[i, D_INS] = 1
+                money[i] -= 0.5 * level
+            elif a == EVEN_MONEY:
+                base = i * hm
+                hands[base, H_FLAGS] |= FL_SETTLED | FL_DONE
+                money[i] += level
+            _after_insurance(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
+        # the round is over (settled by this action, at the bet step's deal, or settled at
+        # the deal and now taken with next): pay it and begin the next episode
+        if d[i, D_PHASE] == P_SETTLED:
+            reward[i] = money[i]
+            term[i] = True
+            k = d[i, D_NREC]
+            d[i, D_DONE_N] = k
+            for c in range(min(k, done.shape[1])):
+                done[i, c] = rec[i, c]
+            _begin(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm, n_levels)
+        _mask_row(d, q, mask, i)
+        _obs_row(p, d, hands, hc, obs, i, hm)

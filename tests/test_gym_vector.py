@@ -1,0 +1,129 @@
+"""The vectorized environment's numba kernel agrees with the engine round by round: every
+finished round is replayed in :class:`twentyone.round.Round` on a stacked shoe of exactly
+the cards the kernel dealt, with the same actions, and every step's mask and observation and
+the round's money must be the engine's (issue 14)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+import twentyone.gym  # noqa: E402
+from twentyone import BoxBet, StackedShoe, load_rules  # noqa: E402
+from twentyone.errors import RulesError  # noqa: E402
+from twentyone.gym.core import (  # noqa: E402
+    BET,
+    NEXT,
+    action_mask,
+    decision_for,
+    observation,
+    phase_of,
+)
+from twentyone.gym.vector import BlackjackVectorEnv  # noqa: E402
+from twentyone.round import Round  # noqa: E402
+from twentyone.rulesets import PRESETS  # noqa: E402
+
+RULES = (
+    *PRESETS,
+    "6D ENHC LS",
+    "6D OBO ES SPL3",
+    "2D HSA D10 SPL3 DAS RSA H17",
+    "1D S17 SPL3 RSA LS PEN0.9 BJ6:5",
+)
+
+
+def agree(rules_name: str, levels: list[int] | None, n: int = 16, steps: int = 300) -> Any:
+    """Random legal actions on ``n`` environments; every finished round replayed in the
+    engine. Returns the rounds checked and the actions taken."""
+    rules = load_rules(rules_name)
+    envs = gymnasium.make_vec(twentyone.gym.ENV_ID, num_envs=n, rules=rules_name, bet_levels=levels)
+    base = envs.unwrapped
+    assert isinstance(base, BlackjackVectorEnv)
+    obs, info = envs.reset(seed=7)
+    rng = np.random.default_rng(7)
+    hist: list[list[Any]] = [[] for _ in range(n)]
+    rounds = 0
+    taken: set[int] = set()
+    for _ in range(steps):
+        mask = info["action_mask"]
+        assert mask.shape == (n, base.n_actions)
+        acts = np.array([rng.choice(np.flatnonzero(mask[i])) for i in range(n)])
+        for i in range(n):
+            o = {k: np.asarray(v[i]).tolist() for k, v in obs.items()}
+            hist[i].append((int(acts[i]), mask[i].copy(), o))
+        obs, reward, term, trunc, info = envs.step(acts)
+        assert not trunc.any() and not info["illegal_action"].any()
+        for i in np.flatnonzero(term):
+            steps_i, hist[i] = hist[i], []
+            level = 1
+            if levels:
+                level = levels[steps_i[0][0] - BET]
+                steps_i = steps_i[1:]
+            rnd = Round(
+                rules, StackedShoe(base.last_round_cards(i)), [BoxBet("agent", 100 * level)]
+            )
+            for a, m, o in steps_i:
+                q = rnd.question
+                assert (action_mask(q, base.n_actions) == m).all(), (q, m)
+                expected = observation(rnd, rules, phase_of(q), None, None)
+                assert {k: np.asarray(v).tolist() for k, v in expected.items()} == o
+                taken.add(a)
+                if q is None:
+                    assert a == NEXT
+                else:
+                    rnd.apply(decision_for(q, a))
+            assert rnd.is_over and rnd.shoe.remaining == 0
+            assert rnd.net()["agent"] == pytest.approx(100 * reward[i], abs=1e-9)
+            rounds += 1
+    return rounds, taken
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_vector_kernel_agrees_with_the_engine_round_by_round(rules: str) -> None:
+    rounds, taken = agree(rules, None)
+    assert rounds > 1500
+    assert {0, 1, 2, 3, NEXT} <= taken  # stand, hit, double, split and a settled deal
+    rounds, _ = agree(rules, [1, 2, 5], steps=150)
+    assert rounds > 500
+
+
+def test_vector_kernel_answers_every_side_question() -> None:
+    # insurance, even money and surrender (in play: LS; before play: ro.11) all reached
+    _, ru = agree("ru-online", None, steps=400)
+    _, ls = agree("6D LS", None, steps=400)
+    _, ro = agree("ro-casino", None, steps=400)
+    assert {5, 7} <= ru and {4, 5, 6, 7} <= ls and {4, 7} <= ro
+
+
+def test_seeded_vector_resets_reproduce_and_illegal_actions_are_refused() -> None:
+    def run(seed: int) -> list[Any]:
+        envs = gymnasium.make_vec(twentyone.gym.ENV_ID, num_envs=8, rules="pt-casino")
+        obs, info = envs.reset(seed=seed)
+        out = []
+        for _ in range(50):
+            acts = np.argmax(info["action_mask"], axis=1)
+            obs, reward, term, _, info = envs.step(acts)
+            out.append((obs["total"].tolist(), reward.tolist(), term.tolist()))
+        return out
+
+    assert run(3) == run(3) and run(3) != run(4)
+    envs = gymnasium.make_vec(twentyone.gym.ENV_ID, num_envs=4, rules="ru-online")
+    obs, info = envs.reset(seed=1)
+    bad = np.argmin(info["action_mask"], axis=1)  # a closed action in every row
+    obs2, reward, term, _, info2 = envs.step(bad)
+    assert info2["illegal_action"].all() and not term.any() and not reward.any()
+    assert all(np.array_equal(obs[k], obs2[k]) for k in obs)
+    assert np.array_equal(info["action_mask"], info2["action_mask"])
+
+
+def test_vector_env_spaces_and_what_it_does_not_play() -> None:
+    envs = gymnasium.make_vec(twentyone.gym.ENV_ID, num_envs=3, rules="hu-casino")
+    obs, _ = envs.reset(seed=0)
+    assert envs.observation_space.contains(obs)
+    assert envs.single_action_space.n == 9
+    with pytest.raises(RulesError, match="one box"):
+        BlackjackVectorEnv(2, "ru-online", boxes=2)
