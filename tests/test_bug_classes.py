@@ -17,7 +17,7 @@ PEEK = "6D S17 DAS SPL3 NS"
 def test_split_only_on_the_first_two_cards() -> None:
     # ann 4S 4D; dealer 9C up, hole 7H; ann hits a 2 -> 4 4 2: a "pair" plus a card is no pair.
     rnd = play(PEEK, "4S 9C 4D 7H 2C 2H", [1000], decisions=["hit"])
-    assert rnd.boxes[0].hands[0].cards[:2] == rnd.boxes[0].hands[0].cards[:2]
+    assert [str(c) for c in rnd.boxes[0].hands[0].cards[:2]] == ["4S", "4D"]
     assert len(rnd.boxes[0].hands[0].cards) == 3
     assert "split" not in rnd.question.actions
     with pytest.raises(IllegalActionError, match="split"):
@@ -128,7 +128,7 @@ def test_double_for_less_is_capped_by_what_the_player_has() -> None:
     with pytest.raises(IllegalActionError, match="outside 100 to 400"):
         rnd.double(500)
     rnd.double(400)
-    assert rnd.available("ann") >= 0
+    assert rnd.available("ann") == 0  # 1400 - 1000 - 400: all of it, and no more
 
 
 def test_insurance_not_offered_to_a_player_who_cannot_cover_it() -> None:
