@@ -135,9 +135,11 @@ def test_bets_are_checked_as_they_are_placed() -> None:
     assert "sit" in str(err) and err.field == "type"
     err = refused(table, table.bet, "ann", 0, 600_000)
     assert (err.field, err.value) == ("amount", 600_000)
-    assert str(err) == "amount 600000: box 0 would hold 600000, above the table maximum 500000"
+    # the limits and the balance are the engine's check (twentyone.bets): its code and words
+    assert str(err) == "box 0: bet 600000 is outside the table limits 100 to 500000"
+    assert err.code == "outside-limits"
     err = refused(table, table.bet, "ann", 0, 2500)
-    assert str(err) == "amount 2500: bets of 2500 exceed the balance 2000"
+    assert str(err) == "player 'ann' bets 2500 but has 2000" and err.code == "insufficient-funds"
     assert (refused(table, table.bet, "ann", 9, 100).field, err.field) == ("box", "amount")
     assert refused(table, table.bet, "ann", 0, "lots").value == "lots"
     assert refused(table, table.bet, "ann", 0, 0).field == "amount"
@@ -148,7 +150,10 @@ def test_bets_are_checked_as_they_are_placed() -> None:
     err = refused(table, table.bet, "bob", 0, 100)
     assert str(err) == "box 0 is ann's" and err.params == {"box": 0, "owner": "ann"}
     err = refused(table, table.ready, "ann")
-    assert err.field == "box" and str(err) == "box 0: bet 50 is below the table minimum 100"
+    assert (
+        err.field == "box" and str(err) == "box 0: bet 50 is outside the table limits 100 to 500000"
+    )
+    assert err.code == "outside-limits" and err.params["bet"] == 50
     assert refused(table, table.ready, "bob").message == "place a bet first"
 
 
@@ -253,7 +258,7 @@ def test_a_bet_below_the_minimum_sits_out_when_the_countdown_ends() -> None:
 def test_a_round_the_ledger_cannot_pay_is_not_dealt() -> None:
     class Broke(MemoryLedger):
         def start_round(self, *args: Any, **kwargs: Any) -> int:
-            raise InsufficientFundsError("account 1 has 0, cannot pay 1000")
+            raise InsufficientFundsError("account-cannot-pay", account=1, balance=0, amount=1000)
 
     ledger = Broke()
     table = TableSession(load_rules("ru-online"), ledger=ledger, clock=FakeClock())

@@ -110,8 +110,9 @@ def test_the_table_refuses_bad_bets_in_its_own_words_and_asks_again() -> None:
     lines = ["60", "0.50", "ten", "10", "0", "n", "s", "q"]
     code, text, script = run(lines, shoe=RO_SHOE, bankroll=5000)
     assert code == 0
-    assert "amount 60.00: bets of 60.00 exceed the balance 50.00; r rebets, q quits" in text
-    assert "box 1: bet 0.50 is below the table minimum 1.00; r rebets, q quits" in text
+    # the engine's refusals (twentyone.bets), in the game's words
+    assert "player 'ann' bets 60.00 but has 50.00; r rebets, q quits" in text
+    assert "box 1: bet 0.50 is outside the table limits 1.00 to 5,000.00; r rebets, q quits" in text
     assert "'ten' is not an amount" in text
     assert [p.split(",")[0] for p in script.prompts[:5]] == ["ann"] * 4 + ["bob"]
     # bob sat out (0): only ann's box is dealt
@@ -121,7 +122,7 @@ def test_the_table_refuses_bad_bets_in_its_own_words_and_asks_again() -> None:
 
 def test_the_tables_refusal_speaks_the_games_language() -> None:
     _, text, _ = run(["60", "q"], shoe=RO_SHOE, bankroll=5000, lang="ro")
-    assert "suma 60,00: pariuri de 60,00 depășesc soldul 50,00" in text
+    assert "jucătorul 'ann' pariază 60,00, dar are 50,00" in text
 
 
 def test_r_with_no_last_round_is_refused() -> None:

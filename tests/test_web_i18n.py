@@ -139,7 +139,8 @@ def test_refusals_carry_their_catalog_message(client: TestClient) -> None:
         assert ru[answer["message"]] != answer["message"]
     assert seen[0]["message"] == "wrong username or password"
     assert seen[1]["params"] == {"username": "ab"}
-    assert seen[4]["params"]["amount"] == 10**9 and seen[4]["params"]["max"] > 0
+    assert seen[4]["params"]["bet"] == 10**9 and seen[4]["params"]["max"] > 0
+    assert seen[4]["code"] == "outside-limits" and seen[3]["code"] is None
 
 
 def test_notices_carry_their_catalog_message(tmp_path: Path) -> None:

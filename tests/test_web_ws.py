@@ -213,7 +213,8 @@ def test_errors_name_the_bad_value(url: str) -> None:
             assert err["field"] == "amount" and err["value"] == 600_000
             assert "600000" in err["error"] and "500000" in err["error"]
             err = ann.do("bet", box=0, amount=2500)
-            assert err["field"] == "amount" and "balance 2000" in err["error"]
+            assert err["field"] == "amount" and "bets 2500 but has 2000" in err["error"]
+            assert err["code"] == "insufficient-funds"
             err = ann.do("bet", box=9, amount=100)
             assert err["field"] == "box" and err["value"] == 9
             err = ann.do("bet", box=0, amount="lots")
@@ -224,7 +225,8 @@ def test_errors_name_the_bad_value(url: str) -> None:
             err = bob.do("bet", box=0, amount=100)
             assert err["field"] == "box" and "ann" in err["error"]
             err = ann.do("ready")
-            assert err["field"] == "box" and "minimum 100" in err["error"]
+            assert err["field"] == "box" and "limits 100 to 500000" in err["error"]
+            assert err["code"] == "outside-limits" and err["params"]["bet"] == 50
             err = ann.do("fold")
             assert err["field"] == "type" and err["value"] == "fold"
             err = ann.do("decide", decision="hit")
@@ -455,6 +457,9 @@ def test_even_money_insurance_and_jackpot_at_pt_casino(url: str) -> None:
             assert view["turn"]["amount_range"] == [1, 500]
             err = bob.do("decide", decision="insure:600")
             assert err["field"] == "decision" and "600" in err["error"]
+            # the engine judged the amount (the page does not): its code, the range it holds
+            assert err["code"] == "amount-outside"
+            assert err["params"] == {"decision": "insure:600", "amount": 600, "min": 1, "max": 500}
             view = bob.ok("decide", decision="insure:300")
             assert view["boxes"][1]["insurance"] == 300
             assert view["turn"]["kind"] == "play" and view["turn"]["player"] == "bob"

@@ -40,9 +40,9 @@ class Card:
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS:
-            raise CardError(f"bad rank {self.rank!r}: expected one of {' '.join(RANKS)}")
+            raise CardError("bad-rank", rank=self.rank, ranks=" ".join(RANKS))
         if self.suit not in SUITS:
-            raise CardError(f"bad suit {self.suit!r}: expected one of {' '.join(SUITS)}")
+            raise CardError("bad-suit", suit=self.suit, suits=" ".join(SUITS))
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -51,9 +51,7 @@ class Card:
         if t.startswith("10"):
             t = "T" + t[2:]
         if len(t) != 2:
-            raise CardError(
-                f"bad card {text!r}: expected rank (2-9 T J Q K A) then suit (C D H S), e.g. 'AS'"
-            )
+            raise CardError("bad-card", text=text)
         return cls(t[0], t[1])
 
     @property

@@ -6,6 +6,7 @@ Errors in what the user typed exit with status 2 and a message naming the bad va
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -476,13 +477,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _told(exc: TwentyOneError, args: argparse.Namespace) -> str:
+    """An error in the language the command speaks (``--lang`` or the environment's where the
+    command has the option; English where it has not or the language is the error)."""
+    from twentyone.i18n import choose_language, describe
+
+    lang = "en"
+    if hasattr(args, "lang"):
+        with contextlib.suppress(TwentyOneError):
+            lang = choose_language(args.lang)
+    return describe(exc, lang)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         code: int = args.func(args)
     except TwentyOneError as exc:
-        print(f"twentyone: error: {exc}", file=sys.stderr)
+        print(f"twentyone: error: {_told(exc, args)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

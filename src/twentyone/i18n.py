@@ -28,7 +28,7 @@ from pathlib import Path
 
 from babel.numbers import format_decimal, get_decimal_symbol
 
-from twentyone.errors import TwentyOneError
+from twentyone.errors import N_, TwentyOneError
 from twentyone.table import parse_money
 
 #: The languages with a catalog, English first (the source language).
@@ -58,12 +58,6 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 ENV_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
-def N_(message: str) -> str:
-    """Mark a message for extraction without translating it (it is translated where it is
-    shown: the web page translates the server's messages by their English msgid)."""
-    return message
-
-
 class LanguageError(TwentyOneError):
     """A language that has no catalog was asked for."""
 
@@ -85,7 +79,7 @@ ro (Română), pl (Polski), pt (Português), hu (Magyar), ru (Русский)
     code = _code(lang)
     if code not in LANGUAGES:
         names = ", ".join(f"{c} ({LANGUAGE_NAMES[c]})" for c in LANGUAGES)
-        raise LanguageError(f"--lang {lang}: no such language; choose one of {names}")
+        raise LanguageError("no-such-language", lang=lang, names=names)
     return code
 
 
@@ -116,6 +110,29 @@ def translator(lang: str) -> gettext.NullTranslations:
     if code == "en":
         return gettext.NullTranslations()
     return gettext.translation(DOMAIN, LOCALE_DIR, [code])
+
+
+def describe(err: TwentyOneError, lang: str) -> str:
+    """An error's message in ``lang``: its code's template from the catalog, filled with its
+    parameters, money formatted for the locale (an error among the parameters is described
+    too).
+
+    >>> from twentyone.errors import BetError
+    >>> err = BetError("outside-limits", box=1, bet=50, min=100, max=500_000)
+    >>> describe(err, "en")
+    'box 1: bet 0.50 is outside the table limits 1.00 to 5,000.00'
+    >>> describe(err, "ru") == "бокс 1: ставка 0,50 вне лимитов стола от 1,00 до 5\u00a0000,00"
+    True
+    """
+    template = err.template
+    values: dict[str, object] = {}
+    for name, value in err.params.items():
+        if isinstance(value, TwentyOneError):
+            value = describe(value, lang)
+        elif name in template.money and isinstance(value, int) and not isinstance(value, bool):
+            value = format_money(value, lang)
+        values[name] = value
+    return translator(lang).gettext(template.text).format(**values)
 
 
 def format_number(value: int, lang: str) -> str:
@@ -177,6 +194,10 @@ class Words:
         """The plural form for ``n`` of a message (``{n}`` is filled with ``n`` as written)."""
         return self.tr.ngettext(singular, plural, n).format(n=n, **values)
 
+    def describe(self, err: TwentyOneError) -> str:
+        """An error's message in the language (:func:`describe`)."""
+        return describe(err, self.lang)
+
     def money(self, units: int) -> str:
         """Minor units as money for the locale (:func:`format_money`)."""
         return format_money(units, self.lang)
@@ -197,6 +218,7 @@ __all__ = [
     "Words",
     "check_language",
     "choose_language",
+    "describe",
     "format_money",
     "format_number",
     "parse_amount",

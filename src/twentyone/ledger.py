@@ -130,7 +130,7 @@ class MemoryLedger:
         twentyone.errors.TwentyOneError: balance -1: expected 0 or more minor units
         """
         if not isinstance(balance, int) or isinstance(balance, bool) or balance < 0:
-            raise TwentyOneError(f"balance {balance!r}: expected 0 or more minor units")
+            raise TwentyOneError("bad-opening-balance", balance=balance)
         account = len(self.accounts) + 1
         self.accounts[account] = balance
         self.names[account] = name
@@ -201,7 +201,7 @@ class MemoryLedger:
     def _open(self, round_id: int) -> MemoryRound:
         rnd = self.rounds.get(round_id)
         if rnd is None or rnd.status != "open":
-            raise TwentyOneError(f"round {round_id}: no such open round")
+            raise TwentyOneError("no-open-round", round=round_id)
         return rnd
 
     def _post(self, round_id: int, moves: Iterable[RoundMove]) -> None:
@@ -215,7 +215,10 @@ class MemoryLedger:
         for account, amount in need.items():
             if self.accounts[account] < amount:
                 raise InsufficientFundsError(
-                    f"account {account} has {self.accounts[account]}, cannot pay {amount}"
+                    "account-cannot-pay",
+                    account=account,
+                    balance=self.accounts[account],
+                    amount=amount,
                 )
         for m in moves:
             self.accounts[m.account_id] += m.amount

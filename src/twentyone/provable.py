@@ -118,9 +118,11 @@ class ProvableShoe:
         self, *, decks: int, shuffle: str = "cut-card", penetration: Fraction = Fraction(3, 4)
     ) -> None:
         if not 1 <= decks <= 8:
-            raise RulesError(f"decks={decks}: expected 1 to 8 decks")
+            raise RulesError("out-of-range", field="decks", value=decks, lo=1, hi=8)
         if shuffle not in ("continuous", "cut-card"):
-            raise RulesError(f"shuffle={shuffle!r}: expected 'continuous' or 'cut-card'")
+            raise RulesError(
+                "not-one-of", field="shuffle", value=shuffle, choices="'continuous', 'cut-card'"
+            )
         self.decks = decks
         self.size = 52 * decks
         self.continuous = shuffle == "continuous"
@@ -142,7 +144,7 @@ class ProvableShoe:
         """``player``'s seed for the next shoe to begin (at most 64 characters)."""
         if not isinstance(seed, str) or len(seed) > 64:
             shown = str(seed)[:64]
-            raise RulesError(f"client seed {shown!r}: expected text of up to 64 characters")
+            raise RulesError("bad-client-seed", seed=shown)
         self.client_seeds[player] = seed
 
     @property
@@ -207,15 +209,13 @@ def verify(record: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]) -> in
         seeds = [str(s) for s in record.get("client_seeds", [])]
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(
-            f"shoe record {dict(record)!r:.200}: expected server_seed, commitment, shoe, decks "
-            f"and client_seeds ({exc})"
+            "bad-shoe-record", record=f"{dict(record)!r:.200}", reason=str(exc)
         ) from exc
     if record.get("version", VERSION) != VERSION:
-        raise ReplayError(f"version {record.get('version')!r}: expected {VERSION!r}")
+        raise ReplayError("shoe-version", version=record.get("version"), expected=VERSION)
     if commitment_of(seed) != claimed:
         raise ReplayError(
-            f"shoe {number}: sha256 of the revealed seed is {commitment_of(seed)}, not the "
-            f"commitment {claimed}"
+            "commitment-mismatch", shoe=number, actual=commitment_of(seed), claimed=claimed
         )
     order = shoe_order(seed, seeds, number, decks=decks)
     position = 0
@@ -223,11 +223,17 @@ def verify(record: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]) -> in
         cards = list(parse_cards(str(data.get("shoe", ""))))
         for k, card in enumerate(cards):
             if position >= len(order):
-                raise ReplayError(f"round {r}: card {k} {card} is past the shoe's {len(order)}")
+                raise ReplayError(
+                    "card-past-shoe", round=r, index=k, card=str(card), size=len(order)
+                )
             if order[position] != card:
                 raise ReplayError(
-                    f"round {r}: card {k} is {card}, but the committed order has "
-                    f"{order[position]} at position {position}"
+                    "card-mismatch",
+                    round=r,
+                    index=k,
+                    card=str(card),
+                    expected=str(order[position]),
+                    position=position,
                 )
             position += 1
     return position
@@ -243,15 +249,17 @@ def verify_file(data: Any) -> dict[str, int]:
     total = {"shoes": 0, "rounds": 0, "cards": 0}
     for s, entry in enumerate(shoes):
         if not isinstance(entry, Mapping) or not isinstance(entry.get("record"), Mapping):
-            raise ReplayError(f'shoe entry {s}: expected {{"record": {{...}}, "rounds": [...]}}')
+            raise ReplayError("bad-shoe-entry", entry=s)
         rounds = entry.get("rounds", [])
         if not isinstance(rounds, list) or not all(isinstance(r, Mapping) for r in rounds):
-            raise ReplayError(f"shoe entry {s}: rounds must be a list of replays")
+            raise ReplayError("bad-shoe-rounds", entry=s)
         for r, data_r in enumerate(rounds):
             try:
                 replay(data_r)
             except ReplayError as exc:
-                raise ReplayError(f"shoe entry {s}, round {r}: {exc}", exc.decision) from exc
+                raise ReplayError(
+                    "shoe-round-refused", decision=exc.decision, entry=s, round=r, reason=exc
+                ) from exc
         total["cards"] += verify(entry["record"], rounds)
         total["shoes"] += 1
         total["rounds"] += len(rounds)

@@ -34,11 +34,9 @@ def rules_from_spec(spec: Any) -> Rules:
         try:
             return Rules(**upgrade_legacy(dict(spec)))
         except TypeError as exc:
-            raise ReplayError(f"rules: {exc}") from exc
+            raise ReplayError("replay-rules", reason=str(exc)) from exc
     if not isinstance(spec, str):
-        raise ReplayError(
-            f"rules={spec!r}: expected a preset name, a TOML path, shorthand or a table"
-        )
+        raise ReplayError("replay-rules-type", value=spec)
     return load_rules(spec)
 
 
@@ -117,11 +115,11 @@ def round_result(rnd: Round) -> dict[str, Any]:
 
 def _boxes(data: Any) -> list[BoxBet]:
     if not isinstance(data, list) or not data:
-        raise ReplayError('boxes: expected a non-empty list of {"player", "bet"[, "side_bets"]}')
+        raise ReplayError("replay-boxes")
     out = []
     for i, b in enumerate(data):
         if not isinstance(b, Mapping) or not isinstance(b.get("player"), str):
-            raise ReplayError(f'boxes[{i}]={b!r}: expected {{"player": name, "bet": amount}}')
+            raise ReplayError("replay-box", index=i, value=b)
         bet, sides = b.get("bet"), b.get("side_bets", {})
         if "jackpot" in b:  # the form before side bets were data: the pt-casino jackpot
             sides = {"jackpot": b["jackpot"], **sides} if isinstance(sides, Mapping) else sides
@@ -129,10 +127,7 @@ def _boxes(data: Any) -> list[BoxBet]:
             isinstance(sides, Mapping)
             and all(isinstance(k, str) and isinstance(v, int) for k, v in sides.items())
         ):
-            raise ReplayError(
-                f"boxes[{i}]: bet {bet!r} must be a whole number and side_bets {sides!r} "
-                "a table of whole numbers by side bet id"
-            )
+            raise ReplayError("replay-box-amounts", index=i, bet=bet, sides=sides)
         out.append(BoxBet(b["player"], bet, {k: v for k, v in sides.items() if v}))
     return out
 
@@ -144,43 +139,42 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     missing or left-over decision or a shoe that runs out.
     """
     if not isinstance(data, Mapping):
-        raise ReplayError("a replay is a JSON object with rules, shoe, boxes and decisions")
+        raise ReplayError("replay-not-object")
     for key in ("rules", "shoe", "boxes", "decisions"):
         if key not in data:
-            raise ReplayError(f"missing {key!r}: a replay has rules, shoe, boxes and decisions")
+            raise ReplayError("replay-missing", key=key)
     decisions = data["decisions"]
     if not isinstance(decisions, list) or not all(isinstance(d, str) for d in decisions):
-        raise ReplayError('decisions: expected a list of strings such as "hit", "double:50"')
+        raise ReplayError("replay-decisions")
     rules = rules_from_spec(data["rules"])
     bankrolls = data.get("bankrolls")
     if bankrolls is not None and (
         not isinstance(bankrolls, Mapping)
         or not all(isinstance(v, int) and v >= 0 for v in bankrolls.values())
     ):
-        raise ReplayError(f"bankrolls={bankrolls!r}: expected {{player: whole amount >= 0}}")
+        raise ReplayError("replay-bankrolls", value=bankrolls)
     index = 0
-    doing = "dealing the round"
+    rnd: Round | None = None
     try:
         rnd = Round(rules, StackedShoe(data["shoe"]), _boxes(data["boxes"]), bankrolls)
         for index, decision in enumerate(decisions):
-            doing = f"playing decision {index} {decision!r}"
             if rnd.is_over:
-                raise ReplayError(
-                    f"left-over decision {decision!r}: the round ended after {index} decisions",
-                    index,
-                )
+                raise ReplayError("left-over-decision", decision=index, text=decision, count=index)
             rnd.apply(decision)
         index = len(decisions)
         if rnd.question is not None:
-            raise ReplayError(
-                f"missing decision: the round still asks {rnd.question.describe()}", index
-            )
+            raise ReplayError("missing-decision", decision=index, asked=rnd.question.describe())
     except ReplayError:
         raise
     except ShoeExhaustedError as exc:
-        raise ReplayError(f"shoe too short: {exc} while {doing}", index) from exc
+        if rnd is None:
+            raise ReplayError("shoe-too-short-dealing", decision=index, reason=exc) from exc
+        text = decisions[index]
+        raise ReplayError(
+            "shoe-too-short", decision=index, reason=exc, index=index, text=text
+        ) from exc
     except TwentyOneError as exc:
-        raise ReplayError(str(exc), index) from exc
+        raise ReplayError("replay-refused", decision=index, reason=exc) from exc
     return round_result(rnd)
 
 
@@ -189,5 +183,5 @@ def replay_text(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ReplayError(f"not valid JSON: {exc}") from exc
+        raise ReplayError("replay-json", reason=str(exc)) from exc
     return replay(data)

@@ -415,7 +415,7 @@ class Round(RoundActions):
         """
         q = self.question
         if q is None:
-            raise IllegalActionError(f"{decision!r}: the round is over, no decision is asked")
+            raise IllegalActionError("round-over", decision=decision)
         name, colon, amount_text = decision.strip().partition(":")
         amount: int | None = None
         if colon:
@@ -424,8 +424,7 @@ class Round(RoundActions):
                 or len(amount_text) > _AMOUNT_DIGITS
             ):
                 raise IllegalActionError(
-                    f"{decision!r}: the amount must be a whole number of minor units "
-                    f"(0-9, at most {_AMOUNT_DIGITS} digits); asked {q.describe()}"
+                    "amount-not-whole", decision=decision, digits=_AMOUNT_DIGITS, asked=q.describe()
                 )
             amount = int(amount_text)
         if q.kind == "even-money" and name == "no-insurance":
@@ -434,12 +433,17 @@ class Round(RoundActions):
             amount = None
         key = f"{name}:N" if amount is not None else name
         if key not in q.actions:
-            raise IllegalActionError(f"{decision!r} is not allowed: asked {q.describe()}")
+            raise IllegalActionError("not-allowed", decision=decision, asked=q.describe())
         if amount is not None and q.amount_range is not None:
             lo, hi = q.amount_range
             if not lo <= amount <= hi:
                 raise IllegalActionError(
-                    f"{decision!r}: amount {amount} outside {lo} to {hi}; asked {q.describe()}"
+                    "amount-outside",
+                    decision=decision,
+                    amount=amount,
+                    min=lo,
+                    max=hi,
+                    asked=q.describe(),
                 )
         return name, amount
 

@@ -128,70 +128,58 @@ class Rules:
         put("side_bets", side_bets_from(self.side_bets))
 
     def _validate(self) -> None:
-        def bad(name: str, expected: str) -> RulesError:
-            return RulesError(f"{name}={getattr(self, name)!r}: expected {expected}")
+        def bad(name: str, code: str, **params: Any) -> RulesError:
+            return RulesError(code, field=name, value=getattr(self, name), **params)
 
         for name, choices in _CHOICES.items():
             if getattr(self, name) not in choices:
-                raise bad(name, "one of " + ", ".join(repr(c) for c in choices))
+                raise bad(name, "not-one-of", choices=", ".join(repr(c) for c in choices))
         for f in fields(self):
             if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
-                raise bad(f.name, "true or false")
+                raise bad(f.name, "not-true-or-false")
             if f.type == "int" and (
                 not isinstance(getattr(self, f.name), int)
                 or isinstance(getattr(self, f.name), bool)
             ):
-                raise bad(f.name, "a whole number")
+                raise bad(f.name, "not-whole-number")
         if not 1 <= self.decks <= 8:
-            raise bad("decks", "1 to 8 decks")
+            raise bad("decks", "out-of-range", lo=1, hi=8)
         if not 0 < self.penetration < 1:
-            raise bad("penetration", "a fraction of the shoe between 0 and 1")
+            raise bad("penetration", "not-a-fraction")
         if self.peek and not self.hole_card:
-            raise RulesError(
-                "peek=True needs hole_card=True: with no hole card there is nothing to peek at"
-            )
+            raise RulesError("peek-needs-hole-card")
         if self.peek and self.dealer_blackjack_takes != "all":
-            raise RulesError(
-                "dealer_blackjack_takes='original' needs peek=False: a peeking dealer ends "
-                "the round before any double or split"
-            )
+            raise RulesError("original-needs-no-peek")
         if self.blackjack_pays <= 0:
-            raise bad("blackjack_pays", "a positive ratio such as 3:2")
+            raise bad("blackjack_pays", "not-positive-ratio")
         if not set(self.insurance_upcards) <= {"A", "T"}:
-            raise bad("insurance_upcards", "a list of 'A' (ace) and/or 'T' (ten-value card)")
+            raise bad("insurance_upcards", "bad-insurance-upcards")
         if self.insurance_minimum < 1:
-            raise bad("insurance_minimum", "at least 1 minor unit")
+            raise bad("insurance_minimum", "at-least", least=1)
         if self.max_hands != "unlimited" and (
             not isinstance(self.max_hands, int)
             or isinstance(self.max_hands, bool)
             or self.max_hands < 1
         ):
-            raise bad("max_hands", "1 (no split) or more hands, or 'unlimited'")
+            raise bad("max_hands", "bad-max-hands")
         if self.resplit_aces and self.max_hands != "unlimited" and self.max_hands < 3:
-            raise RulesError(
-                f"resplit_aces=True needs max_hands of 3 or more, got max_hands={self.max_hands}"
-            )
+            raise RulesError("resplit-aces-needs-hands", max_hands=self.max_hands)
         if not 0 <= self.min_stand_total <= 21:
-            raise bad("min_stand_total", "0 (none) to 21")
+            raise bad("min_stand_total", "out-of-range", lo=0, hi=21)
         bonuses = [b for b in self.side_bets if b.kind == "678-777"]
         if len(bonuses) > 1 or any(
             set(b.paytable) != {"suited-6-7-8", "7-7-7"} or len(set(b.paytable.values())) != 1
             for b in bonuses
         ):
-            raise RulesError(
-                f"side_bets: {[b.id for b in bonuses]}: expected at most one 678-777 bonus, "
-                "paying the same odds on both lines (the exact analysis prices one multiple)"
-            )
+            raise RulesError("one-678-bonus", ids=[b.id for b in bonuses])
         if self.table_min < 1:
-            raise bad("table_min", "at least 1 minor unit")
+            raise bad("table_min", "at-least", least=1)
         if self.table_max < self.table_min:
-            raise RulesError(
-                f"table_max={self.table_max}: expected at least table_min={self.table_min}"
-            )
+            raise RulesError("max-below-min", max=self.table_max, min=self.table_min)
         if not 1 <= self.table_boxes <= 12:
-            raise bad("table_boxes", "1 to 12 boxes at the table")
+            raise bad("table_boxes", "out-of-range", lo=1, hi=12)
         if not 1 <= self.boxes_per_player <= self.table_boxes:
-            raise bad("boxes_per_player", f"1 to table_boxes={self.table_boxes}")
+            raise bad("boxes_per_player", "out-of-range", lo=1, hi=self.table_boxes)
 
     @property
     def hand_limit(self) -> int | None:
@@ -235,7 +223,7 @@ class Rules:
             if b.id == bet_id:
                 return b
         offered = ", ".join(repr(b.id) for b in self.staked_side_bets) or "none"
-        raise BetError(f"side bet {bet_id!r}: this table offers {offered}")
+        raise BetError("unknown-side-bet", side=bet_id, offered=offered)
 
     @property
     def jackpot_paytable(self) -> tuple[tuple[int, Fraction], ...]:
@@ -264,7 +252,7 @@ class Rules:
         changes = upgrade_legacy(dict(changes), values["side_bets"])
         unknown = set(changes) - set(values)
         if unknown:
-            raise RulesError(f"unknown rules field(s) {sorted(unknown)}: expected {sorted(values)}")
+            raise RulesError("unknown-fields", unknown=sorted(unknown), known=sorted(values))
         values.update(changes)
         return Rules(**values)
 
@@ -329,7 +317,7 @@ def to_fraction(value: Any, name: str) -> Fraction:
     if isinstance(value, Fraction):
         return value
     if isinstance(value, bool):
-        raise RulesError(f"{name}={value!r}: expected a ratio such as '3:2'")
+        raise RulesError("not-a-ratio", field=name, value=value)
     if isinstance(value, int):
         return Fraction(value)
     if isinstance(value, str):
@@ -337,7 +325,7 @@ def to_fraction(value: Any, name: str) -> Fraction:
             return Fraction(value.replace(":", "/").strip())
         except (ValueError, ZeroDivisionError):
             pass
-    raise RulesError(f"{name}={value!r}: expected a ratio such as '3:2', '2/3' or '0.75'")
+    raise RulesError("not-a-ratio", field=name, value=value)
 
 
 def fraction_text(value: Fraction) -> str:

@@ -38,7 +38,7 @@ _TOKENS_HELP = (
 def preset_text(name: str) -> str:
     """The TOML source of a shipped preset, comments and all."""
     if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}")
+        raise RulesError("unknown-preset", name=name, presets=", ".join(PRESETS))
     return resources.files("twentyone").joinpath(f"presets/{name}.toml").read_text("utf-8")
 
 
@@ -47,12 +47,14 @@ def rules_from_toml(text: str, source: str = "<toml>") -> Rules:
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{source}: not valid TOML: {exc}") from exc
+        raise RulesError("bad-toml", source=source, reason=str(exc)) from exc
     try:
         return Rules(**upgrade_legacy(data))
     except TypeError as exc:
         known = sorted(Rules.__dataclass_fields__)
-        raise RulesError(f"{source}: {exc}; the fields are {', '.join(known)}") from exc
+        raise RulesError(
+            "bad-rules-file", source=source, reason=str(exc), fields=", ".join(known)
+        ) from exc
 
 
 def parse_shorthand(text: str) -> Rules:
@@ -95,11 +97,9 @@ def parse_shorthand(text: str) -> Rules:
         elif token == "DFL":
             values["double_for_less"] = True
         else:
-            raise RulesError(
-                f"unknown shorthand token {token!r} in {text!r}: expected {_TOKENS_HELP}"
-            )
+            raise RulesError("unknown-token", token=token, text=text, expected=_TOKENS_HELP)
     if "decks" not in values:
-        raise RulesError(f"shorthand {text!r} has no deck count: expected a token like 6D")
+        raise RulesError("no-deck-count", text=text)
     return Rules(**values)
 
 
@@ -115,15 +115,10 @@ def load_rules(spec: str | Path | Rules) -> Rules:
         try:
             content = path.read_text("utf-8")
         except OSError as exc:
-            raise RulesError(f"cannot read rules file {text!r}: {exc.strerror}") from exc
+            raise RulesError("unreadable-rules-file", path=text, reason=exc.strerror) from exc
         return rules_from_toml(content, text)
     if not text:
-        raise RulesError(
-            "empty rules: expected a preset name, a TOML file or shorthand such as '6D S17 DAS'"
-        )
+        raise RulesError("empty-rules")
     if " " in text or re.fullmatch(r"\d+D", text.upper()):
         return parse_shorthand(text)
-    raise RulesError(
-        f"rules {text!r}: expected a preset ({', '.join(PRESETS)}), a path to a .toml file, "
-        "or shorthand such as '6D S17 DAS SPL3 LS'"
-    )
+    raise RulesError("bad-rules-spec", text=text, presets=", ".join(PRESETS))

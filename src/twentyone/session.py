@@ -28,7 +28,8 @@ and the terminal's shared table are front ends of this one.
 
 from __future__ import annotations
 
-from twentyone.errors import TwentyOneError
+from twentyone.bets import check_box_bet, check_player_bets
+from twentyone.errors import BetError, TwentyOneError
 from twentyone.hands import BoxBet
 from twentyone.i18n import N_
 from twentyone.ledger import InsufficientFundsError, Ledger, RoundMove
@@ -230,10 +231,11 @@ class TableSession:
         return seat
 
     def _check_chips(self, seat: Seat, chips: list[Chip]) -> None:
-        """Raise unless these chips are a valid set of pending bets for the seat: the one
-        check of the table's limits while bets are placed (the minimum waits for ready)."""
+        """Raise unless these chips are a valid set of pending bets for the seat: the seats
+        here, and the limits and the balance by the engine's check (:mod:`twentyone.bets`,
+        placing: the minimum waits for ready)."""
         rules = self.rules
-        boxes: dict[int, dict[str, int]] = {}
+        boxes: dict[int, tuple[int, dict[str, int]]] = {}
         for c in chips:
             if not 0 <= c.box < rules.table_boxes:
                 raise SessionError(
@@ -248,39 +250,29 @@ class TableSession:
                 raise SessionError(
                     N_("box {box} is {owner}'s"), "box", c.box, box=c.box, owner=owner
                 )
-            sides = boxes.setdefault(c.box, {})
-            sides[c.side] = sides.get(c.side, 0) + c.amount
-            if sides[c.side] > rules.table_max:
-                raise SessionError(
-                    N_(
-                        "amount {amount}: box {box} would hold {held}, "
-                        "above the table maximum {max}"
-                    ),
-                    "amount",
-                    c.amount,
-                    amount=c.amount,
-                    box=c.box,
-                    held=sides[c.side],
-                    max=rules.table_max,
-                )
-        if len(boxes) > rules.boxes_per_player:
-            raise SessionError(
-                N_("box {box}: at most {n} boxes per player"),
-                "box",
-                chips[-1].box,
-                box=chips[-1].box,
-                n=rules.boxes_per_player,
+            main, sides = boxes.get(c.box, (0, {}))
+            if c.side == "main":
+                main += c.amount
+            else:
+                sides = {**sides, c.side: sides.get(c.side, 0) + c.amount}
+            boxes[c.box] = (main, sides)
+            try:
+                check_box_bet(rules, c.box, main, sides, placing=True)
+            except BetError as exc:
+                if exc.code == "no-side-bet":
+                    raise SessionError.from_engine(exc, "side", c.side) from exc
+                raise SessionError.from_engine(exc, "amount", c.amount) from exc
+        if not chips:
+            return
+        try:
+            check_player_bets(
+                rules, seat.name, boxes, self.ledger.balance(seat.account), placing=True
             )
-        total = sum(c.amount for c in chips)
-        if total and total > (balance := self.ledger.balance(seat.account)):
-            raise SessionError(
-                N_("amount {amount}: bets of {total} exceed the balance {balance}"),
-                "amount",
-                chips[-1].amount,
-                amount=chips[-1].amount,
-                total=total,
-                balance=balance,
-            )
+        except BetError as exc:
+            last = chips[-1]
+            if exc.code == "over-boxes-per-player":
+                raise SessionError.from_engine(exc, "box", last.box) from exc
+            raise SessionError.from_engine(exc, "amount", last.amount) from exc
 
     def _set_chips(self, seat: Seat, chips: list[Chip]) -> None:
         self._check_chips(seat, chips)
@@ -342,17 +334,9 @@ class TableSession:
         seat = self._betting_seat(name)
         if not seat.chips:
             raise SessionError(N_("place a bet first"), "type", "ready")
-        low = self._below_minimum(seat)
-        if low is not None:
-            box, bet = low
-            raise SessionError(
-                N_("box {box}: bet {bet} is below the table minimum {min}"),
-                "box",
-                box,
-                box=box,
-                bet=bet,
-                min=self.rules.table_min,
-            )
+        refused = self._refused_box(seat)
+        if refused is not None:
+            raise refused
         seat.ready = True
         self._changed()
         if not self.multi_player:
@@ -360,11 +344,15 @@ class TableSession:
         else:
             self._countdown_check()
 
-    def _below_minimum(self, seat: Seat) -> tuple[int, int] | None:
-        """The first box whose main bet is below the table minimum, with that bet."""
-        for box, sides in stakes_by_box(seat.chips).items():
-            if sides.get("main", 0) < self.rules.table_min:
-                return box, sides.get("main", 0)
+    def _refused_box(self, seat: Seat) -> SessionError | None:
+        """The engine's refusal of the first of the seat's boxes it would not take as the bets
+        close (a main bet below the minimum: :func:`twentyone.bets.check_box_bet`)."""
+        for box, stakes in stakes_by_box(seat.chips).items():
+            sides = {k: v for k, v in stakes.items() if k != "main"}
+            try:
+                check_box_bet(self.rules, box, stakes.get("main", 0), sides)
+            except BetError as exc:
+                return SessionError.from_engine(exc, "box", box)
         return None
 
     def _countdown_check(self) -> None:
@@ -388,16 +376,17 @@ class TableSession:
         bets: list[tuple[int, BoxBet]] = []
         accounts: dict[str, int] = {}
         for name, seat in self.seats.items():
-            low = self._below_minimum(seat)
-            if low is not None:
+            refused = self._refused_box(seat)
+            if refused is not None:
+                low = int(refused.value)
                 self._notice(
                     "bets-dropped",
                     N_(
                         "{player}: box {seat} is below the table minimum {min}; {player}'s bets "
                         "are not in this round"
                     ),
-                    {"player": name, "seat": low[0] + 1, "min": self.rules.table_min},
-                    text=f"{name}: box {low[0] + 1} is below the table minimum "
+                    {"player": name, "seat": low + 1, "min": self.rules.table_min},
+                    text=f"{name}: box {low + 1} is below the table minimum "
                     f"{format_money(self.rules.table_min)}; {name}'s bets are not in this round",
                     player=name,
                 )
@@ -494,11 +483,24 @@ class TableSession:
         try:
             self._apply(played, decision, "player")
         except TwentyOneError as exc:
+            if exc.code == "amount-outside":  # the engine's range, in the page's words
+                raise SessionError(
+                    N_("decision {decision!r}: amount {amount} is outside {min} to {max}"),
+                    "decision",
+                    decision,
+                    detail=str(exc),
+                    engine=exc,
+                    decision=decision,
+                    amount=exc.params["amount"],
+                    min=exc.params["min"],
+                    max=exc.params["max"],
+                ) from exc
             raise SessionError(
                 N_("decision {decision!r}: the game does not allow it now"),
                 "decision",
                 decision,
                 detail=str(exc),
+                engine=exc,
                 decision=decision,
             ) from exc
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from twentyone.errors import TwentyOneError
+from twentyone.errors import Template, TwentyOneError
 from twentyone.hands import BoxBet
 from twentyone.ledger import RoundMove
 from twentyone.records import Payment
@@ -29,7 +29,15 @@ class SessionError(TwentyOneError):
     """An intention the table refused; it changed nothing. ``field`` and ``value`` name what
     was wrong; ``message`` is a catalog message (marked with ``N_``) whose ``{named}``
     placeholders ``params`` fill, for a front end to translate. The English text is
-    ``detail`` when given (an engine error says more), else the message filled in."""
+    ``detail`` when given (an engine error says more), else the message filled in.
+
+    ``engine`` is the engine's error when the engine refused (a bet outside the limits, a
+    decision it does not allow): ``code`` is then its code, else ``None`` (a refusal of the
+    table's own: a seat, a turn). :func:`twentyone.i18n.describe` tells either.
+    """
+
+    #: the session's money parameters (minor units), as the web page formats them
+    MONEY = ("amount", "bet", "held", "max", "min", "total", "balance")
 
     def __init__(
         self,
@@ -38,14 +46,49 @@ class SessionError(TwentyOneError):
         value: Any = None,
         *,
         detail: str | None = None,
+        engine: TwentyOneError | None = None,
         **params: Any,
     ) -> None:
-        super().__init__(detail if detail is not None else message.format(**params))
+        ValueError.__init__(self, detail if detail is not None else message.format(**params))
         self.message = message
         self.params = params
         self.field = field
         self.value = value
         self.detail = detail
+        self.engine = engine
+        self.code = engine.code if engine is not None else None  # type: ignore[assignment]
+
+    @classmethod
+    def from_engine(cls, err: TwentyOneError, field: str | None, value: Any) -> SessionError:
+        """The engine's refusal as the table's: its code's template and parameters are the
+        message a front end translates (an error among the parameters as its English text).
+        The session passes the engine its 0-based table box, so ``box`` counts as it does.
+
+        >>> from twentyone.errors import BetError
+        >>> err = BetError("outside-limits", box=0, bet=50, min=100, max=900)
+        >>> r = SessionError.from_engine(err, "box", 0)
+        >>> r.code, str(r), r.message.format(**r.params) == str(r)
+        ('outside-limits', 'box 0: bet 50 is outside the table limits 100 to 900', True)
+        """
+        params = {k: str(v) if isinstance(v, TwentyOneError) else v for k, v in err.params.items()}
+        return cls(err.template.text, field, value, detail=str(err), engine=err, **params)
+
+    @property
+    def template(self) -> Template:
+        """The catalog message and its money parameters (for :func:`~twentyone.i18n.describe`)."""
+        return Template(self.message, tuple(n for n in self.MONEY if n in self.params))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_session_error, (self.message, self.field, self.value, self.__dict__))
+
+
+def _session_error(
+    message: str, field: str | None, value: Any, state: dict[str, Any]
+) -> SessionError:
+    err = SessionError.__new__(SessionError)
+    ValueError.__init__(err, message)
+    err.__dict__.update(state)
+    return err
 
 
 class DefaultAction:

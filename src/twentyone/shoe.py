@@ -68,11 +68,13 @@ class Shoe:
         seed: int | None = None,
     ) -> None:
         if decks < 1:
-            raise RulesError(f"decks={decks}: expected at least 1")
+            raise RulesError("at-least", field="decks", value=decks, least=1)
         if shuffle not in ("continuous", "cut-card"):
-            raise RulesError(f"shuffle={shuffle!r}: expected 'continuous' or 'cut-card'")
+            raise RulesError(
+                "not-one-of", field="shuffle", value=shuffle, choices="'continuous', 'cut-card'"
+            )
         if not 0 < penetration < 1:
-            raise RulesError(f"penetration={penetration}: expected a fraction between 0 and 1")
+            raise RulesError("not-a-fraction", field="penetration", value=penetration)
         self.decks = decks
         self.shuffle_mode = shuffle
         self.size = 52 * decks
@@ -153,7 +155,7 @@ class StackedShoe:
 
     def draw(self) -> Card:
         if self._next >= len(self._cards):
-            raise ShoeExhaustedError(f"the stacked shoe is empty after {self._next} cards")
+            raise ShoeExhaustedError("shoe-empty", count=self._next)
         card = self._cards[self._next]
         self._next += 1
         return card

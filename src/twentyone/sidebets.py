@@ -225,20 +225,19 @@ class SideBet:
             or not all(c.isascii() and (c.isalnum() or c in "+-") for c in self.id)
             or self.id != self.id.lower()
         ):
-            raise RulesError(
-                f"side bet id {self.id!r}: expected lower-case letters, digits, + or -"
-            )
+            raise RulesError("bad-side-bet-id", id=self.id)
         if self.id in RESERVED_IDS:
-            raise RulesError(
-                f"side bet id {self.id!r}: expected an id other than {', '.join(RESERVED_IDS)}"
-            )
+            raise RulesError("reserved-side-bet-id", id=self.id, reserved=", ".join(RESERVED_IDS))
         kind = KINDS.get(self.kind)
         if kind is None:
             raise RulesError(
-                f"{where}: kind {self.kind!r}: expected one of " + ", ".join(repr(k) for k in KINDS)
+                "unknown-side-bet-kind",
+                id=self.id,
+                kind=self.kind,
+                kinds=", ".join(repr(k) for k in KINDS),
             )
         if not isinstance(self.paytable, Mapping) or not self.paytable:
-            raise RulesError(f"{where}: paytable {self.paytable!r}: expected {{line = odds, ...}}")
+            raise RulesError("bad-paytable", id=self.id, paytable=self.paytable)
         table: dict[str, Fraction] = {}
         for line in kind.lines:  # in the kind's order, best first
             if line in self.paytable:
@@ -246,14 +245,14 @@ class SideBet:
         for line in self.paytable:
             if line not in kind.lines:
                 raise RulesError(
-                    f"{where}: paytable line {str(line)!r}: expected one of "
-                    + ", ".join(repr(x) for x in kind.lines)
+                    "unknown-paytable-line",
+                    id=self.id,
+                    line=str(line),
+                    lines=", ".join(repr(x) for x in kind.lines),
                 )
         for line, pays in table.items():
             if pays <= 0:
-                raise RulesError(
-                    f"{where}: paytable line {line!r} pays {pays}: expected positive odds"
-                )
+                raise RulesError("paytable-not-positive", id=self.id, line=line, pays=pays)
         object.__setattr__(self, "paytable", table)
 
     def __hash__(self) -> int:
@@ -291,9 +290,7 @@ def side_bets_from(value: Any) -> tuple[SideBet, ...]:
                 out.append(spec)
                 continue
             if not isinstance(spec, Mapping) or set(spec) - {"kind", "paytable"}:
-                raise RulesError(
-                    f"side_bets.{key}={spec!r}: expected a table with kind and paytable"
-                )
+                raise RulesError("bad-side-bet-spec", key=key, spec=spec)
             out.append(
                 SideBet(id=str(key), kind=spec.get("kind", ""), paytable=spec.get("paytable", {}))
             )
@@ -301,10 +298,10 @@ def side_bets_from(value: Any) -> tuple[SideBet, ...]:
     else:
         bets = tuple(value)
         if not all(isinstance(b, SideBet) for b in bets):
-            raise RulesError(f"side_bets={value!r}: expected a table of side bets by id")
+            raise RulesError("bad-side-bets", value=value)
     ids = [b.id for b in bets]
     if len(set(ids)) != len(ids):
-        raise RulesError(f"side_bets: id repeated in {ids}: expected distinct ids")
+        raise RulesError("repeated-side-bet", ids=ids)
     return bets
 
 

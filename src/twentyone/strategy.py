@@ -64,11 +64,11 @@ class Strategy:
             rows = getattr(self, table)
             missing = [k for k in keys if k not in rows]
             if missing:
-                raise TwentyOneError(f"strategy {table}: rows {missing} missing")
+                raise TwentyOneError("strategy-rows-missing", table=table, rows=missing)
             for k, row in rows.items():
                 if len(row) != len(UPCARDS) or any(c not in CODES for c in row):
                     raise TwentyOneError(
-                        f"strategy {table}[{k}]={row!r}: expected 10 codes from {', '.join(CODES)}"
+                        "strategy-bad-row", table=table, row=k, codes=row, known=", ".join(CODES)
                     )
 
     @classmethod
@@ -137,7 +137,7 @@ def decide(strategy: Strategy, rnd: Any) -> str:
     is taken where the chart says ``R``."""
     q = rnd.question
     if q is None:
-        raise TwentyOneError("the round asks nothing: it is over")
+        raise TwentyOneError("nothing-asked")
     if q.kind == "insurance":
         return "no-insurance"
     if q.kind == "even-money":

@@ -22,7 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from twentyone.errors import BetError, TwentyOneError
+from twentyone.bets import check_left, check_main_bet, check_side_bet
+from twentyone.errors import BetError, IllegalActionError
 from twentyone.hands import BoxBet
 from twentyone.replay import round_to_replay
 from twentyone.round import Round
@@ -127,11 +128,10 @@ class Table:
     ) -> None:
         if not 1 <= boxes <= rules.boxes_per_player:
             raise BetError(
-                f"boxes={boxes}: the {rules.name} table allows 1 to {rules.boxes_per_player} "
-                "boxes per player"
+                "boxes-per-player", boxes=boxes, table=rules.name, most=rules.boxes_per_player
             )
         if bankroll < 0:
-            raise BetError(f"bankroll={bankroll}: expected 0 or more minor units")
+            raise BetError("negative-bankroll", bankroll=bankroll)
         self.rules = rules
         self.boxes = boxes
         self.bankroll = bankroll
@@ -147,35 +147,38 @@ class Table:
     @property
     def can_play(self) -> bool:
         """Whether the bankroll still covers the table minimum on one box."""
-        return self.bankroll >= self.rules.table_min
+        return self.can_bet(self.bankroll)
 
-    def check_bet(self, bet: int, available: int, *, side: str | None = None) -> None:
-        """Raise :class:`BetError` naming the amount unless it may go on a box (as its main
-        bet, or as the stake of the side bet ``side``, an id of the table's side bets).
+    def can_bet(self, available: int) -> bool:
+        """Whether a bet of the table minimum may go on a box with ``available`` left
+        (:meth:`check_bet` answers)."""
+        try:
+            self.check_bet(self.rules.table_min, available)
+        except BetError:
+            return False
+        return True
+
+    def check_bet(self, bet: int, available: int, *, side: str | None = None, box: int = 1) -> None:
+        """Raise :class:`BetError` naming the amount unless it may go on box ``box`` (as its
+        main bet, or as the stake of the side bet ``side``, an id of the table's side bets):
+        the checks of :mod:`twentyone.bets`.
 
         ``0`` leaves the box empty (or places no side bet); ``available`` is what is left
         of the bankroll after the bets already placed this round.
+
+        >>> from twentyone.rulesets import load_rules
+        >>> Table(load_rules("ro-casino"), bankroll=1000).check_bet(50, 1000, box=1)
+        Traceback (most recent call last):
+        ...
+        twentyone.errors.BetError: box 1: bet 50 is outside the table limits 100 to 500000
         """
-        if bet < 0:
-            raise BetError(f"{format_money(bet)}: a bet cannot be negative")
         if bet == 0:
             return
         if side is not None:
-            self.rules.side_bet(side)
-            if bet > self.rules.table_max:
-                raise BetError(
-                    f"{side} {format_money(bet)} is above the table maximum "
-                    f"{format_money(self.rules.table_max)}"
-                )
-        elif not self.rules.table_min <= bet <= self.rules.table_max:
-            raise BetError(
-                f"bet {format_money(bet)} is outside the table limits "
-                f"{format_money(self.rules.table_min)} to {format_money(self.rules.table_max)}"
-            )
-        if bet > available:
-            raise BetError(
-                f"bet {format_money(bet)} is more than the {format_money(available)} left"
-            )
+            check_side_bet(self.rules, box, side, bet)
+        else:
+            check_main_bet(self.rules, box, bet)
+        check_left(box, bet, available)
 
     def deal(
         self, bets: Sequence[int], side_bets: Sequence[Mapping[str, int]] | None = None
@@ -183,26 +186,27 @@ class Table:
         """Start a round with one bet per box (``0``: the box sits out) and deal it;
         ``side_bets`` has one ``{side bet id: stake}`` per box."""
         if len(bets) != self.boxes:
-            raise BetError(f"{len(bets)} bets: expected one per box ({self.boxes})")
+            raise BetError("bets-per-box", count=len(bets), boxes=self.boxes)
         sides = [dict(s) for s in side_bets] if side_bets is not None else [{}] * self.boxes
         if len(sides) != self.boxes:
-            raise BetError(f"{len(sides)} side bet sets: expected one per box ({self.boxes})")
+            raise BetError("side-bets-per-box", count=len(sides), boxes=self.boxes)
         available = self.bankroll
         box_bets: list[BoxBet] = []
         seats: list[int] = []
         for seat, (bet, side) in enumerate(zip(bets, sides, strict=True), start=1):
             if bet == 0 and any(side.values()):
-                raise BetError(f"box {seat}: a side bet needs a main bet beside it")
-            self.check_bet(bet, available)
+                alone = next(k for k, v in side.items() if v)
+                raise BetError("side-bet-alone", box=seat, side=alone)
+            self.check_bet(bet, available, box=seat)
             available -= bet
             for bet_id, stake in side.items():
-                self.check_bet(stake, available, side=bet_id)
+                self.check_bet(stake, available, side=bet_id, box=seat)
                 available -= stake
             if bet:
                 box_bets.append(BoxBet(self.player, bet, {k: v for k, v in side.items() if v}))
                 seats.append(seat)
         if not box_bets:
-            raise BetError("no bets: put a bet on at least one box")
+            raise BetError("no-bets")
         rnd = Round(self.rules, self.shoe, box_bets, {self.player: self.bankroll})
         self.seats = seats
         self.round_bankroll = self.bankroll
@@ -217,7 +221,7 @@ class Table:
     def settle(self, rnd: Round) -> int:
         """Book a finished round into the bankroll and statistics; returns its net."""
         if not rnd.is_over:
-            raise TwentyOneError("the round is not over: it still asks a question")
+            raise IllegalActionError("round-not-over")
         net = self.stats.count(rnd, self.player)
         self.bankroll = self.round_bankroll + net
         return net

@@ -20,7 +20,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-from twentyone.errors import BetError, IllegalActionError, TwentyOneError
+from twentyone.errors import IllegalActionError, TwentyOneError
 from twentyone.hands import Box, Hand
 from twentyone.hints import Advisor
 from twentyone.records import Action, Deal, Payment, Peek, Question, Record
@@ -39,13 +39,13 @@ from twentyone.terminal_text import (
     action_name,
     card_text,
     cards_text,
-    check_bet,
     check_options,
     hand_paid,
     hint_text,
     money,
     parse_amount,
     percent,
+    reason,
     side_outcome,
     summary_lines,
     total_text,
@@ -99,7 +99,7 @@ class Game(Prompter):
             try:
                 rnd = self.table.deal(*bets)
             except TwentyOneError as exc:
-                self.refuse(str(exc))
+                self.refuse(reason(exc))
                 continue
             self.play_round(rnd)
             if self.ended:
@@ -143,7 +143,7 @@ class Game(Prompter):
             restart = False
             while len(bets) < t.boxes and not restart:
                 seat = len(bets) + 1
-                if available < r.table_min:
+                if not t.can_bet(available):
                     self.say(
                         "  "
                         + _(
@@ -180,10 +180,12 @@ class Game(Prompter):
                 try:
                     bet = default if not line else parse_amount(line)
                     if bet == 0 and t.boxes == 1:
-                        raise BetError(_("{zero}: with one box the box needs a bet", zero=money(0)))
-                    check_bet(t, bet, available)
+                        # the prompt's own refusal: with one box, 0 is no answer (not a bet)
+                        zero = money(0)
+                        raise ValueError(_("{zero}: with one box the box needs a bet", zero=zero))
+                    t.check_bet(bet, available, box=seat)
                 except ValueError as exc:
-                    self.refuse(_("{problem}; r rebets, q quits", problem=exc))
+                    self.refuse(_("{problem}; r rebets, q quits", problem=reason(exc)))
                     continue
                 available -= bet
                 side: dict[str, int] = {}
@@ -230,9 +232,9 @@ class Game(Prompter):
             )
             try:
                 amount = default if not line else parse_amount(line)
-                check_bet(t, amount, available, side=side_bet.id)
+                t.check_bet(amount, available, side=side_bet.id, box=seat)
             except ValueError as exc:
-                self.refuse(str(exc))
+                self.refuse(reason(exc))
                 continue
             return amount
 
@@ -247,7 +249,7 @@ class Game(Prompter):
             try:
                 rnd.apply(self.decide(rnd, rnd.question))
             except IllegalActionError as exc:  # not expected: only legal actions are offered
-                self.refuse(str(exc))
+                self.refuse(reason(exc))
         net = self.table.settle(rnd)
         self.show_result(rnd, net)
         if self.log_path is not None:
@@ -442,7 +444,9 @@ class Game(Prompter):
         if q.amount_range is None:
             return "insure"
         lo, hi = q.amount_range
-        amount = self.ask_amount("  " + _("Insurance amount"), lo, hi, hi)
+        amount = self.ask_amount(
+            "  " + _("Insurance amount"), lo, hi, hi, lambda a: rnd.verify(f"insure:{a}")
+        )
         return "insure" if amount == half and "insure" in q.actions else f"insure:{amount}"
 
     def ask_play(self, rnd: Round, q: Question, box: Box, hand: Hand) -> str:
@@ -492,7 +496,9 @@ class Game(Prompter):
             if name != "double" or q.amount_range is None:
                 return name
             lo, hi = q.amount_range
-            amount = self.ask_amount("  " + _("Double for"), lo, hi, hi)
+            amount = self.ask_amount(
+                "  " + _("Double for"), lo, hi, hi, lambda a: rnd.verify(f"double:{a}")
+            )
             return "double" if amount == hand.bet and "double" in q.actions else f"double:{amount}"
 
     # ------------------------------------------------------------------ results

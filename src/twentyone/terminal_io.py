@@ -8,12 +8,14 @@ transcript reads like a session.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from rich.console import Console
 from rich.text import Text
 
-from twentyone.terminal_text import _, money, parse_amount, yes_no_keys
+from twentyone.errors import IllegalActionError
+from twentyone.terminal_text import _, money, parse_amount, reason, yes_no_keys
 
 
 class _EndOfInput(Exception):
@@ -79,8 +81,12 @@ class Prompter:
                 )
             )
 
-    def ask_amount(self, what: str, lo: int, hi: int, full: int) -> int:
-        """An amount from ``lo`` to ``hi``; Enter takes ``full``."""
+    def ask_amount(
+        self, what: str, lo: int, hi: int, full: int, check: Callable[[int], object]
+    ) -> int:
+        """An amount the engine takes (``check`` raises its :class:`IllegalActionError`
+        otherwise: the round's ``verify`` of the decision); ``lo`` to ``hi`` is what the prompt
+        offers and Enter takes ``full``."""
         prompt = _(
             "{what} ({lo} to {hi}, Enter = {full}) ›",
             what=what,
@@ -97,16 +103,22 @@ class Prompter:
             except ValueError as exc:
                 self.refuse(str(exc))
                 continue
-            if lo <= amount <= hi:
-                return amount
-            self.refuse(
-                _(
-                    "{amount} is outside {lo} to {hi}: type an amount",
-                    amount=money(amount),
-                    lo=money(lo),
-                    hi=money(hi),
+            try:
+                check(amount)
+            except IllegalActionError as exc:
+                if exc.code != "amount-outside":
+                    self.refuse(reason(exc))
+                    continue
+                self.refuse(  # the engine's refusal, told as a prompt tells it
+                    _(
+                        "{amount} is outside {lo} to {hi}: type an amount",
+                        amount=money(exc.params["amount"]),
+                        lo=money(exc.params["min"]),
+                        hi=money(exc.params["max"]),
+                    )
                 )
-            )
+                continue
+            return amount
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -77,38 +77,25 @@ def refusal_text(exc: SessionError) -> str:
 
 
 def check_players(rules: Rules, names: list[str], boxes: int) -> None:
-    """Raise :class:`BetError` (translated) unless these players can share this table."""
+    """Raise :class:`BetError` (told in the game's language by its code, see
+    :func:`~twentyone.terminal_text.reason`) unless these players can share this table."""
     shown = ",".join(names)
     if len(names) < 2 or not all(names):
-        raise BetError(
-            _(
-                "--players {players!r}: name two or more players, separated by commas (ann,bob)",
-                players=shown,
-            )
-        )
+        raise BetError("option-players", players=shown)
     twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if twice is not None:
-        raise BetError(_("--players: {name!r} is named twice", name=twice))
+        raise BetError("option-players-twice", name=twice)
     if not is_multi_player(rules):
-        raise BetError(
-            _(
-                "--players: {table} is a single-player table (an online game): play it "
-                "alone, without --players",
-                table=rules.name,
-            )
-        )
+        raise BetError("option-players-single", table=rules.name)
     need = len(names) * boxes
     if need > rules.table_boxes:
         raise BetError(
-            _(
-                "--players: {n} players with {boxes} boxes each need {need} boxes, but the "
-                "{table} table has {most}",
-                n=len(names),
-                boxes=boxes,
-                need=need,
-                table=rules.name,
-                most=rules.table_boxes,
-            )
+            "option-players-boxes",
+            n=len(names),
+            boxes=boxes,
+            need=need,
+            table=rules.name,
+            most=rules.table_boxes,
         )
 
 

@@ -165,31 +165,19 @@ def parse_amount(text: str) -> int:
         ) from None
 
 
-def check_bet(table: Table, bet: int, available: int, *, side: str | None = None) -> None:
-    """:meth:`Table.check_bet`, with its refusal told in the game's language."""
-    try:
-        table.check_bet(bet, available, side=side)
-    except BetError as exc:
-        r = table.rules
-        lo, hi, amount = money(r.table_min), money(r.table_max), money(bet)
-        if side is not None and side not in {b.id for b in r.staked_side_bets}:
-            raise BetError(str(exc)) from None
-        if bet < 0:
-            msg = _("{amount}: a bet cannot be negative", amount=amount)
-        elif side is not None and bet > r.table_max:
-            title = r.side_bet(side).spec.title
-            msg = _(
-                "{bet} {amount} is above the table maximum {hi}", bet=_(title), amount=amount, hi=hi
-            )
-        elif side is None and not r.table_min <= bet <= r.table_max:
-            msg = _(
-                "bet {amount} is outside the table limits {lo} to {hi}", amount=amount, lo=lo, hi=hi
-            )
-        else:
-            msg = _(
-                "bet {amount} is more than the {left} left", amount=amount, left=money(available)
-            )
-        raise BetError(msg) from None
+def reason(exc: Exception) -> str:
+    """Why something was refused, in the game's language: an engine error is told from its
+    code and parameters (:func:`twentyone.i18n.describe`), another error as it reads.
+
+    >>> from twentyone.errors import BetError
+    >>> _ = use_language("pl")
+    >>> reason(BetError("no-bets"))
+    'brak zakładów: runda wymaga co najmniej jednego pola z zakładem'
+    >>> _ = use_language("en")
+    """
+    if isinstance(exc, TwentyOneError):
+        return i18n.describe(exc, _SPEECH.lang)
+    return str(exc)
 
 
 def card_text(card: Card) -> Text:
@@ -258,33 +246,21 @@ def stats_lines(s: Stats, start: int, end: int) -> list[str | Text]:
 
 
 def check_options(rules: Rules, boxes: int, bankroll: int, log_path: str | None) -> None:
-    """Raise :class:`~twentyone.errors.TwentyOneError` (translated) for a bad ``--boxes``,
+    """Raise :class:`~twentyone.errors.TwentyOneError` (see :func:`reason`) for a bad ``--boxes``,
     ``--bankroll`` or ``--log`` of ``twentyone play``."""
     if not 1 <= boxes <= rules.boxes_per_player:
-        raise BetError(
-            _(
-                "--boxes {boxes}: the {table} table allows 1 to {most} boxes per player",
-                boxes=boxes,
-                table=rules.name,
-                most=rules.boxes_per_player,
-            )
-        )
+        raise BetError("option-boxes", boxes=boxes, table=rules.name, most=rules.boxes_per_player)
     if bankroll < rules.table_min:
         raise BetError(
-            _(
-                "--bankroll {units}: {amount} is below the table minimum {minimum} (the bankroll"
-                " is in minor units: 100000 = {example})",
-                units=bankroll,
-                amount=money(bankroll),
-                minimum=money(rules.table_min),
-                example=money(100_000),
-            )
+            "option-bankroll",
+            units=bankroll,
+            amount=bankroll,
+            minimum=rules.table_min,
+            example=100_000,
         )
     if log_path is not None:
         try:
             with open(log_path, "a", encoding="utf-8"):
                 pass
         except OSError as exc:
-            raise TwentyOneError(
-                _("--log {path!r}: cannot write it: {why}", path=log_path, why=exc.strerror)
-            ) from exc
+            raise TwentyOneError("option-log", path=log_path, why=exc.strerror) from exc

@@ -62,11 +62,12 @@ def action_evs(
     up = value_index(upcard)
     key = tuple(int(x) for x in hand_counts(list(cards)))
     if key not in nodes.index:
-        raise TwentyOneError("the hand is bust: no action left")
+        raise TwentyOneError("hand-bust")
     if (np.array(ctx.shoe) < hand_counts([*cards, upcard])).any():
         raise CardError(
-            f"shoe {list(ctx.shoe)}: it does not hold the hand and the up card "
-            f"({' '.join(str(c) for c in (*cards, upcard))})"
+            "shoe-lacks-hand",
+            shoe=list(ctx.shoe),
+            cards=" ".join(str(c) for c in (*cards, upcard)),
         )
     node = nodes.index[key]
     base = up_base(ctx, up)

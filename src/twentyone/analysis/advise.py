@@ -37,7 +37,7 @@ def parse_hand(text: str | Sequence[str]) -> list[Card]:
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     out = [_card(t, _SUITS[i % 4]) for i, t in enumerate(tokens)]
     if not out:
-        raise CardError(f"hand {text!r}: expected cards such as 'T 6' or 'TS 6D'")
+        raise CardError("bad-hand", text=text)
     return out
 
 
@@ -101,8 +101,9 @@ def advise(
     left = [a - b for a, b in zip(ctx.shoe, hand_counts([*cards, upcard]), strict=True)]
     if min(left) < 0:
         raise CardError(
-            f"shoe {list(ctx.shoe)}: it does not hold the hand and the up card "
-            f"({' '.join(str(c) for c in (*cards, upcard))})"
+            "shoe-lacks-hand",
+            shoe=list(ctx.shoe),
+            cards=" ".join(str(c) for c in (*cards, upcard)),
         )
     bj = blackjack_card(u)
     n = float(sum(left))

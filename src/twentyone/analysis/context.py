@@ -107,11 +107,9 @@ def check_shoe(shoe: Sequence[int]) -> tuple[int, ...]:
     """
     counts = tuple(int(x) for x in shoe)
     if len(counts) != 10 or min(counts) < 0:
-        raise CardError(
-            f"shoe {list(counts)}: expected ten counts (A, 2..9, ten-value), none negative"
-        )
+        raise CardError("bad-shoe-counts", counts=list(counts))
     if sum(counts) < MIN_CARDS:
-        raise CardError(f"shoe {list(counts)}: expected at least {MIN_CARDS} cards to deal a round")
+        raise CardError("shoe-too-small", counts=list(counts), least=MIN_CARDS)
     return counts
 
 

@@ -43,10 +43,7 @@ def parse_counts(text: str | Sequence[int]) -> tuple[int, ...]:
         return check_shoe(text)
     tokens = _tokens(text)
     if len(tokens) != 10 or not all(t.isdigit() for t in tokens):
-        raise CardError(
-            f"shoe {text!r}: expected ten counts (A, 2..9, ten-value), e.g. "
-            "'24 24 24 24 20 22 24 24 24 96'"
-        )
+        raise CardError("bad-shoe-text", text=text)
     return check_shoe([int(t) for t in tokens])
 
 
@@ -63,7 +60,7 @@ def parse_ranks(text: str | Sequence[str]) -> list[int]:
         if key not in RANK_INDEX and len(key) >= 2 and key[-1] in "SHDC":
             key = key[:-1]
         if key not in RANK_INDEX:
-            raise CardError(f"card {t!r}: expected a rank A, 2..9, T (or 10, J, Q, K)")
+            raise CardError("bad-count-rank", text=t)
         out.append(RANK_INDEX[key])
     return out
 
@@ -79,8 +76,6 @@ def shoe_of(
     counts = list(full_shoe(rules) if shoe is None else parse_counts(shoe))
     for v in parse_ranks(remove) if remove is not None else []:
         if counts[v] == 0:
-            raise CardError(
-                f"remove {remove!r}: more {RANKS[v]} than the shoe holds ({list(counts)})"
-            )
+            raise CardError("remove-too-many", remove=remove, rank=RANKS[v], counts=list(counts))
         counts[v] -= 1
     return check_shoe(counts)

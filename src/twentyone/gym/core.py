@@ -122,7 +122,7 @@ def decision_for(question: Question, action: int) -> str:
         open_ = ", ".join(ACTIONS[a] for a in legal_actions(question))
         name = ACTIONS[action] if 0 <= action < len(ACTIONS) else f"bet level {action - BET}"
         raise IllegalActionError(
-            f"action {action} ({name}) is not open: asked {question.describe()}; open: {open_}"
+            "action-not-open", action=action, name=name, asked=question.describe(), open=open_
         )
     acts = question.actions
     hi = question.amount_range[1] if question.amount_range else 0

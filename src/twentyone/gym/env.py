@@ -78,7 +78,9 @@ def observation_space(rules: Rules, boxes: int, observe: str | None) -> spaces.D
     elif observe == "count":
         d["count"] = spaces.Box(np.array([-n, 0]), np.array([n, n]), shape=(2,), dtype=np.int64)
     elif observe is not None:
-        raise RulesError(f"observe={observe!r}: expected None, 'composition' or 'count'")
+        raise RulesError(
+            "not-one-of", field="observe", value=observe, choices="None, 'composition', 'count'"
+        )
     return spaces.Dict(d)
 
 
@@ -115,31 +117,33 @@ class BlackjackEnv(gym.Env[dict[str, Any], int]):
         self.rules = parse_rules(rules)
         if not 1 <= boxes <= min(self.rules.boxes_per_player, self.rules.table_boxes):
             raise RulesError(
-                f"boxes={boxes}: expected 1 to {self.rules.boxes_per_player} for {self.rules.name}"
+                "gym-boxes", boxes=boxes, most=self.rules.boxes_per_player, table=self.rules.name
             )
         if episode not in ("round", "shoe"):
-            raise RulesError(f"episode={episode!r}: expected 'round' or 'shoe'")
-        if episode == "shoe" and self.rules.shuffle == "continuous":
             raise RulesError(
-                f"episode='shoe' with {self.rules.name}: a continuous shuffle has no shoe to "
-                "play out; use episode='round'"
+                "not-one-of", field="episode", value=episode, choices="'round', 'shoe'"
             )
+        if episode == "shoe" and self.rules.shuffle == "continuous":
+            raise RulesError("shoe-episode-continuous", table=self.rules.name)
         if illegal not in ("refuse", "raise"):
-            raise RulesError(f"illegal={illegal!r}: expected 'refuse' or 'raise'")
+            raise RulesError(
+                "not-one-of", field="illegal", value=illegal, choices="'refuse', 'raise'"
+            )
         if render_mode not in (None, "ansi"):
-            raise RulesError(f"render_mode={render_mode!r}: expected None or 'ansi'")
+            raise RulesError(
+                "not-one-of", field="render_mode", value=render_mode, choices="None, 'ansi'"
+            )
         self.boxes = boxes
         self.episode = episode
         self.observe = observe
         self.bet_levels = tuple(int(x) for x in bet_levels) if bet_levels else ()
         if any(x < 1 for x in self.bet_levels):
-            raise RulesError(f"bet_levels={list(self.bet_levels)}: expected whole numbers >= 1")
+            raise RulesError("bad-bet-levels", levels=list(self.bet_levels))
         self.bet = int(bet) if bet is not None else self.rules.table_min
         top = max(self.bet_levels, default=1) * self.bet
         if not self.rules.table_min <= self.bet and top <= self.rules.table_max:
             raise RulesError(
-                f"bet={self.bet}: expected bets from {self.rules.table_min} to "
-                f"{self.rules.table_max} at every level"
+                "gym-bet", bet=self.bet, min=self.rules.table_min, max=self.rules.table_max
             )
         self.with_ev_loss = ev_loss
         self.illegal = illegal
@@ -198,8 +202,10 @@ class BlackjackEnv(gym.Env[dict[str, Any], int]):
         if not self._open(a):
             if self.illegal == "raise":
                 raise IllegalActionError(
-                    f"action {a}: not open in phase {PHASES[self._phase]!r}; open: "
-                    f"{[ACTIONS[i] if i < BET else f'bet{i - BET}' for i in self._legal()]}"
+                    "action-not-open-phase",
+                    action=a,
+                    phase=PHASES[self._phase],
+                    open=[ACTIONS[i] if i < BET else f"bet{i - BET}" for i in self._legal()],
                 )
             info["illegal_action"] = True
             return self._obs(), 0.0, False, False, self._info(info)

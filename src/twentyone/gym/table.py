@@ -68,10 +68,12 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         self.rules = load_rules(rules)
         if not 1 <= players <= self.rules.table_boxes:
             raise RulesError(
-                f"players={players}: expected 1 to {self.rules.table_boxes} at {self.rules.name}"
+                "gym-players", players=players, most=self.rules.table_boxes, table=self.rules.name
             )
         if render_mode not in (None, "ansi"):
-            raise RulesError(f"render_mode={render_mode!r}: expected None or 'ansi'")
+            raise RulesError(
+                "not-one-of", field="render_mode", value=render_mode, choices="None, 'ansi'"
+            )
         self.render_mode = render_mode
         self.bet = int(bet) if bet is not None else self.rules.table_min
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -162,9 +164,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         if rnd.question is None:
             if a != NEXT:
-                raise IllegalActionError(
-                    f"action {a} is not open: the round was settled at the deal; open: next"
-                )
+                raise IllegalActionError("action-settled", action=a)
         else:
             rnd.apply(decision_for(rnd.question, a))
         if rnd.is_over:

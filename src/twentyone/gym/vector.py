@@ -89,18 +89,16 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self.rules = parse_rules(rules)
         if boxes != 1 or episode != "round" or observe is not None or ev_loss:
             raise RulesError(
-                f"boxes={boxes}, episode={episode!r}, observe={observe!r}, ev_loss={ev_loss}: "
-                "the vectorized environment plays one box, one round an episode, without "
-                "observe or ev_loss (use gymnasium.make for those)"
+                "gym-vector-only", boxes=boxes, episode=episode, observe=observe, ev_loss=ev_loss
             )
         if num_envs < 1:
-            raise RulesError(f"num_envs={num_envs}: expected at least 1")
+            raise RulesError("at-least", field="num_envs", value=num_envs, least=1)
         self.num_envs = num_envs
         self.render_mode = render_mode
         self.bet = int(bet) if bet is not None else self.rules.table_min
         self.levels = np.array([int(x) for x in (bet_levels or ())], dtype=np.int64)
         if (self.levels < 1).any():
-            raise RulesError(f"bet_levels={list(bet_levels or ())}: expected whole numbers >= 1")
+            raise RulesError("bad-bet-levels", levels=list(bet_levels or ()))
         self.n_actions = BET + len(self.levels)
         self.single_action_space = spaces.Discrete(self.n_actions)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.n_actions))

@@ -19,9 +19,7 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError as exc:
-        raise TwentyOneError(
-            "--address needs Ray, which is not installed: pip install 'twentyone[cluster]'"
-        ) from exc
+        raise TwentyOneError("needs-ray") from exc
     return ray
 
 
@@ -34,7 +32,7 @@ def run_ray(tasks: Sequence[Task], address: str, progress: Progress | None) -> l
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise TwentyOneError(f"--address {address!r}: cannot connect to Ray: {exc}") from exc
+            raise TwentyOneError("ray-connect", address=address, reason=str(exc)) from exc
         started = True
     try:
         remote = ray.remote(run_task)

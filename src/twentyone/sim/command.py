@@ -29,15 +29,15 @@ def load_strategy_file(path: str) -> Strategy:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
     except OSError as exc:
-        raise TwentyOneError(f"--strategy {path!r}: cannot read it: {exc.strerror}") from exc
+        raise TwentyOneError("strategy-unreadable", path=path, reason=exc.strerror) from exc
     except json.JSONDecodeError as exc:
-        raise TwentyOneError(f"--strategy {path!r}: not valid JSON: {exc}") from exc
+        raise TwentyOneError("strategy-json", path=path, reason=str(exc)) from exc
     if not isinstance(data, dict):
-        raise TwentyOneError(f"--strategy {path!r}: expected a JSON object with the tables")
+        raise TwentyOneError("strategy-not-object", path=path)
     try:
         return strategy_from_dict(data)
     except TwentyOneError as exc:
-        raise TwentyOneError(f"--strategy {path!r}: {exc}") from exc
+        raise TwentyOneError("strategy-invalid", path=path, reason=exc) from exc
 
 
 def exact_ev(rules: Rules, boxes: int) -> float | None:

@@ -127,9 +127,7 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     """The kernel's parameter vectors for ``rules``. Side bets (insurance, even money, the
     aces jackpot) are never taken by the simulated player, so they are not encoded."""
     if rules.hand_limit is not None and rules.hand_limit > MAX_HANDS:
-        raise RulesError(
-            f"max_hands={rules.max_hands}: the simulator plays at most {MAX_HANDS} hands a box"
-        )
+        raise RulesError("sim-max-hands", max_hands=rules.max_hands, most=MAX_HANDS)
     p = np.zeros(P_SIZE, dtype=np.int64)
     p[P_DECKS] = rules.decks
     p[P_CONTINUOUS] = rules.shuffle == "continuous"
@@ -219,7 +217,7 @@ def strategy_from_dict(data: Mapping[str, Any]) -> Strategy:
     try:
         upcards = tuple(data.get("upcards", UPCARDS))
         if upcards != UPCARDS:
-            raise TwentyOneError(f"strategy upcards {list(upcards)}: expected {list(UPCARDS)}")
+            raise TwentyOneError("strategy-upcards", upcards=list(upcards), expected=list(UPCARDS))
 
         def rows(name: str) -> dict[int, tuple[str, ...]]:
             table = data[name]
@@ -240,7 +238,4 @@ def strategy_from_dict(data: Mapping[str, Any]) -> Strategy:
     except (KeyError, AttributeError, ValueError) as exc:
         if isinstance(exc, TwentyOneError):
             raise
-        raise TwentyOneError(
-            f"strategy file: {exc!r}: expected an object with 'hard', 'soft' and 'pairs' tables "
-            "of 10 codes per row"
-        ) from exc
+        raise TwentyOneError("strategy-file", reason=repr(exc)) from exc

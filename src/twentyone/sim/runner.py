@@ -174,14 +174,13 @@ class SimResult:
 def check_arguments(rules: Rules, rounds: int, boxes: int, workers: int | None) -> None:
     """Refuse arguments the simulation cannot take, naming the value."""
     if rounds < 1:
-        raise TwentyOneError(f"--rounds {rounds}: expected at least 1 round")
+        raise TwentyOneError("sim-rounds", rounds=rounds)
     if not 1 <= boxes <= rules.boxes_per_player:
         raise TwentyOneError(
-            f"--boxes {boxes}: {rules.name} lets one player play 1 to "
-            f"{rules.boxes_per_player} boxes"
+            "sim-boxes", boxes=boxes, table=rules.name, most=rules.boxes_per_player
         )
     if workers is not None and workers < 1:
-        raise TwentyOneError(f"--workers {workers}: expected at least 1 worker")
+        raise TwentyOneError("sim-workers", workers=workers)
 
 
 def warm_up() -> None:

@@ -200,7 +200,9 @@ class Ledger:
         )
         if taken.rowcount != 1:  # type: ignore[attr-defined]
             have = s.scalar(select(Account.balance).where(Account.id == debit))
-            raise InsufficientFundsError(f"account {debit} has {have}, cannot pay {amount}")
+            raise InsufficientFundsError(
+                "account-cannot-pay", account=debit, balance=have, amount=amount
+            )
         self._moved(s, debit, -amount)
         self._moved(s, credit, amount)
         s.execute(
@@ -362,15 +364,14 @@ class Ledger:
             if self._sql.run(conn, _DEBIT_PLAYER, debits).rowcount == len(debits):
                 return
             raise InsufficientFundsError(
-                "stakes "
-                + ", ".join(f"{d['amount']} from account {d['acct']}" for d in debits)
-                + ": a balance cannot pay its stake"
+                "stakes-cannot-pay",
+                stakes=", ".join(f"{d['amount']} from account {d['acct']}" for d in debits),
             )
         for d in debits:
             if self._sql.run(conn, _DEBIT_PLAYER, d).rowcount != 1:
                 have = conn.scalar(select(Account.balance).where(Account.id == d["acct"]))
                 raise InsufficientFundsError(
-                    f"account {d['acct']} has {have}, cannot pay {d['amount']}"
+                    "account-cannot-pay", account=d["acct"], balance=have, amount=d["amount"]
                 )
 
     def start_round(

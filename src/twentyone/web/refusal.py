@@ -1,11 +1,16 @@
 """Refusals the page translates: an HTTP error or a refused table intention carries the
-English text and its catalog message (marked with ``N_``) with the parameters that fill it."""
+English text and its catalog message (marked with ``N_``) with the parameters that fill it; a
+refusal of the engine's (a bet outside the limits, a decision it does not allow) also carries
+the engine's error code (see :func:`engine_text`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from fastapi import HTTPException
+
+from twentyone.errors import TwentyOneError
+from twentyone.i18n import describe
 
 
 class Refusal(HTTPException):
@@ -35,7 +40,7 @@ class TableError(Exception):
     """An intention refused; ``field`` and ``value`` name what was wrong. ``message`` is a
     catalog message whose ``{named}`` placeholders ``params`` fill (the page translates it);
     the English text is ``detail`` when given (an engine error says more), else the message
-    filled in."""
+    filled in. ``engine`` is the engine's error when the engine refused (its ``code``)."""
 
     def __init__(
         self,
@@ -44,6 +49,7 @@ class TableError(Exception):
         value: Any = None,
         *,
         detail: str | None = None,
+        engine: TwentyOneError | None = None,
         **params: Any,
     ) -> None:
         super().__init__(detail if detail is not None else message.format(**params))
@@ -51,3 +57,29 @@ class TableError(Exception):
         self.params = params
         self.field = field
         self.value = value
+        self.engine = engine
+
+    @property
+    def code(self) -> str | None:
+        """The engine's error code, or ``None`` for a refusal of the web table's own (a seat,
+        a turn, a message's shape)."""
+        return self.engine.code if self.engine is not None else None
+
+
+def engine_text(refusal: TableError, lang: str) -> str | None:
+    """The engine's reason for a refusal in ``lang``, as a player reads it (a box counted from
+    1, money for the locale); ``None`` when the engine did not refuse.
+
+    >>> from twentyone.errors import BetError
+    >>> err = BetError("outside-limits", box=0, bet=50, min=100, max=900)
+    >>> refusal = TableError(err.template.text, "box", 0, engine=err, **err.params)
+    >>> engine_text(refusal, "pl")
+    'pole 1: zakład 0,50 jest poza limitami stołu od 1,00 do 9,00'
+    """
+    err = refusal.engine
+    if err is None:
+        return None
+    box = err.params.get("box")
+    if refusal.message == err.template.text and isinstance(box, int):
+        err = type(err)(err.code, **{**err.params, "box": box + 1})
+    return describe(err, lang)

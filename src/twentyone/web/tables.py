@@ -26,8 +26,11 @@ __all__ = ["Clock", "DefaultAction", "LiveTable", "TableConfig", "TableError"]
 
 
 def _refused(exc: SessionError) -> TableError:
-    """The session's refusal as the client sees it: the same message, field and value."""
-    return TableError(exc.message, exc.field, exc.value, detail=exc.detail, **exc.params)
+    """The session's refusal as the client sees it: the same message, field and value, and
+    the engine's error where the engine refused."""
+    return TableError(
+        exc.message, exc.field, exc.value, detail=exc.detail, engine=exc.engine, **exc.params
+    )
 
 
 class LiveTable:

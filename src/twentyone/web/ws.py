@@ -25,6 +25,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from twentyone.i18n import N_
 from twentyone.web.auth import COOKIE
 from twentyone.web.ledger import Ledger
+from twentyone.web.refusal import engine_text
 from twentyone.web.storage.accounts import Player
 from twentyone.web.tables import Clock, LiveTable, TableError
 from twentyone.web.views import dumps, table_view, view_texts
@@ -84,10 +85,12 @@ class Connection:
         *,
         session: str | None = None,
         bucket: TokenBucket | None = None,
+        language: str = "en",
     ) -> None:
         self.ws = ws
         self.player = player
         self.table = table
+        self.language = language  # the player's (else the table's): the engine's refusals
         self.session = session  # the login session's token (logout closes the socket)
         self.bucket = bucket or TokenBucket(20.0, 40, time.monotonic())
         self.queue: asyncio.Queue[_Unfinished | str | None] = asyncio.Queue()
@@ -273,7 +276,7 @@ class Hub:
             self._dispatch(conn, msg)
             reply: dict[str, Any] = {"type": "ack", "id": mid, "duplicate": False}
         except TableError as exc:
-            reply = _error(mid, exc, msg)
+            reply = _error(mid, exc, msg, conn.language)
         remembered.put(mid, reply)
         if reply["type"] == "ack":
             conn.acks.append(mid)  # acknowledged by the view that reflects it
@@ -443,15 +446,17 @@ async def _close(ws: WebSocket, code: int) -> None:
         await ws.close(code=code)
 
 
-def _error(mid: Any, exc: TableError, sent: Any = None) -> dict[str, Any]:
+def _error(mid: Any, exc: TableError, sent: Any = None, lang: str = "en") -> dict[str, Any]:
     """The ``error`` message of a refused intention: the English text, and the catalog
     message with its parameters for the page to translate. What the client sent is quoted
-    to at most 64 characters (``sent``: the message, whose long strings are clipped)."""
+    to at most 64 characters (``sent``: the message, whose long strings are clipped). A
+    refusal of the engine's also carries its error ``code`` and ``text``, the engine's reason
+    in ``lang``."""
     long = [v for v in (sent.values() if isinstance(sent, dict) else ()) if isinstance(v, str)]
     long += [v for v in exc.params.values() if isinstance(v, str)]
     if isinstance(exc.value, str):
         long.append(exc.value)
-    return {
+    reply = {
         "type": "error",
         "id": clip(mid),
         "field": exc.field,
@@ -459,8 +464,13 @@ def _error(mid: Any, exc: TableError, sent: Any = None) -> dict[str, Any]:
         "error": clip_text(str(exc), long),
         "message": exc.message,
         "params": {k: clip(v) for k, v in exc.params.items()},
+        "code": exc.code,
         "duplicate": False,
     }
+    text = engine_text(exc, lang)
+    if text is not None:
+        reply["text"] = clip_text(text, long)
+    return reply
 
 
 def origin_allowed(ws: WebSocket) -> bool:
@@ -491,4 +501,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     await ws.accept()
     bucket = TokenBucket(hub.limits.rate, hub.limits.burst, hub.monotonic())
-    await hub.serve(Connection(ws, player, table, session=session, bucket=bucket))
+    language = state.accounts.language(player.id) or table.config.language or "en"
+    await hub.serve(
+        Connection(ws, player, table, session=session, bucket=bucket, language=language)
+    )

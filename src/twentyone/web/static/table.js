@@ -254,14 +254,15 @@ export class TableScreen {
     this.send("decide", { decision, box: t.box, hand: t.hand });
   }
 
-  /** An amount action (double:N, insure:N) with the amount typed in its field. */
+  /** An amount action (double:N, insure:N) with the amount typed in its field (the server's
+   * engine judges the amount: one outside the range comes back as its refusal). */
   decideAmount(name) {
     const input = document.querySelector(`input[data-amount-for="${name}"]`);
     const t = this.view && this.view.turn;
     if (!input || !t) return;
     const units = parseMoney(input.value);
     const [lo, hi] = t.amount_range || [0, 0];
-    if (units === null || units < lo || units > hi) {
+    if (units === null) {
       this.hooks.banner(_("Amount: between {lo} and {hi}", { lo: money(lo), hi: money(hi) }), "error", 4000);
       input.focus();
       return;
