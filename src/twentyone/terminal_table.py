@@ -55,11 +55,13 @@ def table_text(message: str, params: Mapping[str, Any]) -> str:
     """A message of the table (a refusal, a notice) in the game's language: money
     formatted, boxes counted from 1.
 
+    >>> use_language("ru")
+    'ru'
+    >>> table_text("box {box}: bet {bet} is outside the table limits {min} to {max}",
+    ...            {"box": 0, "bet": 50, "min": 100, "max": 900})  # the engine's refusal
+    'бокс 1: ставка 0,50 вне лимитов стола от 1,00 до 9,00'
     >>> use_language("en")
     'en'
-    >>> table_text("box {box}: bet {bet} is below the table minimum {min}",
-    ...            {"box": 0, "bet": 50, "min": 100})
-    'box 1: bet 0.50 is below the table minimum 1.00'
     """
     shown: dict[str, Any] = dict(params)
     for key, value in params.items():
