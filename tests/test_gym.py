@@ -13,7 +13,6 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import twentyone.gym  # noqa: E402
-from twentyone.analysis import action_evs  # noqa: E402
 from twentyone.errors import IllegalActionError, RulesError  # noqa: E402
 from twentyone.gym.core import (  # noqa: E402
     ACTIONS,
@@ -153,8 +152,12 @@ def test_illegal_action_is_refused_without_change_or_raises() -> None:
         strict.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
 
 
-def test_ev_loss_is_the_exact_return_given_up() -> None:
+def test_ev_loss_is_the_exact_return_given_up_on_the_real_remaining_shoe() -> None:
+    from twentyone.analysis.advise import advise
+    from twentyone.analysis.context import full_shoe
+
     rules = load_rules("ru-online")
+    full = full_shoe(rules)
     env = BlackjackEnv(rules, ev_loss=True)
     rng = np.random.default_rng(3)
     _, info = env.reset(seed=9)
@@ -166,9 +169,17 @@ def test_ev_loss_is_the_exact_return_given_up() -> None:
         a = int(rng.choice(np.flatnonzero(mask)))
         if q is not None and q.kind == "play":
             hand = rnd.boxes[q.box].hands[q.hand]
-            evs = action_evs(
-                rules, list(hand.cards), rnd.upcard, split_hands=len(rnd.boxes[0].hands)
-            )
+            # the real remaining shoe: every card dealt since the shuffle is out, except this
+            # hand's, the up card and the hidden hole card (advise takes the shoe they came
+            # from)
+            assert env.shoe is not None
+            out = list(env.shoe.dealt())
+            for c in (*hand.cards, rnd.upcard, *rnd.dealer[len(rnd.dealer_visible) :]):
+                out.remove(c)
+            shoe = [n - sum(1 for c in out if c.value - 1 == v) for v, n in enumerate(full)]
+            evs = advise(
+                rules, hand.cards, rnd.upcard, shoe=shoe, split_hands=len(rnd.boxes[0].hands)
+            ).returns
             name = ACTIONS[a]
             expected = (
                 max(v for k, v in evs.items() if k in {ACTIONS[i] for i in legal_actions(q)})

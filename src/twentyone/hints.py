@@ -39,6 +39,24 @@ def seen_cards(rnd: Any, dealt: tuple[Card, ...] | None) -> list[Card]:
     return out
 
 
+def known_shoe(rules: Rules, rnd: Any, dealt: tuple[Card, ...] | None) -> tuple[int, ...]:
+    """The shoe the hand in play and the up card were dealt from, as the player knows it
+    (counts of A, 2..9, ten-value): the rules' full shoe less every other card seen
+    (:func:`seen_cards`; ``dealt`` as there)."""
+    from twentyone.analysis.context import full_shoe
+
+    q = rnd.question
+    hand = rnd.boxes[q.box].hands[q.hand].cards
+    counts = list(full_shoe(rules))
+    seen = seen_cards(rnd, dealt)
+    for c in (*hand, rnd.upcard):
+        if c in seen:  # (not after a reshuffle in the round)
+            seen.remove(c)
+    for c in seen:
+        counts[c.value - 1] = max(counts[c.value - 1] - 1, 0)
+    return tuple(counts)
+
+
 class Advisor:
     """Hints for one rule set (the chart is derived once, on first use). ``shoe``: the
     table's shoe; where it tells the cards dealt since the shuffle (a cut-card
@@ -54,19 +72,8 @@ class Advisor:
 
     def shoe_counts(self, rnd: Any) -> tuple[int, ...]:
         """The shoe the hand in play and the up card were dealt from, as the player knows it
-        (counts of A, 2..9, ten-value): the full shoe less every other card seen."""
-        from twentyone.analysis.context import full_shoe
-
-        q = rnd.question
-        hand = rnd.boxes[q.box].hands[q.hand].cards
-        counts = list(full_shoe(self.rules))
-        seen = seen_cards(rnd, self.shoe.dealt() if self.shoe is not None else None)
-        for c in (*hand, rnd.upcard):
-            if c in seen:  # (not after a reshuffle in the round)
-                seen.remove(c)
-        for c in seen:
-            counts[c.value - 1] = max(counts[c.value - 1] - 1, 0)
-        return tuple(counts)
+        (see :func:`known_shoe`)."""
+        return known_shoe(self.rules, rnd, self.shoe.dealt() if self.shoe is not None else None)
 
     def move(self, rnd: Any) -> str:
         """The chart's answer to the round's current question, in replay spelling."""

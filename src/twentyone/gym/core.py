@@ -209,14 +209,17 @@ def insurance_returns(rnd: Round, unseen: npt.NDArray[np.int64] | None) -> dict[
     return out
 
 
-def action_returns(rnd: Round, boxes: int) -> dict[int, float] | None:
+def action_returns(
+    rnd: Round, boxes: int, dealt: tuple[Card, ...] | None = None
+) -> dict[int, float] | None:
     """The exact return (in the box's initial bets) of every open action of the current
     question, keyed by action number; ``None`` where no exact figure is known.
 
-    Play and the ro.11 surrender question use :func:`twentyone.analysis.action_evs`, exact for
-    the hand and up card over the rules' full shoe (the remaining shoe's composition is not
-    yet taken into account there); insurance and even money are exact for the cards seen
-    this round."""
+    Play and the ro.11 surrender question use :func:`twentyone.analysis.action_evs` over the
+    real remaining shoe: the rules' full shoe less the cards seen (``dealt``: every card drawn
+    since the shuffle, as :meth:`twentyone.shoe.Shoe.dealt` tells; ``None``: the cards in
+    sight this round), as ``twentyone advise`` computes it; insurance and even money are
+    exact for the cards seen this round."""
     q = rnd.question
     if q is None:
         return None
@@ -226,12 +229,22 @@ def action_returns(rnd: Round, boxes: int) -> dict[int, float] | None:
         names = {"insure": INSURE, "decline": DECLINE, "even-money": EVEN_MONEY}
         return {names[k]: v for k, v in ins.items() if names[k] in legal_actions(q)}
     from twentyone.analysis import action_evs
+    from twentyone.analysis.context import MIN_CARDS
+    from twentyone.hints import known_shoe
 
     box = rnd.boxes[q.box]
     hand = box.hands[q.hand]
+    shoe: tuple[int, ...] | None = known_shoe(rnd.rules, rnd, dealt)
+    if shoe is not None and sum(shoe) < MIN_CARDS:
+        shoe = None  # too few cards left to deal from: the full shoe instead
     try:
         evs = action_evs(
-            rnd.rules, list(hand.cards), rnd.upcard, boxes=boxes, split_hands=len(box.hands)
+            rnd.rules,
+            list(hand.cards),
+            rnd.upcard,
+            boxes=boxes,
+            split_hands=len(box.hands),
+            shoe=shoe,
         )
     except (TwentyOneError, KeyError, IndexError):
         return None

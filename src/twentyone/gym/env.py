@@ -220,7 +220,9 @@ class BlackjackEnv(gym.Env[dict[str, Any], int]):
             rnd = self.round
             assert rnd is not None and rnd.question is not None
             if self.with_ev_loss:
-                loss = ev_loss(action_returns(rnd, self.boxes), a)
+                cut_card = self.shoe is not None and self.rules.shuffle == "cut-card"
+                dealt = self.shoe.dealt() if cut_card and self.shoe is not None else None
+                loss = ev_loss(action_returns(rnd, self.boxes, dealt), a)
                 if loss == loss:  # known (not nan)
                     info["ev_loss"] = loss
             q = rnd.question
