@@ -79,6 +79,7 @@ def create_app(
     login_limits: Sequence[str] = LOGIN_LIMITS,
     register_limits: Sequence[str] = REGISTER_LIMITS,
     socket_limits: SocketLimits | None = None,
+    exact_hints: bool = False,
 ) -> FastAPI:
     """Build the app on a database (migrated on the spot; rounds a previous run left open
     are refunded, see docs/web.md).
@@ -90,7 +91,9 @@ def create_app(
     ``max_body_bytes``, ``login_limits`` and ``register_limits`` are the guards of
     :mod:`twentyone.web.guard` (bodies over the bound get 413; throttled logins and
     registrations 429 with ``Retry-After``); ``socket_limits`` those of the table WebSocket
-    (:class:`~twentyone.web.ws_limits.SocketLimits`).
+    (:class:`~twentyone.web.ws_limits.SocketLimits`). ``exact_hints``: the default action
+    (and the page's hint) plays each hand its best way over the cards really left in a
+    cut-card shoe (``twentyone advise``'s returns) instead of the basic-strategy chart.
     """
     engine = make_engine(database_url, background_checkpoints=True)
     checkpoints = BackgroundCheckpoints(engine)
@@ -98,7 +101,7 @@ def create_app(
     ledger = Ledger(engine)
     refunded = ledger.refund_open_rounds()
     accounts = Accounts(ledger, starting_balance)
-    advice = Advice(enabled=analysis, on_done=after_analysis)
+    advice = Advice(enabled=analysis, on_done=after_analysis, exact=exact_hints)
     live: dict[str, LiveTable] = {}
     for config in tables if tables is not None else default_tables():
         if config.id in live:

@@ -457,7 +457,8 @@ export class TableScreen {
     const ask = mine ? prompt(t.kind) : t.kind === "play" ? _("{player} to play", { player: t.player }) : `${t.player}: ${prompt(t.kind)}`;
     $("prompt").textContent = `${ask} \u2014 ${where}`;
     const buttons = [];
-    const hinted = v.table.default_action === "basic strategy" && $("show-hint").checked ? t.default : null;
+    const hints = ["basic strategy", "exact"].includes(v.table.default_action);
+    const hinted = hints && $("show-hint").checked ? t.default : null;
     for (const action of t.actions) {
       if (action.endsWith(":N")) continue;
       const key = keyFor(t.kind, action);

@@ -112,9 +112,11 @@ export function resultText(result) {
   return RESULTS[result] ? _(RESULTS[result]) : result;
 }
 
-/** The table's default action ("stand", "basic strategy") in the page's language. */
+/** The table's default action ("stand", "basic strategy", "exact") in the page's language. */
 export function defaultActionText(name) {
-  return name === "basic strategy" ? _("basic strategy") : decisionText(name);
+  if (name === "basic strategy") return _("basic strategy");
+  if (name === "exact") return _("the best play for the cards left");
+  return decisionText(name);
 }
 
 // the server's parameters that are money (minor units) and box indices (0-based: shown + 1)
