@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from twentyone.web.ws_limits import SocketLimits
-from web_support import Player, cookie, make_app, players_at, register
+from web_support import FakeClock, Player, cookie, make_app, players_at, register
 
 
 @pytest.fixture
@@ -186,3 +186,25 @@ def test_a_silent_socket_is_closed(url: str) -> None:
         tokens = {"ann": register(client, "ann")}
         with players_at(client, "hu-casino", tokens) as (ann,):
             assert closed_with(ann, timeout=3.0) == 4408
+
+
+def test_row_2_an_idle_seat_is_freed_after_a_warning_and_the_lobby_counts_real_boxes(
+    url: str,
+) -> None:
+    clock = FakeClock()
+    with TestClient(make_app(url, clock=clock)) as client:
+        tokens = {"ann": register(client, "ann"), "bob": register(client, "bob")}
+        free = lambda: {t["id"]: t["free_boxes"] for t in client.get("/api/tables").json()}  # noqa: E731
+        before = free()
+        with players_at(client, "pl-online", {"ann": tokens["ann"]}) as (ann,):
+            ann.ok("sit")
+            assert free()["pl-online"] == 0
+            clock.advance(91)
+            warning = ann.until(lambda m: m["type"] == "notice")
+            assert warning["kind"] == "idle-warning" and warning["params"]["seconds"] == 29
+            clock.advance(30)
+            stood = ann.until(lambda m: m["type"] == "notice")
+            assert stood["kind"] == "stood-up" and stood["player"] == "ann"
+            assert free()["pl-online"] == before["pl-online"]
+            with players_at(client, "pl-online", {"bob": tokens["bob"]}) as (bob,):
+                bob.ok("sit")  # the seat is free for somebody else

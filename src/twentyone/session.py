@@ -84,8 +84,15 @@ class TableSession:
         multi_player: bool | None = None,
         countdown_seconds: float = 15.0,
         decision_seconds: float = 20.0,
+        idle_seconds: float | None = None,
+        idle_rounds: int = 3,
     ) -> None:
         self.id = table_id
+        # idle seats: at a single-player table a player who does nothing for idle_seconds
+        # (None: never) is warned, then stood up; at a multi-player table one who lets
+        # idle_rounds betting rounds pass without a bet
+        self.idle_seconds = idle_seconds
+        self.idle_rounds = idle_rounds
         self.rules = rules
         self.ledger = ledger
         self.shoe: CardSource = shoe if shoe is not None else Shoe.for_rules(rules)
@@ -120,10 +127,12 @@ class TableSession:
         return sum(c.amount for c in seat.chips) if seat else 0
 
     def free_boxes(self) -> int:
-        """Boxes nobody bets on or plays (none while a single-player table is taken)."""
+        """Boxes a newcomer could bet on: nobody bets on or plays them, and a seat is free for
+        them (none while a single-player table is taken, or every seat is)."""
         if not self.multi_player and self.seats:
             return 0
-        return sum(1 for b in range(self.rules.table_boxes) if self.owner(b) is None)
+        unowned = sum(1 for b in range(self.rules.table_boxes) if self.owner(b) is None)
+        return max(0, min(unowned, self.rules.table_boxes - len(self.seats)))
 
     def in_round(self, name: str) -> bool:
         """Whether a player has a box in the round in play."""
@@ -204,7 +213,7 @@ class TableSession:
                 table=self.id,
                 seats=self.rules.table_boxes,
             )
-        self.seats[name] = Seat(name, account, connections=connections)
+        self.seats[name] = Seat(name, account, connections=connections, active_at=self.clock())
         self._changed()
 
     def leave(self, name: str) -> None:
@@ -221,7 +230,66 @@ class TableSession:
         seat = self.seats.get(name)
         if seat is None:
             raise SessionError(N_("sit down first: you are not seated at this table"), "type")
+        seat.active_at = self.clock()  # an intention: the player is there
+        seat.warned = False
         return seat
+
+    def _stand_up(self, name: str, why: str) -> None:
+        """Stand an idle player up: the seat and its chips are free (not during their round)."""
+        del self.seats[name]
+        self._notice(
+            "stood-up",
+            N_("{player} was idle and is stood up: the seat is free"),
+            {"player": name},
+            text=f"{name} was idle ({why}) and is stood up: the seat is free",
+            player=name,
+        )
+        self._countdown_check()
+        self._changed()
+
+    def _idle_check(self, now: float) -> None:
+        """Single-player tables: warn, then stand up, a player idle for ``idle_seconds``."""
+        limit = self.idle_seconds
+        if limit is None or self.multi_player:
+            return
+        for name, seat in list(self.seats.items()):
+            if self.in_round(name):
+                continue
+            idle = now - seat.active_at
+            if idle >= limit:
+                self._stand_up(name, f"{idle:.0f} s without a move")
+            elif idle >= 0.75 * limit and not seat.warned:
+                seat.warned = True
+                left = round(limit - idle)
+                self._notice(
+                    "idle-warning",
+                    N_("{player}: no move for a while; the seat is freed in {seconds} s"),
+                    {"player": name, "seconds": left},
+                    text=f"{name}: no move for a while; the seat is freed in {left} s",
+                    player=name,
+                )
+                self._changed()
+
+    def _count_rounds_without_bet(self) -> None:
+        """Multi-player tables: a player who lets ``idle_rounds`` betting rounds pass without
+        a bet is stood up (warned the round before)."""
+        if self.idle_seconds is None or not self.multi_player:
+            return
+        for name, seat in list(self.seats.items()):
+            if seat.chips:
+                seat.rounds_without_bet = 0
+                continue
+            seat.rounds_without_bet += 1
+            if seat.rounds_without_bet >= self.idle_rounds:
+                self._stand_up(name, f"{seat.rounds_without_bet} rounds without a bet")
+            elif seat.rounds_without_bet == self.idle_rounds - 1:
+                self._notice(
+                    "idle-warning",
+                    N_("{player}: bet in the next round or the seat is freed"),
+                    {"player": name},
+                    text=f"{name}: bet in the next round or the seat is freed",
+                    player=name,
+                )
 
     # ----------------------------------------------------------------- betting
     def _betting_seat(self, name: str) -> Seat:
@@ -373,6 +441,7 @@ class TableSession:
             self._start_round()
 
     def _start_round(self) -> None:
+        self._count_rounds_without_bet()
         bets: list[tuple[int, BoxBet]] = []
         accounts: dict[str, int] = {}
         for name, seat in self.seats.items():
@@ -467,6 +536,10 @@ class TableSession:
                 decision=decision,
                 whose=whose,
             )
+        seat = self.seats.get(name)
+        if seat is not None:  # a move: the player is there
+            seat.active_at = self.clock()
+            seat.warned = False
         table_box = played.box_map[q.box]
         if box is not None and box != table_box:
             raise SessionError(
@@ -582,6 +655,7 @@ class TableSession:
         """Fire the countdown and the decision clock if their time has come; True when the
         table changed."""
         before = self.seq
+        self._idle_check(now)
         if self.countdown is not None and now >= self.countdown:
             self.close_betting()
         played = self.played

@@ -146,6 +146,9 @@ class Seat:
     connections: int = 0
     chips: list[Chip] = field(default_factory=list)
     last_bets: list[Chip] = field(default_factory=list)
+    active_at: float = 0.0  # the player's last intention (idle seats are stood up)
+    warned: bool = False  # told they will be stood up
+    rounds_without_bet: int = 0  # betting rounds passed without a bet (multi-player)
 
 
 @dataclass(slots=True)

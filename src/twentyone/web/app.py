@@ -117,6 +117,7 @@ def create_app(
             shoe=shoe_factory(config, rules),
             clock=clock,
             default_action=advice.default_action(rules),
+            idle_seconds=(socket_limits or SocketLimits()).idle_seconds,
         )
     hub = Hub(live, ledger, clock, tick_interval, socket_limits)
 

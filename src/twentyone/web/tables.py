@@ -45,6 +45,7 @@ class LiveTable:
         shoe: CardSource,
         clock: Clock,
         default_action: DefaultAction,
+        idle_seconds: float | None = None,
     ) -> None:
         self.config = config
         self.id = config.id
@@ -63,6 +64,7 @@ class LiveTable:
             multi_player=config.multi_player,
             countdown_seconds=config.countdown_seconds,
             decision_seconds=config.decision_seconds,
+            idle_seconds=idle_seconds,
         )
         self.multi_player = self.session.multi_player
         self._last_round: tuple[Played, dict[str, Any]] | None = None
