@@ -48,6 +48,11 @@ class RoundMove:
     amount: int
 
 
+class LedgerUnavailableError(Exception):
+    """The ledger could not write (its database is down or read-only): nothing was posted;
+    the same call may be tried again later."""
+
+
 class Ledger(Protocol):
     """What a table session needs of the books: balances, and a round's money posted as it
     happens (the replay and result travel along for a ledger that keeps them)."""
@@ -95,6 +100,11 @@ class Ledger(Protocol):
         ``per_player`` maps an account to (staked, net)."""
         ...
 
+    def refund_round(self, round_id: int) -> bool:
+        """Void an open round as a restart does: every player gets back what the round took
+        from them, net of what it paid them (False: the round was not open)."""
+        ...
+
 
 @dataclass(slots=True)
 class MemoryRound:
@@ -120,6 +130,7 @@ class MemoryLedger:
         self.house = 0
         self.rounds: dict[int, MemoryRound] = {}
         self._posted: set[tuple[int, int]] = set()
+        self._moves: dict[int, dict[int, int]] = {}  # per round: what it moved per account
 
     def open_account(self, name: str, balance: int) -> int:
         """A new player account holding ``balance``; returns its id.
@@ -198,6 +209,17 @@ class MemoryLedger:
         rnd.clock_decisions = list(clock_decisions)
         return True
 
+    def refund_round(self, round_id: int) -> bool:
+        """Void an open round: every move it posted is undone."""
+        rnd = self.rounds.get(round_id)
+        if rnd is None or rnd.status != "open":
+            return False
+        for account, amount in self._moves.pop(round_id, {}).items():
+            self.accounts[account] -= amount
+            self.house += amount
+        rnd.status = "refunded"
+        return True
+
     def _open(self, round_id: int) -> MemoryRound:
         rnd = self.rounds.get(round_id)
         if rnd is None or rnd.status != "open":
@@ -224,3 +246,5 @@ class MemoryLedger:
             self.accounts[m.account_id] += m.amount
             self.house -= m.amount
             self._posted.add((round_id, m.index))
+            moved = self._moves.setdefault(round_id, {})
+            moved[m.account_id] = moved.get(m.account_id, 0) + m.amount

@@ -28,11 +28,13 @@ and the terminal's shared table are front ends of this one.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from twentyone.bets import check_box_bet, check_player_bets
 from twentyone.errors import BetError, TwentyOneError
 from twentyone.hands import BoxBet
 from twentyone.i18n import N_
-from twentyone.ledger import InsufficientFundsError, Ledger, RoundMove
+from twentyone.ledger import InsufficientFundsError, Ledger, LedgerUnavailableError, RoundMove
 from twentyone.records import Action, Payment
 from twentyone.replay import round_result, round_to_replay
 from twentyone.round import Round
@@ -67,6 +69,21 @@ __all__ = [
     "box_bet",
     "is_multi_player",
 ]
+
+
+#: Seconds a finished round waits for the ledger before it is voided and refunded.
+SETTLE_PATIENCE = 30.0
+
+
+@dataclass(slots=True)
+class Settling:
+    """A finished round whose settlement the ledger could not write yet."""
+
+    played: Played
+    moves: list[RoundMove]
+    since: float
+    retry_at: float
+    pause: float = 0.5
 
 
 class TableSession:
@@ -107,6 +124,8 @@ class TableSession:
         self.countdown: float | None = None
         self.last_played: Played | None = None
         self.notices: list[Notice] = []
+        self.settling: Settling | None = None  # a finished round the ledger has not taken
+        self.voids: list[int] = []  # voided rounds whose refund the ledger has not taken
 
     # ----------------------------------------------------------------- reading
     def owner(self, box: int) -> str | None:
@@ -469,7 +488,11 @@ class TableSession:
             self._changed()
             return
         bets.sort(key=lambda pair: pair[0])
-        bankrolls = self.ledger.balances(accounts.values())
+        try:
+            bankrolls = self.ledger.balances(accounts.values())
+        except LedgerUnavailableError as exc:
+            self._not_started(exc)
+            return
         by_name = {name: bankrolls.get(acct, 0) for name, acct in accounts.items()}
         try:
             rnd = Round(self.rules, self.shoe, [b for _, b in bets], by_name)
@@ -481,7 +504,7 @@ class TableSession:
             round_id = self.ledger.start_round(
                 self.id, self.rules.name, round_to_replay(rnd), list(accounts.values()), moves
             )
-        except InsufficientFundsError as exc:
+        except (InsufficientFundsError, LedgerUnavailableError) as exc:
             self._not_started(exc)
             return
         for seat in self.seats.values():
@@ -601,12 +624,20 @@ class TableSession:
         assert played is not None
         rnd = played.rnd
         moves = round_moves(rnd, played.posted, played.accounts)
-        played.posted = len(rnd.log)
         if rnd.is_over:
+            played.posted = len(rnd.log)
             self._finish(played, moves)
             return
         if moves:  # money moved: post it, with the replay so far (hits and stands wait)
-            self.ledger.record_moves(played.id, moves, round_to_replay(rnd), played.clock_decisions)
+            try:
+                self.ledger.record_moves(
+                    played.id, moves, round_to_replay(rnd), played.clock_decisions
+                )
+                played.posted = len(rnd.log)
+            except LedgerUnavailableError:
+                pass  # posted later, with the next moves or the settlement
+        else:
+            played.posted = len(rnd.log)
         q = rnd.question
         assert q is not None
         key = (q.kind, q.box, q.hand, len(rnd.log))
@@ -617,6 +648,9 @@ class TableSession:
         self._changed()
 
     def _finish(self, played: Played, moves: list[RoundMove]) -> None:
+        """Settle a finished round in the ledger, or (the ledger cannot write) keep it as
+        settling: :meth:`tick` tries again with a growing pause, and after
+        :data:`SETTLE_PATIENCE` seconds voids it as a restart does and play goes on."""
         rnd = played.rnd
         net = rnd.net()
         staked: dict[str, int] = {}
@@ -627,34 +661,87 @@ class TableSession:
         per_player = {
             acct: (staked.get(name, 0), net.get(name, 0)) for name, acct in played.accounts.items()
         }
-        self.ledger.settle_round(
-            played.id,
-            moves,
-            round_to_replay(rnd),
-            round_result(rnd),
-            per_player,
-            played.clock_decisions,
-        )
+        try:
+            self.ledger.settle_round(
+                played.id,
+                moves,
+                round_to_replay(rnd),
+                round_result(rnd),
+                per_player,
+                played.clock_decisions,
+            )
+        except LedgerUnavailableError:
+            now = self.clock()
+            if self.settling is None:
+                self.settling = Settling(played, moves, since=now, retry_at=now + 0.5)
+                self._notice(
+                    "settling",
+                    N_("round {round}: the books cannot be written now; it settles when they can"),
+                    {"round": played.id},
+                    round=played.id,
+                )
+                self._changed()
+            return
+        self.settling = None
+        self._round_over(played, net)
+
+    def _round_over(self, played: Played, net: dict[str, int], *, void: bool = False) -> None:
         self.last_played = played
         self.played = None
         for name in [n for n, s in self.seats.items() if s.connections == 0]:
             del self.seats[name]
-        summary = ", ".join(f"{n} {format_money(v, sign=True)}" for n, v in net.items())
-        self._notice(
-            "round-end",
-            N_("round {round}: {summary}"),
-            {"round": played.id, "summary": net},
-            text=f"round {played.id}: {summary}",
-            round=played.id,
-            net=net,
-        )
+        if void:
+            self._notice(
+                "round-void",
+                N_("round {round} is void: the books could not be written; the stakes go back"),
+                {"round": played.id},
+                round=played.id,
+            )
+        else:
+            summary = ", ".join(f"{n} {format_money(v, sign=True)}" for n, v in net.items())
+            self._notice(
+                "round-end",
+                N_("round {round}: {summary}"),
+                {"round": played.id, "summary": net},
+                text=f"round {played.id}: {summary}",
+                round=played.id,
+                net=net,
+            )
         self._changed()
+
+    def _retry_settlement(self, now: float) -> None:
+        """A settling round: try the ledger again when due; past the patience, void it."""
+        settling = self.settling
+        if settling is None or now < settling.retry_at:
+            return
+        if now - settling.since < SETTLE_PATIENCE:
+            settling.pause = min(settling.pause * 2, 5.0)
+            settling.retry_at = now + settling.pause
+            self._finish(settling.played, settling.moves)
+            return
+        # the patience is out: void the round (now, or when the books can be written)
+        self.settling = None
+        self.voids.append(settling.played.id)
+        self._flush_voids()
+        self._round_over(settling.played, {}, void=True)
+
+    def _flush_voids(self) -> None:
+        """Refund the voided rounds the ledger has not taken yet (a restart would too)."""
+        for round_id in list(self.voids):
+            try:
+                self.ledger.refund_round(round_id)
+            except LedgerUnavailableError:
+                return
+            self.voids.remove(round_id)
 
     # ----------------------------------------------------------------- time
     def tick(self, now: float) -> bool:
         """Fire the countdown and the decision clock if their time has come; True when the
         table changed."""
         before = self.seq
+        self._retry_settlement(now)
+        if self.voids:
+            self._flush_voids()
         self._idle_check(now)
         if self.countdown is not None and now >= self.countdown:
             self.close_betting()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -20,8 +21,10 @@ from fastapi import Depends, FastAPI, Query, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 
 from twentyone.i18n import LANGUAGES, N_, RULEBOOK_LANGUAGES
+from twentyone.ledger import LedgerUnavailableError
 from twentyone.rules import Rules
 from twentyone.rulesets import PRESETS, load_rules
 from twentyone.shoe import CardSource, Shoe
@@ -166,6 +169,14 @@ def create_app(
             where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
             parts.append(f"{where}: {err.get('msg', 'invalid')}")
         return JSONResponse({"detail": "; ".join(parts)}, status_code=400)
+
+    @app.exception_handler(DBAPIError)
+    @app.exception_handler(sqlite3.DatabaseError)
+    @app.exception_handler(LedgerUnavailableError)
+    async def _unavailable(_request: Request, exc: Exception) -> JSONResponse:
+        text = N_("the database is unavailable: try again in {seconds} seconds")
+        body = {"detail": text.format(seconds=5), "message": text, "params": {"seconds": 5}}
+        return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
 
     @app.exception_handler(Refusal)
     async def _refused(_request: Request, exc: Refusal) -> JSONResponse:

@@ -24,14 +24,16 @@ same way once they commit).
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, Table, bindparam, event, func, or_, select, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
-from twentyone.ledger import InsufficientFundsError, RoundMove
+from twentyone.ledger import InsufficientFundsError, LedgerUnavailableError, RoundMove
 from twentyone.web.ledger_sql import StatementRunner
 from twentyone.web.storage.models import Account, GameRound, LedgerEntry, RoundPlayer, utcnow
 
@@ -123,13 +125,22 @@ class Ledger:
         for each round's every step cost more than the statements): committed when the block
         ends, rolled back when it raises. A connection the driver lost is replaced."""
         with self._round_lock:
-            conn = self._round_conn
-            if conn is None or conn.closed or conn.invalidated:
-                if conn is not None:
-                    conn.close()
-                conn = self._round_conn = self.engine.connect()
-            with conn.begin():
-                yield conn
+            try:
+                conn = self._round_conn
+                if conn is None or conn.closed or conn.invalidated:
+                    if conn is not None:
+                        conn.close()
+                    conn = self._round_conn = self.engine.connect()
+                with conn.begin():
+                    yield conn
+            except (DBAPIError, sqlite3.DatabaseError) as exc:
+                # down, restarted, read-only, locked: nothing was posted (the SQLite fast
+                # path raises the driver's own errors)
+                if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+                    if self._round_conn is not None:
+                        self._round_conn.close()
+                    self._round_conn = None
+                raise LedgerUnavailableError(f"the ledger cannot write: {exc}") from exc
 
     def close(self) -> None:
         """Give back the round methods' connection (the app calls this on shutdown)."""
@@ -473,55 +484,66 @@ class Ledger:
         self._apply_moved(moved)
         return True
 
+    def refund_round(self, round_id: int) -> bool:
+        """Void one open round as a restart does (False: it was not open)."""
+        try:
+            with self.sessions.begin() as s:
+                status = s.scalar(select(GameRound.status).where(GameRound.id == round_id))
+                if status != "open":
+                    return False
+                self._refund(s, [round_id])
+        except DBAPIError as exc:
+            raise LedgerUnavailableError(f"the ledger cannot write: {exc.orig}") from exc
+        return True
+
     def refund_open_rounds(self) -> list[int]:
         """Void every round still open (a restart cut it short): each player gets back
         exactly what the round's entries took from them, net of what it paid them, and the
         round is marked refunded. Returns the rounds refunded."""
-        done = []
         with self.sessions.begin() as s:
             open_ids = list(s.scalars(select(GameRound.id).where(GameRound.status == "open")))
-            for round_id in open_ids:
-                paid_in: dict[int, int] = {}
-                for e in s.scalars(select(LedgerEntry).where(LedgerEntry.round_id == round_id)):
-                    if e.credit_account_id == self.house_id:
-                        paid_in[e.debit_account_id] = paid_in.get(e.debit_account_id, 0) + e.amount
-                    elif e.debit_account_id == self.house_id:
-                        paid_in[e.credit_account_id] = (
-                            paid_in.get(e.credit_account_id, 0) - e.amount
-                        )
-                for account_id, amount in sorted(paid_in.items()):
-                    key = f"round:{round_id}:refund:{account_id}"
-                    if amount > 0:
-                        self.post(
-                            s,
-                            "refund",
-                            self.house_id,
-                            account_id,
-                            amount,
-                            round_id=round_id,
-                            key=key,
-                        )
-                    elif amount < 0:
-                        self.post(
-                            s,
-                            "refund",
-                            account_id,
-                            self.house_id,
-                            -amount,
-                            round_id=round_id,
-                            key=key,
-                        )
-                    s.execute(
-                        update(RoundPlayer)
-                        .where(
-                            RoundPlayer.round_id == round_id, RoundPlayer.account_id == account_id
-                        )
-                        .values(staked=max(amount, 0), net=0)
+            return self._refund(s, open_ids)
+
+    def _refund(self, s: Session, round_ids: Sequence[int]) -> list[int]:
+        done = []
+        for round_id in round_ids:
+            paid_in: dict[int, int] = {}
+            for e in s.scalars(select(LedgerEntry).where(LedgerEntry.round_id == round_id)):
+                if e.credit_account_id == self.house_id:
+                    paid_in[e.debit_account_id] = paid_in.get(e.debit_account_id, 0) + e.amount
+                elif e.debit_account_id == self.house_id:
+                    paid_in[e.credit_account_id] = paid_in.get(e.credit_account_id, 0) - e.amount
+            for account_id, amount in sorted(paid_in.items()):
+                key = f"round:{round_id}:refund:{account_id}"
+                if amount > 0:
+                    self.post(
+                        s,
+                        "refund",
+                        self.house_id,
+                        account_id,
+                        amount,
+                        round_id=round_id,
+                        key=key,
+                    )
+                elif amount < 0:
+                    self.post(
+                        s,
+                        "refund",
+                        account_id,
+                        self.house_id,
+                        -amount,
+                        round_id=round_id,
+                        key=key,
                     )
                 s.execute(
-                    update(GameRound)
-                    .where(GameRound.id == round_id)
-                    .values(status="refunded", finished_at=utcnow())
+                    update(RoundPlayer)
+                    .where(RoundPlayer.round_id == round_id, RoundPlayer.account_id == account_id)
+                    .values(staked=max(amount, 0), net=0)
                 )
-                done.append(round_id)
+            s.execute(
+                update(GameRound)
+                .where(GameRound.id == round_id)
+                .values(status="refunded", finished_at=utcnow())
+            )
+            done.append(round_id)
         return done

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import DBAPIError
 
 from twentyone.i18n import N_
 from twentyone.web.auth import COOKIE
@@ -171,6 +172,7 @@ class Hub:
         self.monotonic = monotonic
         self.connections: dict[str, set[Connection]] = {t: set() for t in tables}
         self.replies: dict[tuple[str, str], Answered] = {}
+        self.last_balances: dict[int, int] = {}
         self.loop: asyncio.AbstractEventLoop | None = None  # the sockets' (set by serve)
         self.dirty: dict[str, LiveTable] = {}  # tables whose broadcast is due this loop turn
 
@@ -182,10 +184,19 @@ class Hub:
         return None
 
     # ----------------------------------------------------------------- sending
+    def _balances(self, account_ids: set[int]) -> dict[int, int]:
+        """Balances for views: the ledger's, or while it cannot be read the last known."""
+        try:
+            found = self.ledger.balances(account_ids)
+        except DBAPIError:
+            return {a: self.last_balances.get(a, 0) for a in account_ids}
+        self.last_balances.update(found)
+        return found
+
     def send_view(self, conn: Connection, balance: int | None = None) -> None:
         """Send one connection its view."""
         if balance is None:
-            balance = self.ledger.balance(conn.player.id)
+            balance = self._balances({conn.player.id}).get(conn.player.id, 0)
         conn.send_view(dumps(table_view(conn.table, conn.player.username, balance)))
 
     def schedule_broadcast(self, table: LiveTable) -> None:
@@ -214,7 +225,7 @@ class Hub:
         notices = table.take_notices()
         if not conns:
             return
-        balances = self.ledger.balances({c.player.id for c in conns})
+        balances = self._balances({c.player.id for c in conns})
         views = view_texts(table, {c.player.username: balances.get(c.player.id, 0) for c in conns})
         carried = '"notices":' + dumps(notices) + "," if notices else ""
         for conn in conns:
