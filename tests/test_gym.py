@@ -281,3 +281,13 @@ def test_twentyone_replay_reproduces_every_episode(tmp_path: Any, capsys: Any) -
     assert len(out) == 1000
     for result, total in zip(out, totals, strict=True):
         assert result["net"]["agent"] == pytest.approx(total * 100, abs=1e-9)
+
+
+def test_a_bet_level_above_the_table_maximum_is_refused() -> None:
+    # ru-online's maximum is 5,000.00: a unit of 2,000.00 with a top level of 4 would stake
+    # 8,000.00, so the environment refuses it rather than dealing a round the table refuses.
+    with pytest.raises(RulesError, match="expected bets from"):
+        BlackjackEnv(load_rules("ru-online"), bet=200_000, bet_levels=[1, 4])
+    with pytest.raises(RulesError, match="expected bets from"):
+        BlackjackEnv(load_rules("ru-online"), bet=50)  # below the minimum
+    BlackjackEnv(load_rules("ru-online"), bet=100_000, bet_levels=[1, 4])  # 4,000.00: fits

@@ -141,7 +141,7 @@ class BlackjackEnv(gym.Env[dict[str, Any], int]):
             raise RulesError("bad-bet-levels", levels=list(self.bet_levels))
         self.bet = int(bet) if bet is not None else self.rules.table_min
         top = max(self.bet_levels, default=1) * self.bet
-        if not self.rules.table_min <= self.bet and top <= self.rules.table_max:
+        if not (self.rules.table_min <= self.bet and top <= self.rules.table_max):
             raise RulesError(
                 "gym-bet", bet=self.bet, min=self.rules.table_min, max=self.rules.table_max
             )
