@@ -250,7 +250,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from twentyone.i18n import RULEBOOK_LANGUAGES
     from twentyone.web import gc_tuning, guard
-    from twentyone.web.app import create_app
+    from twentyone.web.app import create_app, default_tables
     from twentyone.web.tables import TableConfig
     from twentyone.web.ws_limits import SocketLimits
 
@@ -263,7 +263,23 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 print(f"twentyone: error: --table {spec!r}: expected ID=RULES", file=sys.stderr)
                 return 2
             language = RULEBOOK_LANGUAGES.get(rules)  # a preset speaks its rulebook's
-            tables.append(TableConfig(id=table_id, rules=rules, language=language))
+            shuffle = "provable" if table_id in (args.provable or ()) else "secure"
+            tables.append(TableConfig(id=table_id, rules=rules, language=language, shuffle=shuffle))
+    if args.provable and not args.table:
+        tables = [
+            TableConfig(
+                id=t.id,
+                rules=t.rules,
+                language=t.language,
+                shuffle="provable" if t.id in args.provable else "secure",
+            )
+            for t in default_tables()
+        ]
+    known = {t.id for t in tables} if tables is not None else set()
+    unknown = sorted(set(args.provable or ()) - known)
+    if unknown:
+        print(f"twentyone: error: --provable {unknown[0]!r}: no such table", file=sys.stderr)
+        return 2
     try:
         sockets = SocketLimits(
             max_message_bytes=args.max_message_bytes,
@@ -473,6 +489,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--starting-balance", type=int, default=100_000, help="a new wallet, in minor units"
     )
     w.add_argument("--secure-cookies", action="store_true", help="mark cookies Secure (HTTPS)")
+    w.add_argument(
+        "--provable",
+        action="append",
+        metavar="ID",
+        help="deal this table from a provably fair shoe (repeatable; docs/web.md)",
+    )
     w.add_argument(
         "--exact-hints",
         action="store_true",

@@ -130,6 +130,7 @@ class ProvableShoe:
         self.number = 0
         self.client_seeds: dict[str, str] = {}
         self.revealed: list[dict[str, Any]] = []
+        self.rounds: dict[int, list[dict[str, Any]]] = {}  # per shoe: its rounds' cards
         self._new_shoe()
 
     def _new_shoe(self) -> None:
@@ -139,6 +140,18 @@ class ProvableShoe:
         self._order: list[Card] | None = None
         self._frozen: list[str] = []
         self._next = 0
+
+    def note_round(self, round_id: int, cards: str) -> None:
+        """Remember a finished round's cards (in the order they left the shoe) under the
+        shoe they came from, for :meth:`verification`."""
+        self.rounds.setdefault(self.number, []).append({"id": round_id, "shoe": cards})
+
+    def verification(self, last: int = 20) -> list[dict[str, Any]]:
+        """The ``twentyone verify`` file of the last revealed shoes: each record with its
+        rounds' cards."""
+        return [
+            {"record": r, "rounds": self.rounds.get(r["shoe"], [])} for r in self.revealed[-last:]
+        ]
 
     def set_client_seed(self, player: str, seed: str) -> None:
         """``player``'s seed for the next shoe to begin (at most 64 characters)."""
@@ -254,6 +267,8 @@ def verify_file(data: Any) -> dict[str, int]:
         if not isinstance(rounds, list) or not all(isinstance(r, Mapping) for r in rounds):
             raise ReplayError("bad-shoe-rounds", entry=s)
         for r, data_r in enumerate(rounds):
+            if not {"rules", "boxes", "decisions"} <= set(data_r):
+                continue  # the round's cards only (a table's verification file)
             try:
                 replay(data_r)
             except ReplayError as exc:

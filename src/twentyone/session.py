@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from twentyone.bets import check_box_bet, check_player_bets
+from twentyone.cards import format_cards
 from twentyone.errors import BetError, TwentyOneError
 from twentyone.hands import BoxBet
 from twentyone.i18n import N_
@@ -686,6 +687,12 @@ class TableSession:
         self._round_over(played, net)
 
     def _round_over(self, played: Played, net: dict[str, int], *, void: bool = False) -> None:
+        note = getattr(self.shoe, "note_round", None)
+        if note is not None:  # a provable shoe keeps each round's cards for verification
+            note(played.id, format_cards(played.rnd.cards_dealt))
+        finish = getattr(self.shoe, "finish_round", None)
+        if finish is not None:  # a shoe that is over is revealed at once
+            finish()
         self.last_played = played
         self.played = None
         for name in [n for n, s in self.seats.items() if s.connections == 0]:

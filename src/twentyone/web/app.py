@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 
 from twentyone.i18n import LANGUAGES, N_, RULEBOOK_LANGUAGES
 from twentyone.ledger import LedgerUnavailableError
+from twentyone.provable import ProvableShoe
 from twentyone.rules import Rules
 from twentyone.rulesets import PRESETS, load_rules
 from twentyone.shoe import CardSource, Shoe
@@ -62,7 +63,9 @@ def default_tables() -> list[TableConfig]:
     ]
 
 
-def _default_shoe(_config: TableConfig, rules: Rules) -> CardSource:
+def _default_shoe(config: TableConfig, rules: Rules) -> CardSource:
+    if config.shuffle == "provable":
+        return ProvableShoe(decks=rules.decks, shuffle=rules.shuffle, penetration=rules.penetration)
     return Shoe.for_rules(rules)
 
 
@@ -112,6 +115,10 @@ def create_app(
         if config.language is not None and config.language not in LANGUAGES:
             raise ValueError(f"table {config.id!r}: language {config.language!r} is not one of "
                              + ", ".join(LANGUAGES))  # fmt: skip
+        if config.shuffle not in ("secure", "provable"):
+            raise ValueError(
+                f"table {config.id!r}: shuffle {config.shuffle!r}: expected 'secure' or 'provable'"
+            )
         rules = load_rules(config.rules)
         live[config.id] = LiveTable(
             config,
@@ -254,6 +261,16 @@ def _add_lobby(app: FastAPI) -> None:
         if table is None:
             raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=table_id)
         return _table_out(table, state.advice, _lang(lang))
+
+    @app.get("/api/tables/{table_id}/shoes", tags=["lobby"])
+    def provable_shoes(table_id: str) -> list[dict[str, Any]]:
+        """A provable table's revealed shoes (the last 20), each with its rounds' cards in
+        the order they left the shoe: the file ``twentyone verify`` checks."""
+        table = state.hub.tables.get(table_id)
+        if table is None:
+            raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=table_id)
+        shoe: Any = table.shoe
+        return list(shoe.verification()) if hasattr(shoe, "verification") else []
 
     @app.get("/api/rounds", tags=["recall"])
     def list_rounds(

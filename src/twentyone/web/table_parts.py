@@ -26,3 +26,4 @@ class TableConfig:
     countdown_seconds: float = 15.0
     decision_seconds: float = 20.0
     language: str | None = None  # the page's language here unless the player chose one
+    shuffle: str = "secure"  # "provable": a committed shoe the players can verify

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from twentyone.i18n import N_
 from twentyone.rules import Rules
 from twentyone.session import SessionError, TableSession
 from twentyone.session_parts import Played, Seat
@@ -144,6 +145,20 @@ class LiveTable:
             self.session.sit(player.username, player.id, connections)
         except SessionError as exc:
             raise _refused(exc) from exc
+
+    def set_client_seed(self, player: Player, seed: Any) -> None:
+        """A seated player's seed for the next provable shoe (``shuffle = "provable"``)."""
+        shoe: Any = self.shoe
+        if not hasattr(shoe, "set_client_seed"):
+            raise TableError(N_("this table's shoe is not provable: it takes no seed"), "type")
+        if player.username not in self.session.seats:
+            raise TableError(N_("sit down first: you are not seated at this table"), "type")
+        if not isinstance(seed, str) or not 1 <= len(seed) <= 64:
+            raise TableError(
+                N_("seed {seed!r}: expected text of 1 to 64 characters"), "seed", seed, seed=seed
+            )
+        shoe.set_client_seed(player.username, seed)
+        self.session.seq += 1  # the view shows the seeds taken
 
     def leave(self, player: Player) -> None:
         """Stand up between rounds; chips go back."""

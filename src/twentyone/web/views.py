@@ -131,6 +131,20 @@ def table_info(table: LiveTable) -> dict[str, Any]:
         "default_action": table.default_action.name,
         "countdown_seconds": table.config.countdown_seconds if table.multi_player else None,
         "decision_seconds": table.config.decision_seconds,
+        "provable": provable_info(table),
+    }
+
+
+def provable_info(table: LiveTable) -> dict[str, Any] | None:
+    """A provable table's commitment to its coming (or current) shoe and the seeds given for
+    the next (``null`` at other tables)."""
+    shoe: Any = table.shoe
+    if not hasattr(shoe, "commitment"):
+        return None
+    return {
+        "shoe": shoe.number,
+        "commitment": shoe.commitment,
+        "client_seeds": sorted(shoe.client_seeds),
     }
 
 

@@ -328,13 +328,15 @@ class Hub:
             table.ready(player)
         elif kind == "decide":
             table.decide(player, msg.get("decision"), msg.get("box"), msg.get("hand"))
+        elif kind == "seed":
+            table.set_client_seed(player, msg.get("seed"))
         elif kind == "view":
             pass  # the view follows the ack
         else:
             raise TableError(
                 N_(
                     "type {type!r}: expected one of sit, leave, bet, undo, clear, rebet, "
-                    "double-rebet, ready, deal, decide, view"
+                    "double-rebet, ready, deal, decide, seed, view"
                 ),
                 "type",
                 kind,
