@@ -98,6 +98,7 @@ def _answered(player: Player, kind: str, frame: Any) -> None:
     max_examples=30,
     deadline=None,
     database=None,
+    derandomize=True,  # the same cases every run: CI does not turn red by luck
     suppress_health_check=list(HealthCheck),
 )
 def test_every_random_frame_is_answered_and_the_books_balance(
