@@ -33,6 +33,7 @@ from twentyone.analysis.hands import (
 from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, STAND, _bonus_need
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
 from twentyone.analysis.shoe_counts import two_card_probability as two_card_p
+from twentyone.analysis.variance import hand_state
 
 STEP = 0.5
 OUTCOMES_NOTE = (
@@ -125,11 +126,6 @@ def hand_distributions(
 
 
 @njit(cache=True)
-def _state(t: int) -> int:  # pragma: no cover - compiled
-    return 0 if t <= 16 else t - 16
-
-
-@njit(cache=True)
 def state_joint(
     comp_base: IntArray,
     counts: IntArray,
@@ -169,7 +165,7 @@ def state_joint(
             a = dec[i]
             if t == 21 or (ncards[i] == 2 and force_stand2) or a == STAND:
                 if rows[i] >= 0:
-                    joint[i, _state(t), :] = dists[rows[i]]
+                    joint[i, hand_state(t), :] = dists[rows[i]]
                 continue
             part = 1 if (a == DOUBLE and ncards[i] == 2) else 0
             for v in range(10):
@@ -181,7 +177,7 @@ def state_joint(
                     joint[i] += p * joint[c]
                 elif c >= 0:
                     if rows[c] >= 0:
-                        joint[i, 7 + _state(total[c]), :] += p * dists[rows[c]]
+                        joint[i, 7 + hand_state(total[c]), :] += p * dists[rows[c]]
                 else:
                     row = dists[rows[i]] if rows[i] >= 0 else fallback
                     keep = 1.0 - row[6]

@@ -39,7 +39,8 @@ from twentyone.analysis.split import split_weights
 
 
 @njit(cache=True)
-def _state(t: int) -> int:  # pragma: no cover - compiled
+def hand_state(t: int) -> int:  # pragma: no cover - compiled
+    """A standing hand's row in the tables of outcomes: 16 or less, then 17 to 21."""
     return 0 if t <= 16 else t - 16
 
 
@@ -87,7 +88,7 @@ def moments(
                 nn += comp[v]
             t = total[i]
             s2[i] = 1.0 - push[i] - (pbj[i] if peek else 0.0)
-            st = _state(t)
+            st = hand_state(t)
             hf = np.zeros(14)
             df = np.zeros(14)
             h = 0.0
@@ -111,7 +112,7 @@ def moments(
                         no_bj = 1.0 - push[c] - pbj[c]
                         d += p * (4.0 * no_bj + (0.0 if peek else bj_double * pbj[c]))
                         hf += p * fs[c]
-                        df[7 + _state(total[c])] += p
+                        df[7 + hand_state(total[c])] += p
                 if ncards[i] == 2 and bonus > 0.0:
                     need, share = _bonus_need(counts[i])
                     if need >= 0 and comp[need] > 0:
