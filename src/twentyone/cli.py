@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from twentyone.errors import ReplayError, TwentyOneError
+from twentyone.web import cluster_cli
 
 _LANG_HELP = "language: en, ro, pl, pt, hu or ru (default: LANGUAGE, LC_ALL or LANG, else en)"
 
@@ -248,6 +249,16 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from twentyone.web.cluster_cli import node_config, run_workers
+
+    if args.workers is not None:
+        return run_workers(args, sys.argv[1:])
+    try:
+        node = node_config(args)
+    except ValueError as exc:
+        print(f"twentyone: error: {exc}", file=sys.stderr)
+        return 2
+
     from twentyone.i18n import RULEBOOK_LANGUAGES
     from twentyone.web import gc_tuning, guard
     from twentyone.web.app import create_app, default_tables
@@ -302,6 +313,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         register_limits=args.register_limits or guard.REGISTER_LIMITS,
         socket_limits=sockets,
         exact_hints=args.exact_hints,
+        node=node,
     )
     gc_tuning.tune_for_serving()
     print(f"twentyone: serving on http://{args.host}:{args.port}/", flush=True)
@@ -502,7 +514,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(cut-card tables; about 25 ms a new shoe composition)",
     )
     _add_guard_options(w)
+    cluster_cli.add_node_options(w)
     w.set_defaults(func=_cmd_serve)
+    cluster_cli.add_proxy_config_parser(sub)
     return parser
 
 

@@ -28,10 +28,12 @@ from twentyone.ledger import LedgerUnavailableError
 from twentyone.provable import ProvableShoe
 from twentyone.rules import Rules
 from twentyone.rulesets import PRESETS, load_rules
+from twentyone.session_parts import is_multi_player
 from twentyone.shoe import CardSource, Shoe
 from twentyone.web import auth, languages, openapi, ws
 from twentyone.web.advice import Advice, edge_text
 from twentyone.web.auth import Auth, current_player
+from twentyone.web.cluster import Leases, NodeConfig
 from twentyone.web.guard import (
     LOGIN_LIMITS,
     MAX_BODY_BYTES,
@@ -40,6 +42,7 @@ from twentyone.web.guard import (
     SecurityHeaders,
 )
 from twentyone.web.ledger import Ledger
+from twentyone.web.node import ClusterNode
 from twentyone.web.recall import private_replay
 from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Limits, RoundRecord, TableOut
@@ -86,6 +89,7 @@ def create_app(
     register_limits: Sequence[str] = REGISTER_LIMITS,
     socket_limits: SocketLimits | None = None,
     exact_hints: bool = False,
+    node: NodeConfig | None = None,
 ) -> FastAPI:
     """Build the app on a database (migrated on the spot; rounds a previous run left open
     are refunded, see docs/web.md).
@@ -100,17 +104,22 @@ def create_app(
     (:class:`~twentyone.web.ws_limits.SocketLimits`). ``exact_hints``: the default action
     (and the page's hint) plays each hand its best way over the cards really left in a
     cut-card shoe (``twentyone advise``'s returns) instead of the basic-strategy chart.
+    ``node``: this process is one node of a cluster on a PostgreSQL database; it deals only
+    the tables it holds a lease on (:mod:`twentyone.web.cluster`, docs/scaling.md).
     """
     engine = make_engine(database_url, background_checkpoints=True)
     checkpoints = BackgroundCheckpoints(engine)
     migrate(engine)
-    ledger = Ledger(engine)
-    refunded = ledger.refund_open_rounds()
+    ledger = Ledger(engine, shared=node is not None)
+    leases = Leases(engine, node) if node is not None else None
+    # a cluster node refunds a table's open rounds when it takes the table, not all at start
+    refunded = ledger.refund_open_rounds() if leases is None else []
     accounts = Accounts(ledger, starting_balance)
     advice = Advice(enabled=analysis, on_done=after_analysis, exact=exact_hints)
-    live: dict[str, LiveTable] = {}
+    configs: dict[str, TableConfig] = {}
+    rules_of: dict[str, Rules] = {}
     for config in tables if tables is not None else default_tables():
-        if config.id in live:
+        if config.id in configs:
             raise ValueError(f"table id {config.id!r} is used twice")
         if config.language is not None and config.language not in LANGUAGES:
             raise ValueError(f"table {config.id!r}: language {config.language!r} is not one of "
@@ -119,8 +128,12 @@ def create_app(
             raise ValueError(
                 f"table {config.id!r}: shuffle {config.shuffle!r}: expected 'secure' or 'provable'"
             )
-        rules = load_rules(config.rules)
-        live[config.id] = LiveTable(
+        configs[config.id] = config
+        rules_of[config.id] = load_rules(config.rules)
+
+    def make_live(config: TableConfig) -> LiveTable:
+        rules = rules_of[config.id]
+        return LiveTable(
             config,
             rules,
             ledger=ledger,
@@ -129,19 +142,28 @@ def create_app(
             default_action=advice.default_action(rules),
             idle_seconds=(socket_limits or SocketLimits()).idle_seconds,
         )
+
+    live = {} if leases is not None else {t: make_live(c) for t, c in configs.items()}
     hub = Hub(live, ledger, clock, tick_interval, socket_limits)
+    cluster = ClusterNode(leases, hub, configs, make_live, ledger) if leases is not None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         advice.start()
         checkpoints.start()
         ticker = asyncio.create_task(hub.ticker())
+        node_loop = asyncio.create_task(cluster.run()) if cluster is not None else None
         try:
             yield
         finally:
-            ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await ticker
+            for task in (ticker, node_loop):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+            if leases is not None:
+                with contextlib.suppress(DBAPIError):
+                    leases.release_all()
             checkpoints.stop()
             ledger.close()
             engine.dispose()
@@ -165,6 +187,9 @@ def create_app(
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.state.hub = hub
+    app.state.configs = configs
+    app.state.rules_of = rules_of
+    app.state.cluster = cluster
     app.state.advice = advice
     app.state.engine = engine
     app.state.refunded_at_start = refunded
@@ -207,26 +232,86 @@ def _rule_card(rules: Rules, lang: str) -> str:
 
 
 def _table_out(table: LiveTable, advice: Advice, lang: str | None = None) -> TableOut:
-    edge = advice.house_edge(table.rules)
-    return TableOut(
-        id=table.id,
-        name=table.id,
-        rules=table.rules.name,
-        rule_card=_rule_card(table.rules, lang or table.config.language or "en"),
-        limits=Limits(min=table.rules.table_min, max=table.rules.table_max),
-        boxes=table.rules.table_boxes,
-        boxes_per_player=table.rules.boxes_per_player,
+    return _out(
+        table.config,
+        table.rules,
+        advice,
+        lang,
         free_boxes=table.free_boxes(),
         players=list(table.seats),
         multi_player=table.multi_player,
-        side_bets=side_bets_info(table.rules),
+        default_action=table.default_action.name,
+    )
+
+
+def _out(
+    config: TableConfig,
+    rules: Rules,
+    advice: Advice,
+    lang: str | None,
+    *,
+    free_boxes: int,
+    players: list[str],
+    multi_player: bool,
+    default_action: str,
+    node: str | None = None,
+) -> TableOut:
+    edge = advice.house_edge(rules)
+    return TableOut(
+        id=config.id,
+        name=config.id,
+        rules=rules.name,
+        rule_card=_rule_card(rules, lang or config.language or "en"),
+        limits=Limits(min=rules.table_min, max=rules.table_max),
+        boxes=rules.table_boxes,
+        boxes_per_player=rules.boxes_per_player,
+        free_boxes=free_boxes,
+        players=players,
+        multi_player=multi_player,
+        side_bets=side_bets_info(rules),
         house_edge=edge,
         house_edge_text=edge_text(edge),
-        default_action=table.default_action.name,
-        countdown_seconds=table.config.countdown_seconds if table.multi_player else None,
-        decision_seconds=table.config.decision_seconds,
-        language=table.config.language,
+        default_action=default_action,
+        countdown_seconds=config.countdown_seconds if multi_player else None,
+        decision_seconds=config.decision_seconds,
+        language=config.language,
+        node=node,
     )
+
+
+def _lobby(state: Any, lang: str | None) -> list[TableOut]:
+    """Every table: those dealt here from the table itself; on a cluster node, the others
+    from their lease's summary (what their node last published, within a second)."""
+    cluster: ClusterNode | None = state.cluster
+    tables: dict[str, LiveTable] = state.hub.tables
+    if cluster is None:
+        return [_table_out(t, state.advice, lang) for t in tables.values()]
+    owners = cluster.owners()
+    out = []
+    for table_id, config in state.configs.items():
+        owner = owners.get(table_id)
+        here = tables.get(table_id)
+        if here is not None:
+            item = _table_out(here, state.advice, lang)
+            out.append(item.model_copy(update={"node": cluster.node_id}))
+            continue
+        rules = state.rules_of[table_id]
+        summary = owner.summary if owner is not None and owner.live and owner.summary else {}
+        multi = config.multi_player
+        out.append(
+            _out(
+                config,
+                rules,
+                state.advice,
+                lang,
+                free_boxes=int(summary.get("free_boxes", rules.table_boxes)),
+                players=list(summary.get("players", [])),
+                multi_player=multi if multi is not None else is_multi_player(rules),
+                default_action=state.advice.default_action(rules).name,
+                node=owner.node_id if owner is not None and owner.live else None,
+            )
+        )
+    return out
 
 
 Lang = Annotated[
@@ -252,15 +337,14 @@ def _add_lobby(app: FastAPI) -> None:
     def list_tables(lang: Lang = None) -> list[TableOut]:
         """Every table of the lobby: rules, limits, free boxes, house edge; the rule cards in
         ``lang`` (default: each table's language, else English)."""
-        return [_table_out(t, state.advice, _lang(lang)) for t in state.hub.tables.values()]
+        return _lobby(state, _lang(lang))
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])
     def get_table(table_id: str, lang: Lang = None) -> TableOut:
         """One table of the lobby (its rule card in ``lang``)."""
-        table = state.hub.tables.get(table_id)
-        if table is None:
+        if table_id not in state.configs:
             raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=table_id)
-        return _table_out(table, state.advice, _lang(lang))
+        return next(t for t in _lobby(state, _lang(lang)) if t.id == table_id)
 
     @app.get("/api/tables/{table_id}/shoes", tags=["lobby"])
     def provable_shoes(table_id: str) -> list[dict[str, Any]]:

@@ -26,11 +26,12 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, Table, bindparam, event, func, or_, select, update
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from twentyone.ledger import InsufficientFundsError, LedgerUnavailableError, RoundMove
@@ -94,8 +95,14 @@ class Ledger:
     """Posting and reading entries; round money (stakes, payments, settlement, refunds): the
     :class:`twentyone.ledger.Ledger` protocol kept in SQL."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, shared: bool = False) -> None:
         self.engine = engine
+        # several processes write this database (a cluster): a cached balance is read again
+        # after a second, since another node may have moved it
+        self.shared = shared
+        self._cache_read: dict[int, float] = {}
+        # a cluster node's lease check, run first in every round transaction
+        self.fence: Callable[[Connection, str | None, int | None], None] | None = None
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._cache: dict[int, int] = {}
         self._cache_epoch = 0
@@ -109,14 +116,19 @@ class Ledger:
         self.house_id = self._system_account(HOUSE, "house")
 
     def _system_account(self, name: str, kind: str) -> int:
-        with self.sessions.begin() as s:
-            found = s.scalar(select(Account.id).where(Account.username_key == name))
-            if found is not None:
-                return found
-            acct = Account(kind=kind, username=name, username_key=name, balance=0)
-            s.add(acct)
-            s.flush()
-            return acct.id
+        for _attempt in range(2):
+            try:
+                with self.sessions.begin() as s:
+                    found = s.scalar(select(Account.id).where(Account.username_key == name))
+                    if found is not None:
+                        return found
+                    acct = Account(kind=kind, username=name, username_key=name, balance=0)
+                    s.add(acct)
+                    s.flush()
+                    return acct.id
+            except IntegrityError:  # another process (a cluster's node) made it meanwhile
+                continue
+        raise LedgerUnavailableError(f"cannot make the system account {name!r}")
 
     # ----------------------------------------------------------------- round connection
     @contextlib.contextmanager
@@ -246,9 +258,10 @@ class Ledger:
             cache = self._cache
             found: dict[int, int] = {}
             missing: list[int] = []
+            stale = time.monotonic() - 1.0 if self.shared else None
             for i in account_ids:
                 value = cache.get(i)
-                if value is None:
+                if value is None or (stale is not None and self._cache_read.get(i, 0) < stale):
                     missing.append(i)
                 else:
                     found[i] = value
@@ -261,6 +274,9 @@ class Ledger:
             with self._cache_lock:
                 if self._cache_epoch == epoch:  # no commit since the read began
                     self._cache.update(rows)
+                    if self.shared:
+                        now = time.monotonic()
+                        self._cache_read.update(dict.fromkeys(rows, now))
             found.update(rows)
         return found
 
@@ -399,6 +415,8 @@ class Ledger:
         """
         moved: dict[int, int] = {}
         with self._round_transaction() as conn:
+            if self.fence is not None:
+                self.fence(conn, table_id, None)
             round_id: int = self._sql.run(
                 conn,
                 _INSERT_ROUND,
@@ -436,6 +454,8 @@ class Ledger:
         store its replay so far."""
         moved: dict[int, int] = {}
         with self._round_transaction() as conn:
+            if self.fence is not None:
+                self.fence(conn, None, round_id)
             self._post_moves(conn, moved, round_id, moves)
             self._sql.run(
                 conn,
@@ -458,6 +478,8 @@ class Ledger:
         ``per_player`` maps an account to (staked, net)."""
         moved: dict[int, int] = {}
         with self._round_transaction() as conn:
+            if self.fence is not None:
+                self.fence(conn, None, round_id)
             marked = self._sql.run(
                 conn,
                 _ROUND_SETTLED,
@@ -491,22 +513,34 @@ class Ledger:
                 status = s.scalar(select(GameRound.status).where(GameRound.id == round_id))
                 if status != "open":
                     return False
-                self._refund(s, [round_id])
+                refunded = bool(self._refund(s, [round_id]))
         except DBAPIError as exc:
             raise LedgerUnavailableError(f"the ledger cannot write: {exc.orig}") from exc
-        return True
+        return refunded
 
-    def refund_open_rounds(self) -> list[int]:
-        """Void every round still open (a restart cut it short): each player gets back
-        exactly what the round's entries took from them, net of what it paid them, and the
-        round is marked refunded. Returns the rounds refunded."""
+    def refund_open_rounds(self, table_ids: Sequence[str] | None = None) -> list[int]:
+        """Void every round still open (a restart cut it short), or those of the given
+        tables (a cluster node taking them over): each player gets back exactly what the
+        round's entries took from them, net of what it paid them, and the round is marked
+        refunded. Returns the rounds refunded."""
+        query = select(GameRound.id).where(GameRound.status == "open")
+        if table_ids is not None:
+            query = query.where(GameRound.table_id.in_(list(table_ids)))
         with self.sessions.begin() as s:
-            open_ids = list(s.scalars(select(GameRound.id).where(GameRound.status == "open")))
-            return self._refund(s, open_ids)
+            return self._refund(s, list(s.scalars(query.order_by(GameRound.id))))
 
     def _refund(self, s: Session, round_ids: Sequence[int]) -> list[int]:
         done = []
         for round_id in round_ids:
+            # marked first, and only while open: a settlement committing meanwhile (another
+            # process) makes this a no-op instead of a second payment
+            marked = s.execute(
+                update(GameRound)
+                .where(GameRound.id == round_id, GameRound.status == "open")
+                .values(status="refunded", finished_at=utcnow())
+            )
+            if cast(Any, marked).rowcount != 1:
+                continue
             paid_in: dict[int, int] = {}
             for e in s.scalars(select(LedgerEntry).where(LedgerEntry.round_id == round_id)):
                 if e.credit_account_id == self.house_id:
@@ -540,10 +574,5 @@ class Ledger:
                     .where(RoundPlayer.round_id == round_id, RoundPlayer.account_id == account_id)
                     .values(staked=max(amount, 0), net=0)
                 )
-            s.execute(
-                update(GameRound)
-                .where(GameRound.id == round_id)
-                .values(status="refunded", finished_at=utcnow())
-            )
             done.append(round_id)
         return done

@@ -65,6 +65,11 @@ class TableOut(BaseModel):
     language: str | None = Field(
         default=None, description="the page's language at this table unless the player chose one"
     )
+    node: str | None = Field(
+        default=None,
+        description="on a cluster, the node dealing the table (null: none at the moment, or "
+        "not a cluster); its socket is reached at /n/NODE/ws/tables/ID through the proxy",
+    )
 
 
 class RoundRecord(BaseModel):

@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 
 from twentyone.i18n import N_
 from twentyone.web.auth import COOKIE
+from twentyone.web.cluster import MOVING
 from twentyone.web.ledger import Ledger
 from twentyone.web.refusal import engine_text
 from twentyone.web.storage.accounts import Player
@@ -99,6 +100,7 @@ class Connection:
         self.failed = False
         self.acks: list[str | int] = []
         self.closing: int | None = None  # the close code, once the socket is to close
+        self.close_reason = ""  # sent with it (a moved table: where it went)
 
     def send(self, message: dict[str, Any] | str | None) -> None:
         """Send a message (a dict, or JSON text already encoded; never blocks); ``None``
@@ -175,6 +177,41 @@ class Hub:
         self.last_balances: dict[int, int] = {}
         self.loop: asyncio.AbstractEventLoop | None = None  # the sockets' (set by serve)
         self.dirty: dict[str, LiveTable] = {}  # tables whose broadcast is due this loop turn
+        # a cluster node's lease check (twentyone.web.cluster): may this node deal the table
+        # now? A table it may not is dropped before anything else happens at it.
+        self.may_deal: Callable[[str], bool] | None = None
+        self.on_drop: Callable[[str], None] | None = None
+
+    def add_table(self, table: LiveTable) -> None:
+        """A table comes alive here (a cluster node took its lease)."""
+        self.tables[table.id] = table
+        self.connections.setdefault(table.id, set())
+
+    def drop_table(self, table_id: str, code: int, reason: str = "") -> LiveTable | None:
+        """A table stops here at once (its lease is lost or given back): its sockets are
+        closed with ``code`` and ``reason`` (where to reconnect), and nothing more happens at
+        it. Returns the table, if it was here."""
+        table = self.tables.pop(table_id, None)
+        self.dirty.pop(table_id, None)
+        conns = self.connections.pop(table_id, set())
+        for conn in conns:
+            conn.closing = code
+            conn.close_reason = reason
+        loop = self.loop
+        if conns and loop is not None:
+            for conn in conns:
+                loop.create_task(_close(conn.ws, code, reason))
+        if table is not None and self.on_drop is not None:
+            self.on_drop(table_id)
+        return table
+
+    def _lapsed(self, table_id: str) -> bool:
+        """The table may not be dealt here any more: drop it (the node loop tells the
+        players where it went)."""
+        if self.may_deal is None or self.may_deal(table_id):
+            return False
+        self.drop_table(table_id, MOVING)
+        return True
 
     def seated_at(self, username: str) -> str | None:
         """The table a player is seated at, if any."""
@@ -235,6 +272,9 @@ class Hub:
     def handle(self, conn: Connection, text: str) -> None:
         """Apply one client message (once per id) and send what follows from it."""
         table = conn.table
+        if self.tables.get(table.id) is not table or self._lapsed(table.id):
+            conn.closing = conn.closing or MOVING
+            return
         if not conn.bucket.take(self.monotonic()):
             limits = self.limits
             conn.send(
@@ -347,7 +387,9 @@ class Hub:
     def tick(self) -> None:
         """Fire every table's countdown and decision clock that is due."""
         now = self.clock()
-        for table in self.tables.values():
+        for table in list(self.tables.values()):
+            if self._lapsed(table.id):
+                continue
             try:
                 changed = table.tick(now)
             except Exception:  # keep the other tables going
@@ -425,6 +467,9 @@ class Hub:
         """Run an accepted connection until it closes."""
         table = conn.table
         self.loop = asyncio.get_running_loop()
+        if self.tables.get(table.id) is not table:  # dropped meanwhile (a cluster node)
+            await _close(conn.ws, MOVING)
+            return
         self.connections[table.id].add(conn)
         table.connect(conn.player)
         writer = asyncio.create_task(conn.writer())
@@ -440,7 +485,7 @@ class Hub:
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            self.connections[table.id].discard(conn)
+            self.connections.get(table.id, set()).discard(conn)
             table.disconnect(conn.player)
             if not self.sockets_of(conn.player, table.id) and (
                 conn.player.username not in table.seats
@@ -451,12 +496,12 @@ class Hub:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=1)
             if conn.closing is not None and conn.closing != LOGGED_OUT:
-                await _close(conn.ws, conn.closing)
+                await _close(conn.ws, conn.closing, conn.close_reason)
 
 
-async def _close(ws: WebSocket, code: int) -> None:
+async def _close(ws: WebSocket, code: int, reason: str = "") -> None:
     with contextlib.suppress(Exception):
-        await ws.close(code=code)
+        await ws.close(code=code, reason=reason or None)
 
 
 def _error(mid: Any, exc: TableError, sent: Any = None, lang: str = "en") -> dict[str, Any]:
@@ -506,6 +551,19 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     session = ws.cookies.get(COOKIE)
     player = state.auth.player_from_cookies(ws.cookies)
     table = hub.tables.get(table_id)
+    cluster = state.cluster
+    if (
+        table is None
+        and cluster is not None
+        and player is not None
+        and table_id in state.configs
+        and origin_allowed(ws)
+    ):
+        # a cluster's table dealt elsewhere (or changing node): say where, relay nothing
+        code, reason = await asyncio.to_thread(cluster.redirect, table_id)
+        await ws.accept()
+        await _close(ws, code, reason)
+        return
     if player is None or table is None or not origin_allowed(ws):
         await ws.close(code=4403)
         return

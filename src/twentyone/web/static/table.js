@@ -91,17 +91,28 @@ export class TableScreen {
   // ------------------------------------------------------------- the socket
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
+    // on a cluster the table's node may be elsewhere: it answers 4302 with the path
+    // to reconnect to (docs/scaling.md); otherwise any node's /ws/tables/ID
+    const path = this.nodePath || `/ws/tables/${encodeURIComponent(this.tableId)}`;
+    const ws = new WebSocket(`${scheme}://${location.host}${path}`);
     this.socket = ws;
     ws.addEventListener("open", () => {
       this.retries = 0;
+      this.redirects = 0;
       this.fresh = true; // a restarted server counts seq from 0 again
       this.sitId = null;
       this.hooks.banner(null);
     });
     ws.addEventListener("message", (e) => this.receive(JSON.parse(e.data)));
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (e) => {
       if (this.closed || this.socket !== ws) return;
+      if (e.code === 4302 && e.reason.startsWith("/") && (this.redirects || 0) < 3) {
+        this.redirects = (this.redirects || 0) + 1;
+        this.nodePath = e.reason; // the node that deals this table
+        this.connect();
+        return;
+      }
+      this.nodePath = null; // lost, or the table is moving: ask any node again
       this.reconnect();
     });
   }

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 
 from twentyone.web.storage.checkpoints import SAFETY_PAGES
 
@@ -74,5 +74,8 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # several nodes of a cluster start at once: one migrates, the others wait
+            connection.execute(text("SELECT pg_advisory_xact_lock(2121)"))
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")

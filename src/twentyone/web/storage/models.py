@@ -116,3 +116,31 @@ class LedgerEntry(Base):
     amount: Mapped[int] = mapped_column(BigInteger)
     round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"), nullable=True, index=True)
     key: Mapped[str | None] = mapped_column(String(128), unique=True, nullable=True)
+
+
+class Node(Base):
+    """A server process of a cluster (``serve --node-id``): where the proxy reaches it, and
+    its last heartbeat. ``incarnation`` is new each time the process starts."""
+
+    __tablename__ = "nodes"
+
+    node_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    advertise_url: Mapped[str] = mapped_column(String(256))
+    incarnation: Mapped[str] = mapped_column(String(32))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    heartbeat_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableLease(Base):
+    """Which node deals a table, until when (the database's clock). ``owner`` is the
+    holder's incarnation; ``epoch`` grows with every change of holder; ``summary`` is what
+    the lobby shows of the table (free boxes, players), written by its holder."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    node_id: Mapped[str] = mapped_column(String(64))
+    owner: Mapped[str] = mapped_column(String(32))
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

@@ -1,0 +1,5 @@
+"""``python -m twentyone``: the command line."""
+
+from twentyone.cli import entry
+
+entry()

@@ -1,0 +1,235 @@
+"""The cluster's command-line parts: ``serve``'s node options, ``serve --workers N`` (N nodes
+behind an nginx on one machine) and ``twentyone proxy-config``.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser(); add_node_options(p)
+>>> args = p.parse_args(["--node-id", "a"])
+>>> args.database_url, args.host, args.port = "postgresql://db/t21", "10.0.0.5", 8001
+>>> node_config(args)
+NodeConfig(node_id='a', advertise_url='http://10.0.0.5:8001', lease_seconds=5.0, renew_seconds=1.0)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from twentyone.web.cluster import NodeConfig
+
+__all__ = ["add_node_options", "add_proxy_config_parser", "node_config", "run_workers"]
+
+
+def add_node_options(w: argparse.ArgumentParser) -> None:
+    """``serve``'s cluster options (docs/scaling.md)."""
+    w.add_argument(
+        "--node-id",
+        default=None,
+        metavar="ID",
+        help="serve as one node of a cluster on a PostgreSQL database (docs/scaling.md)",
+    )
+    w.add_argument(
+        "--advertise-url",
+        default=None,
+        metavar="URL",
+        help="where the proxy reaches this node (default: http://HOST:PORT)",
+    )
+    w.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=5.0,
+        help="a node's table leases expire this long after its last renewal (default 5)",
+    )
+    w.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="start N nodes on this machine behind an nginx on --port (PostgreSQL only)",
+    )
+
+
+def node_config(args: argparse.Namespace) -> NodeConfig | None:
+    """The node this ``serve`` is, or None (not a cluster). Raises ValueError on bad input."""
+    if args.node_id is None:
+        if args.advertise_url is not None:
+            raise ValueError(f"--advertise-url {args.advertise_url!r} needs --node-id")
+        return None
+    if not args.database_url.startswith("postgresql"):
+        raise ValueError(
+            f"--node-id {args.node_id!r} needs a PostgreSQL --database-url (got "
+            f"{args.database_url!r}): SQLite has one writer, so it serves one process"
+        )
+    from twentyone.web.cluster import NodeConfig
+
+    url = args.advertise_url or f"http://{args.host}:{args.port}"
+    renew = min(1.0, args.lease_seconds / 5)
+    return NodeConfig(
+        node_id=args.node_id,
+        advertise_url=url,
+        lease_seconds=args.lease_seconds,
+        renew_seconds=renew,
+    )
+
+
+def _drop_options(argv: Sequence[str], names: Sequence[str]) -> list[str]:
+    """``argv`` without the options ``names`` (``--x V`` and ``--x=V`` forms)."""
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in names:
+            skip = True
+            continue
+        if any(arg.startswith(n + "=") for n in names):
+            continue
+        out.append(arg)
+    return out
+
+
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def run_workers(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    """``serve --workers N``: N nodes on ports PORT+1 … PORT+N of 127.0.0.1, an nginx on
+    HOST:PORT in front of them, all stopped together (a node that dies is started again)."""
+    from twentyone.web.proxy_config import nginx_main
+
+    n = args.workers
+    if not 1 <= n <= 64:
+        print(f"twentyone: error: --workers {n}: expected 1 to 64", file=sys.stderr)
+        return 2
+    if not args.database_url.startswith("postgresql"):
+        print(
+            f"twentyone: error: --workers {n} needs a PostgreSQL --database-url (got "
+            f"{args.database_url!r}): SQLite has one writer, so it serves one process",
+            file=sys.stderr,
+        )
+        return 2
+    nginx_bin = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.path.exists(p)), None
+    )
+    if nginx_bin is None:
+        print(
+            "twentyone: error: --workers needs nginx in front of the nodes "
+            "(Debian: apt-get install nginx-light)",
+            file=sys.stderr,
+        )
+        return 2
+    ports = [args.port + i for i in range(1, n + 1)]
+    for port in (args.port, *ports):
+        if not _port_free(args.host if port == args.port else "127.0.0.1", port):
+            print(f"twentyone: error: port {port} is in use", file=sys.stderr)
+            return 2
+    base = _drop_options(argv, ["--workers", "--port", "--host", "--node-id", "--advertise-url"])
+    base = [a for a in base if a != "serve"]
+    nodes = [(f"w{i + 1}", f"http://127.0.0.1:{p}") for i, p in enumerate(ports)]
+
+    def start(i: int) -> subprocess.Popen[bytes]:
+        node_id, url = nodes[i]
+        cmd = [sys.executable, "-m", "twentyone", "serve", *base, "--host", "127.0.0.1"]
+        cmd += ["--port", str(ports[i]), "--node-id", node_id, "--advertise-url", url]
+        cmd += ["--forwarded-allow-ips", "127.0.0.1"]
+        return subprocess.Popen(cmd)
+
+    workdir = tempfile.mkdtemp(prefix="twentyone-nginx-")
+    conf = os.path.join(workdir, "nginx.conf")
+    with open(conf, "w", encoding="utf-8") as f:
+        f.write(nginx_main(nodes, listen=f"{args.host}:{args.port}", workdir=workdir))
+    children = [start(i) for i in range(n)]
+    proxy = subprocess.Popen([nginx_bin, "-p", workdir, "-c", conf])
+    stopping = False
+
+    def stop(_sig: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print(
+        f"twentyone: serving on http://{args.host}:{args.port}/ "
+        f"({n} nodes on ports {ports[0]}-{ports[-1]} behind nginx)",
+        flush=True,
+    )
+    try:
+        while not stopping:
+            time.sleep(0.5)
+            if proxy.poll() is not None:
+                print("twentyone: error: nginx stopped", file=sys.stderr)
+                return 1
+            for i, child in enumerate(children):
+                if child.poll() is not None and not stopping:
+                    print(f"twentyone: node {nodes[i][0]} stopped; starting it again", flush=True)
+                    children[i] = start(i)
+    finally:
+        for proc in (*children, proxy):
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in (*children, proxy):
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=10)
+            if proc.poll() is None:
+                proc.kill()
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+def add_proxy_config_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``twentyone proxy-config``."""
+    x = sub.add_parser(
+        "proxy-config", help="the nginx or HAProxy configuration for a cluster's nodes"
+    )
+    x.add_argument("--database-url", required=True, help="the cluster's PostgreSQL URL")
+    x.add_argument("--format", choices=("nginx", "haproxy"), default="nginx")
+    x.add_argument("--listen", default="8080", help="the proxy's port (or ADDRESS:PORT)")
+    x.set_defaults(func=_cmd_proxy_config)
+
+
+def _cmd_proxy_config(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import DBAPIError
+
+    from twentyone.web.cluster import nodes_of
+    from twentyone.web.proxy_config import haproxy, nginx
+    from twentyone.web.storage.db import make_engine
+
+    if not args.database_url.startswith("postgresql"):
+        print(
+            f"twentyone: error: --database-url {args.database_url!r}: a cluster's database "
+            "is PostgreSQL",
+            file=sys.stderr,
+        )
+        return 2
+    engine = make_engine(args.database_url)
+    try:
+        nodes = nodes_of(engine)
+    except DBAPIError as exc:
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+        print(f"twentyone: error: cannot read the nodes: {reason}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    try:
+        text = (nginx if args.format == "nginx" else haproxy)(nodes, listen=args.listen)
+    except ValueError as exc:
+        print(f"twentyone: error: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
