@@ -53,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -103,6 +104,49 @@ def start_server(
     log = (workdir / "server.log").open("wb")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=workdir, env=env)
+
+
+def start_cluster(url: str, nodes: int, specs: list[tuple[str, str]], starting: int) -> Any:
+    """``nodes`` cluster nodes on ``url`` and an nginx in front (tests/cluster_support.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.cluster_support import Cluster
+
+    extra = ["--starting-balance", str(starting)]
+    extra += ["--messages-per-second", "1000", "--message-burst", "1000"]
+    cluster = Cluster(
+        url,
+        [f"n{i}" for i in range(1, nodes + 1)],
+        [f"{t}={r}" for t, r in specs],
+        lease_seconds=5.0,
+        extra=extra,
+    )
+    first = next(iter(cluster.ports))
+    cluster.start_node(first)
+    cluster.wait_up(first)  # it migrates the database
+    for n in list(cluster.ports)[1:]:
+        cluster.start_node(n)
+    for n in cluster.ports:
+        cluster.wait_up(n)
+    cluster.start_proxy()
+    return cluster
+
+
+def db_counters(url: str) -> dict[str, int] | None:
+    """PostgreSQL's counters for the database (transactions, rows written), or None."""
+    if not url.startswith("postgresql"):
+        return None
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT xact_commit, tup_inserted, tup_updated, tup_deleted "
+            "FROM pg_stat_database WHERE datname = %s",
+            (name,),
+        ).fetchone()
+    if row is None:
+        return None
+    return dict(zip(("commits", "inserted", "updated", "deleted"), map(int, row), strict=True))
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> int:
@@ -212,12 +256,26 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "think_ms": args.think_ms,
         "database": "sqlite" if url.startswith("sqlite") else url.split(":", 1)[0],
     }
-    proc = start_server(url, port, specs, args.starting_balance, workdir, profile)
+    cluster = None
+    prefixes: dict[str, str] = {}
+    if args.nodes:
+        # N nodes behind Debian's nginx (issue 16): players connect through the proxy, to the
+        # path of the node dealing their table (as the page does after a 4302 redirect)
+        cluster = start_cluster(url, args.nodes, specs, args.starting_balance)
+        base, base_ws = cluster.proxy, f"ws://{HOST}:{cluster.proxy_port}"
+        proc = cluster.procs[next(iter(cluster.procs))]
+        report["nodes"] = args.nodes
+    else:
+        proc = start_server(url, port, specs, args.starting_balance, workdir, profile)
     clients: list[Client] = []
     stats = Stats()
     try:
         t0 = time.perf_counter()
         await wait_ready(base, proc, args.tables, args.wait_analysis)
+        if cluster is not None:
+            owners = await asyncio.to_thread(cluster.wait_owned, 120.0)
+            prefixes = {t: f"/n/{n}" for t, n in owners.items()}
+            report["tables_per_node"] = dict(Counter(owners.values()))
         report["server_start_s"] = round(time.perf_counter() - t0, 2)
         baseline = baseline_of(url)
         tag = f"{os.getpid() % 10000:04d}{random.randrange(1000):03d}"
@@ -242,7 +300,7 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
 
         async def open_one(c: Client) -> None:
             async with sem:
-                await c.connect(base_ws)
+                await c.connect(base_ws + prefixes.get(c.table, ""))
 
         await asyncio.gather(*(open_one(c) for c in clients))
         report["connect_s"] = round(time.perf_counter() - t0, 2)
@@ -276,10 +334,13 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
-        cpu0 = (_proc_cpu(proc.pid), time.process_time())
+        pids = [p.pid for p in cluster.procs.values()] if cluster is not None else [proc.pid]
+        cpu0 = (sum(map(_proc_cpu, pids)), time.process_time())
         machine0 = _machine_cpu()
+        db0 = db_counters(url)
         await asyncio.sleep(args.seconds)
-        cpu1 = (_proc_cpu(proc.pid), time.process_time())
+        db1 = db_counters(url)
+        cpu1 = (sum(map(_proc_cpu, pids)), time.process_time())
         machine1 = _machine_cpu()
         ticks = machine1[0] - machine0[0]
         report["steal_pct_during_play"] = (
@@ -317,11 +378,17 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
             if c.ws is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(c.ws.close(), 5)
-        report["server_exit"] = stop_server(proc)
+        if cluster is not None:
+            cluster.stop()
+            report["server_exit"] = max(p.returncode or 0 for p in cluster.procs.values())
+        else:
+            report["server_exit"] = stop_server(proc)
     shown = {c.name: c.last_balance for c in clients}
     problems, facts = money_check(url, names, starting, baseline, shown)
 
     seconds = args.seconds
+    if db0 and db1:
+        report["db_during_play"] = {k: db1[k] - db0[k] for k in db0}
     all_lat = [x for v in stats.latencies.values() for x in v]
     in_window = [r for r, t in stats.rounds_ended.items() if stats.window[0] <= t < stats.window[1]]
     warm = stats.warmup_latencies
@@ -458,6 +525,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--py-spy", help="sample the server with py-spy during the play (raw stacks to this file)"
     )
     p.add_argument("--json", help="also write the report as JSON to this file")
+    p.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        help="serve with N cluster nodes behind Debian's nginx (PostgreSQL --database-url)",
+    )
     args = p.parse_args(argv)
     if args.smoke:
         args.players, args.tables, args.seconds, args.warmup = 10, 2, 3.0, 1.0
@@ -465,6 +538,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--warmup {args.warmup}: expected 0 or more seconds")
     if not 1 <= args.tables <= args.players:
         p.error("--tables: between 1 and --players")
+    if args.nodes and not (args.database_url or "").startswith("postgresql"):
+        p.error(f"--nodes {args.nodes}: needs a PostgreSQL --database-url")
     if args.database_url and not args.database_url.startswith("sqlite"):
         host = urlsplit(args.database_url).hostname
         if host not in (None, "127.0.0.1", "localhost", "::1"):

@@ -1,0 +1,150 @@
+"""Cluster benchmark (issue 16): the web load benchmark through nginx with 1, 2 and 3 nodes,
+and the failover time over repeated ``kill -9``.
+
+Everything runs on this machine: the nodes, nginx, PostgreSQL and the players share its
+cores, so more nodes cannot show more throughput here than the cores allow; what the figures
+do show is the cost of the proxy hop and of the leases, how the database's work per round
+stays the same with more nodes, and how long a dead node's tables take to come back.
+
+Usage (figures in docs/benchmarks.md and docs/scaling.md)::
+
+    .venv/bin/python benchmarks/bench_cluster.py --database-url postgresql://u:p@127.0.0.1/db
+    .venv/bin/python benchmarks/bench_cluster.py --database-url ... --kills 20 --skip-load
+
+Each run gets a fresh database next to the one named (created and dropped here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import platform
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bench_web_load  # noqa: E402
+
+from tests.cluster_support import Cluster, Player, fresh_database  # noqa: E402
+
+
+def load(base_url: str, nodes: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One load run through the proxy with ``nodes`` nodes."""
+    with fresh_database(base_url) as url, tempfile.TemporaryDirectory() as tmp:
+        argv = ["--database-url", url, "--nodes", str(nodes), "--players", str(args.players)]
+        argv += ["--tables", str(args.tables), "--seconds", str(args.seconds)]
+        argv += ["--warmup", "5", "--wait-analysis", "0"]
+        run_args = bench_web_load.parse_args(argv)
+        report: dict[str, Any] = asyncio.run(bench_web_load.play(run_args, Path(tmp)))
+    rounds = max(1, report.get("rounds", 0))
+    db = report.get("db_during_play") or {}
+    report["db_per_round"] = {k: round(v / rounds, 2) for k, v in db.items()}
+    return report
+
+
+def failover(base_url: str, kills: int, lease: float) -> dict[str, Any]:
+    """Kill -9 a node holding a table a player is in the middle of, ``kills`` times: the
+    seconds until the table deals again on another node (the player's socket reopened
+    through the proxy and a view received), and the money check after all of them."""
+    times: list[float] = []
+    with fresh_database(base_url) as url:
+        tables = [f"f{i}=pl-online" for i in range(1, 7)]
+        cluster = Cluster(url, ["n1", "n2", "n3"], tables, lease_seconds=lease)
+        try:
+            cluster.start_node("n1")
+            cluster.wait_up("n1")
+            for n in ("n2", "n3"):
+                cluster.start_node(n)
+            for n in ("n2", "n3"):
+                cluster.wait_up(n)
+            cluster.start_proxy()
+            for k in range(kills):
+                owners = cluster.wait_owned(timeout=60)
+                table = sorted(owners)[k % len(owners)]
+                victim = owners[table]
+                p = Player(cluster, cluster.register(f"killed-{k}"), table)
+                p.open()
+                p.send("sit")
+                p.send("bet", box=0, amount=100)
+                p.send("deal")
+                killed = time.monotonic()
+                cluster.kill(victim)
+                p.close()
+                p.node_path = None
+                p.open(timeout=60)  # retried through the proxy until a node deals it
+                took = time.monotonic() - killed
+                times.append(took)
+                print(
+                    f"  kill {k + 1}/{kills}: {victim} ({table}) back in {took:.2f} s", flush=True
+                )
+                p.close()
+                cluster.start_node(victim)
+                cluster.wait_up(victim)
+            from tests.test_cluster import _money_check
+
+            _money_check(url)
+            money = "OK"
+        finally:
+            cluster.stop()
+    return {
+        "kills": kills,
+        "lease_seconds": lease,
+        "seconds": {
+            "min": round(min(times), 2),
+            "median": round(statistics.median(times), 2),
+            "max": round(max(times), 2),
+            "mean": round(statistics.fmean(times), 2),
+        },
+        "all": [round(t, 2) for t in times],
+        "money_check": money,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--database-url", required=True, help="a PostgreSQL URL (loopback)")
+    p.add_argument("--nodes", default="1,2,3", help="node counts for the load runs")
+    p.add_argument("--players", type=int, default=300)
+    p.add_argument("--tables", type=int, default=60)
+    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--kills", type=int, default=20)
+    p.add_argument("--lease-seconds", type=float, default=5.0)
+    p.add_argument("--skip-load", action="store_true")
+    p.add_argument("--json", help="write the results here too")
+    args = p.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    out: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "python": platform.python_version(),
+        "load": [],
+    }
+    if not args.skip_load:
+        for n in (int(x) for x in args.nodes.split(",")):
+            r = load(args.database_url, n, args)
+            out["load"].append(r)
+            lat = r["latency_ms"]
+            print(
+                f"{n} node(s): {r['rounds_per_s']} rounds/s, {r['actions_per_s']} actions/s, "
+                f"p50 {lat['p50']} ms, p99 {lat['p99']} ms, server CPU "
+                f"{r['cpu_s_during_play']['server']} s, per round {r['db_per_round']}, "
+                f"tables {r.get('tables_per_node')}, money {'OK' if r['money_ok'] else 'BAD'}",
+                flush=True,
+            )
+    if args.kills:
+        out["failover"] = failover(args.database_url, args.kills, args.lease_seconds)
+        print(f"failover: {out['failover']['seconds']}, money {out['failover']['money_check']}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
