@@ -31,9 +31,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bench_web_load  # noqa: E402
-
-from tests.cluster_support import Cluster, Player, fresh_database  # noqa: E402
+import bench_web_load
+from tests.cluster_support import Cluster, Player, fresh_database
 
 
 def load(base_url: str, nodes: int, args: argparse.Namespace) -> dict[str, Any]:
