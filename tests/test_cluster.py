@@ -379,3 +379,31 @@ def _free(port: int) -> bool:
         except OSError:
             return False
     return True
+
+
+def test_the_generated_proxy_configurations_are_valid(tmp_path: Any) -> None:
+    # both checked by the proxies themselves where installed (CI installs nginx)
+    import shutil
+    import subprocess
+
+    from twentyone.web.proxy_config import haproxy, nginx_main
+
+    nodes = [("a", "http://127.0.0.1:8101"), ("b-2", "http://127.0.0.1:8102")]
+    checked = 0
+    if NGINX is not None:
+        conf = tmp_path / "nginx.conf"
+        conf.write_text(nginx_main(nodes, listen="127.0.0.1:18080", workdir=str(tmp_path)))
+        run = subprocess.run(
+            [NGINX, "-t", "-p", str(tmp_path), "-c", str(conf)], capture_output=True
+        )
+        assert run.returncode == 0, run.stderr.decode()
+        checked += 1
+    if shutil.which("haproxy"):
+        conf = tmp_path / "haproxy.cfg"
+        head = "defaults\n    timeout connect 5s\n    timeout client 30s\n    timeout server 30s\n"
+        conf.write_text(head + haproxy(nodes))
+        run = subprocess.run(["haproxy", "-c", "-f", str(conf)], capture_output=True)
+        assert run.returncode == 0, run.stdout.decode() + run.stderr.decode()
+        checked += 1
+    if not checked:
+        pytest.skip("neither nginx nor haproxy is installed")
