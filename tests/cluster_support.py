@@ -103,7 +103,7 @@ class Cluster:
         assert NGINX is not None
         generated = subprocess.run(
             [sys.executable, "-m", "twentyone", "proxy-config", "--database-url", self.url,
-             "--listen", f"127.0.0.1:{self.proxy_port}"],
+             "--listen", f"127.0.0.1:{self.proxy_port}", "--login-rate", "6000r/m"],
             check=True, capture_output=True, text=True,
         ).stdout  # fmt: skip
         work = self.logs
@@ -187,6 +187,22 @@ class Cluster:
                     return {t: str(n) for t, n in owners.items()}
             time.sleep(0.1)
         raise TimeoutError(f"tables not all owned: {self.owners()}")
+
+    def wait_balanced(self, timeout: float = 60.0) -> dict[str, str]:
+        """Wait until every table is on the node it belongs on (rendezvous hashing over the
+        running nodes): nothing will move unless a node stops."""
+        from twentyone.web.cluster import preferred
+
+        running = [n for n, p in self.procs.items() if p.poll() is None]
+        deadline = time.monotonic() + timeout
+        owners: dict[str, str | None] = {}
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                owners = self.owners()
+                if all(owners[t] == preferred(t, running) for t in owners):
+                    return {t: str(n) for t, n in owners.items()}
+            time.sleep(0.1)
+        raise TimeoutError(f"tables not balanced: {owners}")
 
     def register(self, name: str) -> str:
         body = json.dumps({"username": name, "password": "password123"}).encode()

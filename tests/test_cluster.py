@@ -174,7 +174,7 @@ def _money_check(url: str) -> dict[str, int]:
 
 
 def test_players_play_full_rounds_through_the_proxy_on_every_node(cluster: Cluster) -> None:
-    owners = cluster.wait_owned()
+    owners = cluster.wait_balanced()
     by_node: dict[str, str] = {}
     for table, node in owners.items():
         by_node.setdefault(node, table)
@@ -194,7 +194,7 @@ def test_players_play_full_rounds_through_the_proxy_on_every_node(cluster: Clust
 
 
 def test_the_lobby_counts_players_on_every_node_within_a_second(cluster: Cluster) -> None:
-    owners = cluster.wait_owned()
+    owners = cluster.wait_balanced()
     table = sorted(owners)[0]
     p = Player(cluster, cluster.register("lobby-watcher"), table)
     p.open()
@@ -215,8 +215,33 @@ def test_the_lobby_counts_players_on_every_node_within_a_second(cluster: Cluster
     assert set(seen) == set(others) and max(seen.values()) <= 1.0, seen
 
 
+def test_a_logout_on_one_node_closes_the_sockets_on_another_within_a_second(
+    cluster: Cluster,
+) -> None:
+    import urllib.request
+
+    owners = cluster.wait_balanced()
+    table = sorted(owners)[3]
+    cookie = cluster.register("logout-bea")
+    p = Player(cluster, cookie, table)
+    p.open()
+    other = next(n for n in cluster.ports if n != owners[table])
+    req = urllib.request.Request(
+        f"{cluster.base(other)}/api/logout", b"", {"cookie": cookie}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=5) as r:
+        assert r.status in (200, 204)
+    out = time.monotonic()
+    assert p.ws is not None
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            p.ws.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    assert time.monotonic() - out <= 1.5  # a renewal (0.6 s here) and the close handshake
+
+
 def test_a_paused_node_never_deals_after_losing_its_lease(cluster: Cluster) -> None:
-    owners = cluster.wait_owned()
+    owners = cluster.wait_balanced()
     table = sorted(owners)[1]
     node = owners[table]
     p = Player(cluster, cluster.register("paused-ann"), table)
@@ -263,7 +288,7 @@ def _cards(text_msg: str) -> Any:
 def test_a_killed_node_s_tables_come_back_elsewhere_with_every_stake_refunded_once(
     cluster: Cluster,
 ) -> None:
-    owners = cluster.wait_owned()
+    owners = cluster.wait_balanced()
     victim = owners[sorted(owners)[2]]
     tables = [t for t, n in owners.items() if n == victim]
     players = []
@@ -315,6 +340,11 @@ def test_proxy_config_names_every_registered_node(pg: str, capsys: Any) -> None:
     assert "listen 9000;" in conf
     assert "location /n/a/ {" in conf and "location /n/b-2/ {" in conf
     assert "server 127.0.0.1:8101" in conf and "server 127.0.0.1:8102" in conf
+    # logins and registrations are throttled per address at the proxy, for every node at once
+    assert "limit_req_zone $binary_remote_addr zone=twentyone_login:10m rate=30r/m;" in conf
+    assert conf.count("limit_req zone=twentyone_login") == 2
+    assert main(["proxy-config", "--database-url", pg, "--login-rate", "lots"]) == 2
+    assert "login rate 'lots'" in capsys.readouterr().err
     assert main(["proxy-config", "--database-url", pg, "--format", "haproxy"]) == 0
     conf = capsys.readouterr().out
     assert "use_backend twentyone_b_2 if to_b_2" in conf and "bind :8080" in conf

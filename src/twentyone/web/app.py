@@ -145,7 +145,11 @@ def create_app(
 
     live = {} if leases is not None else {t: make_live(c) for t, c in configs.items()}
     hub = Hub(live, ledger, clock, tick_interval, socket_limits)
-    cluster = ClusterNode(leases, hub, configs, make_live, ledger) if leases is not None else None
+    cluster = None
+    if leases is not None:
+        cluster = ClusterNode(
+            leases, hub, configs, make_live, ledger, live_sessions=accounts.live_sessions
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -154,6 +154,8 @@ def run_workers(args: argparse.Namespace, argv: Sequence[str]) -> int:
     conf = os.path.join(workdir, "nginx.conf")
     with open(conf, "w", encoding="utf-8") as f:
         f.write(nginx_main(nodes, listen=f"{args.host}:{args.port}", workdir=workdir))
+    # the nodes' own login throttles (--login-limits, per node) stay; the proxy adds one per
+    # address for the whole machine
     children = [start(i) for i in range(n)]
     proxy = subprocess.Popen([nginx_bin, "-p", workdir, "-c", conf])
     stopping = False
@@ -200,6 +202,11 @@ def add_proxy_config_parser(sub: argparse._SubParsersAction[argparse.ArgumentPar
     x.add_argument("--database-url", required=True, help="the cluster's PostgreSQL URL")
     x.add_argument("--format", choices=("nginx", "haproxy"), default="nginx")
     x.add_argument("--listen", default="8080", help="the proxy's port (or ADDRESS:PORT)")
+    x.add_argument(
+        "--login-rate",
+        default="30r/m",
+        help="nginx: logins and registrations per client address, whole cluster (default 30r/m)",
+    )
     x.set_defaults(func=_cmd_proxy_config)
 
 
@@ -227,7 +234,10 @@ def _cmd_proxy_config(args: argparse.Namespace) -> int:
     finally:
         engine.dispose()
     try:
-        text = (nginx if args.format == "nginx" else haproxy)(nodes, listen=args.listen)
+        if args.format == "nginx":
+            text = nginx(nodes, listen=args.listen, login_rate=args.login_rate)
+        else:
+            text = haproxy(nodes, listen=args.listen)
     except ValueError as exc:
         print(f"twentyone: error: {exc}", file=sys.stderr)
         return 2

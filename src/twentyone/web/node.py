@@ -38,6 +38,7 @@ class ClusterNode:
         make_live: Callable[[TableConfig], LiveTable],
         ledger: Ledger,
         *,
+        live_sessions: Callable[[set[str]], set[str]] | None = None,
         wake_seconds: float = 0.2,
     ) -> None:
         self.leases = leases
@@ -46,6 +47,7 @@ class ClusterNode:
         self.make_live = make_live
         self.ledger = ledger
         self.wake_seconds = wake_seconds
+        self.live_sessions = live_sessions
         self.node_id = leases.config.node_id
         self.live_nodes: list[str] = [self.node_id]
         self._next_renew = 0.0
@@ -78,7 +80,20 @@ class ClusterNode:
             for table_id in lost:
                 self.hub.drop_table(table_id, MOVING)
             await self._rebalance()
+            await self._end_logged_out()
         await self._publish()
+
+    async def _end_logged_out(self) -> None:
+        """Close the sockets whose login session ended on another node (a logout there,
+        ``POST /api/logout-all``): within a renewal (a second)."""
+        if self.live_sessions is None:
+            return
+        tokens = {c.session for conns in self.hub.connections.values() for c in conns if c.session}
+        if not tokens:
+            return
+        live = await asyncio.to_thread(self.live_sessions, tokens)
+        for token in tokens - live:
+            self.hub.close_sockets(session=token)
 
     async def _rebalance(self) -> None:
         held = self.leases.held

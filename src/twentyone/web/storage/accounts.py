@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -129,6 +130,21 @@ class Accounts:
         if row is None or _aware(row.expires_at) < utcnow():
             return None
         return Player(row.id, row.username)
+
+    def live_sessions(self, tokens: Iterable[str]) -> set[str]:
+        """Those of ``tokens`` that are still open sessions (a cluster node checks its
+        sockets' sessions against this: a logout on another node ends them too)."""
+        by_hash = {_token_hash(t): t for t in tokens if t and len(t) <= 200}
+        if not by_hash:
+            return set()
+        now = utcnow()
+        with self.ledger.sessions() as s:
+            rows = s.execute(
+                select(Session.token_hash, Session.expires_at).where(
+                    Session.token_hash.in_(list(by_hash))
+                )
+            ).all()
+        return {by_hash[h] for h, expires in rows if _aware(expires) >= now}
 
     def close_session(self, token: str | None) -> None:
         """Forget a session token."""
