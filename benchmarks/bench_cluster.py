@@ -107,6 +107,60 @@ def failover(base_url: str, kills: int, lease: float) -> dict[str, Any]:
     }
 
 
+def ledger_ceiling(base_url: str, threads: int, seconds: float) -> dict[str, Any]:
+    """Where the database saturates: ``threads`` writers posting rounds with the real ledger
+    (a round's start with its stake, then its settlement with a payout, as a node posts a
+    round without doubles or splits, lease fence included), as fast as they can; rounds/s."""
+    import threading
+
+    from sqlalchemy import text
+
+    from twentyone.ledger import RoundMove
+    from twentyone.web.cluster import Leases, NodeConfig
+    from twentyone.web.ledger import Ledger
+    from twentyone.web.storage.db import make_engine, migrate
+
+    with fresh_database(base_url) as url:
+        engine = make_engine(url)
+        migrate(engine)
+        leases = Leases(engine, NodeConfig(node_id="bench", advertise_url="http://127.0.0.1:1",
+                                           lease_seconds=3600, renew_seconds=1))  # fmt: skip
+        leases.register()
+        counts = [0] * threads
+        stop = time.monotonic() + seconds
+
+        def writer(i: int) -> None:
+            ledger = Ledger(make_engine(url), shared=True)
+            ledger.fence = leases.fence
+            table = f"t{i}"
+            leases.acquire(table)
+            with ledger.engine.begin() as c:
+                c.execute(
+                    text(
+                        "INSERT INTO accounts (kind, username, username_key, balance, created_at)"
+                        " VALUES ('player', :n, :n, 1000000000, now())"
+                    ),
+                    {"n": f"w{i}"},
+                )
+                acct = c.execute(
+                    text("SELECT id FROM accounts WHERE username = :n"), {"n": f"w{i}"}
+                ).scalar_one()
+            while time.monotonic() < stop:
+                rid = ledger.start_round(table, "6D", {}, [acct], [RoundMove(0, acct, -100)])
+                ledger.settle_round(rid, [RoundMove(1, acct, 200)], {}, {}, {acct: (100, 100)})
+                counts[i] += 1
+
+        workers = [threading.Thread(target=writer, args=(i,)) for i in range(threads)]
+        t0 = time.monotonic()
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        took = time.monotonic() - t0
+        engine.dispose()
+    return {"threads": threads, "rounds": sum(counts), "rounds_per_s": round(sum(counts) / took)}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--database-url", required=True, help="a PostgreSQL URL (loopback)")
@@ -117,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kills", type=int, default=20)
     p.add_argument("--lease-seconds", type=float, default=5.0)
     p.add_argument("--skip-load", action="store_true")
+    p.add_argument(
+        "--ceiling", action="store_true", help="also: the database's rounds/s with the ledger alone"
+    )
     p.add_argument("--json", help="write the results here too")
     args = p.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -137,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"tables {r.get('tables_per_node')}, money {'OK' if r['money_ok'] else 'BAD'}",
                 flush=True,
             )
+    if args.ceiling:
+        out["ledger_ceiling"] = [ledger_ceiling(args.database_url, t, 10.0) for t in (1, 4, 16)]
+        for r in out["ledger_ceiling"]:
+            print(f"ledger alone, {r['threads']} writer(s): {r['rounds_per_s']} rounds/s")
     if args.kills:
         out["failover"] = failover(args.database_url, args.kills, args.lease_seconds)
         print(f"failover: {out['failover']['seconds']}, money {out['failover']['money_check']}")
