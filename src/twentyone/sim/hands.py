@@ -55,7 +55,7 @@ FL_BUST = 32
 FL_SURRENDERED = 64
 
 
-@fast(inline="always")
+@fast()
 def keep(cards: Arr, r: Int, nrec: Int, c: Int) -> Int:
     """Record a card (a round longer than the table counts its cards without writing)."""
     if nrec < cards.shape[1]:
@@ -63,14 +63,14 @@ def keep(cards: Arr, r: Int, nrec: Int, c: Int) -> Int:
     return nrec + 1
 
 
-@fast(inline="always")
+@fast()
 def best_total(hsum: Int, ace: Int) -> Int:
     if ace and hsum <= 11:
         return hsum + 10
     return hsum
 
 
-@fast(inline="always")
+@fast()
 def add(hands: Arr, h: Int, c: Int) -> None:
     v = CARD_VALUE[c]
     hands[h, H_SUM] += v
@@ -82,7 +82,7 @@ def add(hands: Arr, h: Int, c: Int) -> None:
     hands[h, H_N] = n + 1
 
 
-@fast(inline="always")
+@fast()
 def split_allowed(
     p: Arr,
     hands: Arr,
@@ -104,7 +104,7 @@ def split_allowed(
     return not (p[P_ONE_BOX_SPLIT] and boxes > 1)
 
 
-@fast(inline="always")
+@fast()
 def double_allowed(p: Arr, hands: Arr, h: Int) -> bool:
     fl = hands[h, H_FLAGS]
     if hands[h, H_N] != 2 or fl & FL_DOUBLED:
@@ -125,7 +125,7 @@ def double_allowed(p: Arr, hands: Arr, h: Int) -> bool:
     return True
 
 
-@fast(inline="always")
+@fast()
 def after_card(
     p: Arr,
     f: Arr,
@@ -164,7 +164,7 @@ def after_card(
     return bonus
 
 
-@fast(inline="always")
+@fast()
 def chart_code(
     hard: Arr,
     soft: Arr,
@@ -188,7 +188,7 @@ def chart_code(
     return np.int64(hard[best, col])
 
 
-@fast(inline="always")
+@fast()
 def insert_hand(hands: Arr, base: Int, j: Int, nh: Int) -> None:
     """Make room for a new hand at ``base + j + 1`` (hands after it move up one)."""
     for k in range(base + nh, base + j + 1, -1):

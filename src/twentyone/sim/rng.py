@@ -5,7 +5,7 @@ The shoe is an array of 52-card indices shuffled by a partial Fisher-Yates as it
 deals it, so only the cards used are shuffled and "a new shoe" is just ``position = 0`` (every
 order of the array is a shuffled shoe's). Random numbers: xoshiro256** (Blackman and Vigna),
 bounded by Lemire's multiply-shift with rejection (exactly uniform). Everything here is
-compiled with :func:`fast` and inlined into the kernel.
+compiled with :func:`fast` and called from the kernel.
 
 >>> import numpy as np
 >>> shoe = np.arange(52, dtype=np.uint8)
@@ -39,7 +39,7 @@ def fast(**options: Any) -> Callable[[F], F]:
 
     Numba's on-disk cache checks only each function's own file: after editing this module or
     :mod:`twentyone.sim.hands`, touch ``kernel.py`` (or delete ``sim/__pycache__``) so the
-    kernel, which inlines them, is compiled again."""
+    kernel, which links them in, is compiled again."""
     jit_options: dict[str, Any] = {"cache": True, "_nrt": False, **options}
     decorate: Callable[[F], F] = njit(**jit_options)
     return decorate
@@ -49,12 +49,12 @@ _U = np.uint64
 _MASK32 = np.uint64(0xFFFFFFFF)
 
 
-@fast(inline="always")
+@fast()
 def _rotl(x: np.uint64, k: np.uint64) -> np.uint64:
     return (x << k) | (x >> (_U(64) - k))
 
 
-@fast(inline="always")
+@fast()
 def _next64(s: Arr) -> np.uint64:
     """xoshiro256** (Blackman and Vigna, https://prng.di.unimi.it/xoshiro256starstar.c)."""
     s0, s1, s2, s3 = s[0], s[1], s[2], s[3]
@@ -70,7 +70,7 @@ def _next64(s: Arr) -> np.uint64:
     return np.uint64(result)
 
 
-@fast(inline="always")
+@fast()
 def _below(s: Arr, n: Int) -> Int:
     """A uniform integer in ``[0, n)`` (Lemire, "Fast random integer generation in an
     interval", 2019: multiply-shift with rejection, so exactly uniform)."""
@@ -85,7 +85,7 @@ def _below(s: Arr, n: Int) -> Int:
     return np.int64(m >> _U(32))
 
 
-@fast(inline="always")
+@fast()
 def draw(shoe: Arr, st: Arr, s: Arr) -> Int:
     """The next card: a partial Fisher-Yates step from ``st[0]`` (an emptied shoe starts over,
     as :class:`twentyone.shoe.Shoe` reshuffles the whole shoe)."""
