@@ -116,12 +116,15 @@ def hand_distributions(
             a = dec[i]
             if t == 21 or (ncards[i] == 2 and force_stand2):
                 a = STAND
-            if a == HIT and t < 21:
-                played[i] = hit[i]
-            elif a == DOUBLE and t < 21 and ncards[i] == 2:
-                played[i] = dbl[i]
-            else:
-                played[i] = stand[i]
+            src = (
+                hit
+                if a == HIT and t < 21
+                else dbl
+                if a == DOUBLE and t < 21 and ncards[i] == 2
+                else stand
+            )
+            for k in range(size):
+                played[i, k] = src[i, k]
     return stand, hit, dbl, played
 
 
@@ -165,7 +168,8 @@ def state_joint(
             a = dec[i]
             if t == 21 or (ncards[i] == 2 and force_stand2) or a == STAND:
                 if rows[i] >= 0:
-                    joint[i, hand_state(t), :] = dists[rows[i]]
+                    for d in range(7):
+                        joint[i, hand_state(t), d] = dists[rows[i], d]
                 continue
             part = 1 if (a == DOUBLE and ncards[i] == 2) else 0
             for v in range(10):
@@ -174,10 +178,13 @@ def state_joint(
                 p = comp[v] / nn
                 c = child[i, v]
                 if c >= 0 and part == 0:
-                    joint[i] += p * joint[c]
+                    for k in range(14):
+                        for d in range(7):
+                            joint[i, k, d] += p * joint[c, k, d]
                 elif c >= 0:
                     if rows[c] >= 0:
-                        joint[i, 7 + hand_state(total[c]), :] += p * dists[rows[c]]
+                        for d in range(7):
+                            joint[i, 7 + hand_state(total[c]), d] += p * dists[rows[c], d]
                 else:
                     row = dists[rows[i]] if rows[i] >= 0 else fallback
                     keep = 1.0 - row[6]

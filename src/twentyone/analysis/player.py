@@ -248,10 +248,9 @@ def solve(
                 else:
                     dec[i] = dec_in[i]
                     decs[i] = decs_in[i]
-                vals = np.array([S[i], H[i], D[i]])
-                B[i] = (1.0 - sf[i]) * vals[dec[i]] + sf[i] * (
-                    vals[decs[i]] + (bb[i] if decs[i] != STAND else 0.0)
-                )
+                vu = S[i] if dec[i] == STAND else H[i] if dec[i] == HIT else D[i]
+                vs = S[i] if decs[i] == STAND else H[i] if decs[i] == HIT else D[i]
+                B[i] = (1.0 - sf[i]) * vu + sf[i] * (vs + (bb[i] if decs[i] != STAND else 0.0))
             elif ncards[i] >= 3:
                 if mode == 0:
                     a = HIT if (can_hit and (not can_stand or H[i] > S[i])) else STAND

@@ -76,6 +76,8 @@ def moments(
     h2 = np.zeros(n)
     d2 = np.zeros(n)
     fs = np.zeros((n, 14))
+    hf = np.zeros(14)
+    df = np.zeros(14)
     comp = np.zeros(10, dtype=np.int64)
     for g in range(bounds.shape[0] - 1):
         for j in range(bounds[g], bounds[g + 1]):
@@ -89,8 +91,9 @@ def moments(
             t = total[i]
             s2[i] = 1.0 - push[i] - (pbj[i] if peek else 0.0)
             st = hand_state(t)
-            hf = np.zeros(14)
-            df = np.zeros(14)
+            for k in range(14):
+                hf[k] = 0.0
+                df[k] = 0.0
             h = 0.0
             d = 0.0
             if t < 21:
@@ -111,7 +114,8 @@ def moments(
                         h += p * m2[c]
                         no_bj = 1.0 - push[c] - pbj[c]
                         d += p * (4.0 * no_bj + (0.0 if peek else bj_double * pbj[c]))
-                        hf += p * fs[c]
+                        for k in range(14):
+                            hf[k] += p * fs[c, k]
                         df[7 + hand_state(total[c])] += p
                 if ncards[i] == 2 and bonus > 0.0:
                     need, share = _bonus_need(counts[i])
@@ -136,10 +140,12 @@ def moments(
                 fs[i, st] = 1.0
             elif a == HIT:
                 m2[i] = h
-                fs[i] = hf
+                for k in range(14):
+                    fs[i, k] = hf[k]
             else:
                 m2[i] = d
-                fs[i] = df
+                for k in range(14):
+                    fs[i, k] = df[k]
     return m2, s2, h2, d2, fs
 
 
