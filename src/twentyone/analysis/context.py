@@ -20,7 +20,6 @@ from twentyone.analysis.dealer import (
     DealerTable,
     blackjack_card,
     dealer_dists,
-    dealer_dists_serial,
     dealer_table,
 )
 from twentyone.analysis.player import gather_stand, solve
@@ -46,7 +45,6 @@ UNLIMITED_HANDS = 16
 #: The fewest cards a shoe given to the analysis may hold (the round must be dealt from it;
 #: where a round can run out of cards the returns count only the rounds that end).
 MIN_CARDS = 8
-PARALLEL_ROWS = 2000  # batches of dealer rows at least this big run on every core
 UPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # value indexes in chart order 2..9, T, A
 UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 
@@ -301,8 +299,7 @@ class DistCache:
         need = np.unique(rows[~self.done[rows]])
         if need.size:
             t = self.table
-            run = dealer_dists if need.size >= PARALLEL_ROWS else dealer_dists_serial
-            d, _ = run(self.shoe, self.keys[need], t.parent, t.fac, t.ways, t.bucket)
+            d, _ = dealer_dists(self.shoe, self.keys[need], t.parent, t.fac, t.ways, t.bucket)
             self.dists[need] = d
             self.done[need] = True
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
 
@@ -165,28 +165,12 @@ def blackjack_card(up: int) -> int:
     return TEN if up == ACE else ACE if up == TEN else -1
 
 
-@njit(cache=True, inline="always")
-def _dealer_row(
-    comp: IntArray,
-    removed: IntArray,
-    parent: IntArray,
-    fac: IntArray,
-    ways: FloatArray,
-    bucket: IntArray,
-    out: FloatArray,
-) -> bool:  # pragma: no cover - compiled
-    """Fill ``out`` with the outcome probabilities drawing from ``comp - removed``; False when
-    ``removed`` takes more cards of some value than ``comp`` holds."""
-    c = np.empty(10, dtype=np.int64)
-    for v in range(10):
-        c[v] = comp[v] - removed[v]
-        if c[v] < 0:
-            return False
-    dealer_probs(c, parent, fac, ways, bucket, out)
-    return True
+#: Rows of :func:`dealer_dists` taken through the trie together (the inner loops run over
+#: them, so the compiler can use vector instructions; each row's arithmetic is unchanged).
+BLOCK = 8
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def dealer_dists(
     comp: IntArray,
     removed: IntArray,
@@ -196,29 +180,65 @@ def dealer_dists(
     bucket: IntArray,
 ) -> tuple[FloatArray, BoolArray]:  # pragma: no cover - compiled
     """Outcome probabilities drawing from ``comp - removed[i]`` for every row ``i`` (rows
-    that take more cards than ``comp`` holds are marked invalid)."""
+    that take more cards than ``comp`` holds are marked invalid): :func:`dealer_probs` for
+    :data:`BLOCK` rows at a time, the same operations in the same order for each row. One
+    thread: a parallel version cost 2.5 s of CPU more at the first compile and lost time
+    waiting on a busy core."""
     n = removed.shape[0]
+    size = parent.shape[0]
     out = np.zeros((n, 7))
     valid = np.zeros(n, dtype=np.bool_)
-    for i in prange(n):
-        valid[i] = _dealer_row(comp, removed[i], parent, fac, ways, bucket, out[i])
-    return out, valid
-
-
-@njit(cache=True)
-def dealer_dists_serial(
-    comp: IntArray,
-    removed: IntArray,
-    parent: IntArray,
-    fac: IntArray,
-    ways: FloatArray,
-    bucket: IntArray,
-) -> tuple[FloatArray, BoolArray]:  # pragma: no cover - compiled
-    """:func:`dealer_dists` on one thread (small batches: no thread start-up and no waiting
-    on a busy core)."""
-    n = removed.shape[0]
-    out = np.zeros((n, 7))
-    valid = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        valid[i] = _dealer_row(comp, removed[i], parent, fac, ways, bucket, out[i])
+    ff = np.zeros(10 * MAX_RUN * BLOCK)
+    val = np.zeros(size * BLOCK)
+    acc = np.zeros(MAX_SIZE * 7 * BLOCK)
+    cards = np.zeros(BLOCK, dtype=np.int64)
+    for start in range(0, n, BLOCK):
+        for r in range(BLOCK):
+            i = start + r
+            ok = i < n
+            if ok:
+                for v in range(10):
+                    if comp[v] - removed[i, v] < 0:
+                        ok = False
+            cards[r] = 0
+            for v in range(10):
+                c = comp[v] - removed[i, v] if ok else 0
+                cards[r] += c
+                x = 1.0
+                ff[(v * MAX_RUN) * BLOCK + r] = 1.0
+                for k in range(1, MAX_RUN):
+                    y = c - k + 1
+                    x = x * y if y > 0 else 0.0
+                    ff[(v * MAX_RUN + k) * BLOCK + r] = x
+            if ok:
+                valid[i] = True
+        for j in range(MAX_SIZE * 7 * BLOCK):
+            acc[j] = 0.0
+        for t in range(size):
+            p = parent[t]
+            f = fac[t] * BLOCK
+            o = t * BLOCK
+            if p < 0:
+                for r in range(BLOCK):
+                    val[o + r] = ff[f + r]
+            else:
+                q = p * BLOCK
+                for r in range(BLOCK):
+                    val[o + r] = val[q + r] * ff[f + r]
+            b = bucket[t]
+            if b >= 0:
+                w = ways[t]
+                a = b * BLOCK
+                for r in range(BLOCK):
+                    acc[a + r] += w * val[o + r]
+        for r in range(BLOCK):
+            i = start + r
+            if i >= n or not valid[i]:
+                continue
+            inv = 1.0
+            for size_ in range(1, MAX_SIZE):
+                y = cards[r] - size_ + 1
+                inv = inv / y if y > 0 else 0.0
+                for j in range(7):
+                    out[i, j] += acc[(size_ * 7 + j) * BLOCK + r] * inv
     return out, valid
