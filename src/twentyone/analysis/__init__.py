@@ -68,6 +68,7 @@ def clear_caches(tables: bool = False) -> None:
         f.cache_clear()
     if tables:
         shoe_counts.player_nodes.cache_clear()
+        hands._two_card_nodes.cache_clear()
         shoe_counts.removed_sets.cache_clear()
         dealer.dealer_table.cache_clear()
 

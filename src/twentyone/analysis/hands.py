@@ -14,7 +14,7 @@ import numpy as np
 
 from twentyone.analysis.context import Base, Context, Solved, base_table, run_solve, up_base
 from twentyone.analysis.player import CHART, DOUBLE, HIT, STAND, stand_needed
-from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, IntArray
+from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, IntArray, player_nodes
 from twentyone.analysis.split import split_weights
 
 
@@ -230,14 +230,20 @@ def blackjack_value(ctx: Context, pbj: float) -> float:
 ACTION_CODE = {STAND: "stand", HIT: "hit", DOUBLE: "double"}
 
 
-def two_card_nodes(ctx: Context) -> list[tuple[int, int, int]]:
+def two_card_nodes(ctx: Context) -> tuple[tuple[int, int, int], ...]:
     """``(a, b, node)`` for every two-card hand ``a <= b``."""
+    return _two_card_nodes(ctx.decks)
+
+
+@lru_cache(maxsize=16)
+def _two_card_nodes(decks: int) -> tuple[tuple[int, int, int], ...]:
+    index = player_nodes(decks).index
     out = []
     for a in range(10):
         for b in range(a, 10):
             key = tuple((v == a) + (v == b) for v in range(10))
-            out.append((a, b, ctx.nodes.index[key]))
-    return out
+            out.append((a, b, index[key]))
+    return tuple(out)
 
 
 def shoe_after(ctx: Context, up: int) -> IntArray:
