@@ -23,11 +23,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+if TYPE_CHECKING:
+    from limits import RateLimitItem
 
 Scope = dict[str, Any]
 Receive = Callable[[], Any]
@@ -154,6 +153,12 @@ class Throttle:
     ``"5 per 5 minutes"``), in memory."""
 
     def __init__(self, windows: Sequence[str]) -> None:
+        # imported here: every command's parser reads this module's defaults, and ``limits``
+        # takes a tenth of a second to import
+        from limits import parse_many
+        from limits.storage import MemoryStorage
+        from limits.strategies import MovingWindowRateLimiter
+
         self.items: list[RateLimitItem] = [i for w in windows for i in parse_many(w)]
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
 
