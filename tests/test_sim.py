@@ -184,3 +184,28 @@ def test_a_bad_argument_exits_2_naming_it(args: list[str], named: str) -> None:
     out = cli(*args)
     assert out.returncode == 2
     assert named in out.stderr
+
+
+def test_a_first_simulate_is_announced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 12 item 7: while the simulator compiles, the user is told so and for how long
+    import io
+
+    from twentyone.analysis import analyze, warmup
+    from twentyone.cli import main
+    from twentyone.sim.runner import warm_up
+
+    warm_up()
+    analyze(load_rules("1D S17 NS"), outcomes=False)
+    assert not warmup.compile_pending("simulate")  # every kernel it uses has a cache file
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache: all to compile
+    assert warmup.compile_pending("simulate")
+    out = io.StringIO()
+    assert warmup.notice(out, command="simulate")
+    assert out.getvalue().strip() == warmup.NOTICE_SIMULATE
+    assert "simulator" in warmup.NOTICE_SIMULATE and " s;" in warmup.NOTICE_SIMULATE
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis": True)
+    assert main(["simulate", "1D S17 NS", "--rounds", "1000", "--workers", "1", "--seed", "1"]) == 0
+    assert err.getvalue().splitlines()[0] == warmup.NOTICE_SIMULATE

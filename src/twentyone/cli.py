@@ -211,9 +211,11 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from twentyone.analysis.warmup import notice
     from twentyone.rulesets import load_rules
     from twentyone.sim.command import run
 
+    notice(command="simulate")
     return run(
         load_rules(args.rules),
         rounds=args.rounds,

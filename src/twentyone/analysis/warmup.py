@@ -6,8 +6,8 @@ numba caches each compiled kernel beside its source (``__pycache__``, or under
 without one is compiled on first use (a cache file numba finds stale also recompiles, unseen
 here: the notice is a guide, not a promise).
 
->>> isinstance(compile_pending(), bool)
-True
+>>> isinstance(compile_pending(), bool), isinstance(compile_pending("simulate"), bool)
+(True, True)
 """
 
 from __future__ import annotations
@@ -18,17 +18,23 @@ import os
 import sys
 from typing import Any, TextIO
 
-#: What the user is told while the kernels compile.
+#: What the user is told while the kernels compile (the first run's times: 7 s and 8 s of
+#: CPU on the project's benchmark machine, docs/benchmarks.md "Issue 12 targets").
 NOTICE = (
     "twentyone: compiling the exact analysis (once after an install or an update: about "
-    "30 s on two cores; later runs load it from numba's cache)"
+    "8 s; later runs load it from numba's cache)"
+)
+#: The same for ``simulate`` (its kernel, and the exact analysis it compares with).
+NOTICE_SIMULATE = (
+    "twentyone: compiling the simulator and the exact analysis (once after an install or an "
+    "update: about 15 s; later runs load them from numba's cache)"
 )
 
 
-def _kernels() -> list[Any]:
+def _kernels(command: str = "analysis") -> list[Any]:
     from twentyone.analysis import dealer, outcomes, player, variance
 
-    return [
+    out: list[Any] = [
         dealer.dealer_probs,
         dealer.dealer_dists,
         player.solve,
@@ -38,6 +44,11 @@ def _kernels() -> list[Any]:
         outcomes.hand_distributions,
         outcomes.state_joint,
     ]
+    if command == "simulate":
+        from twentyone.sim import kernel
+
+        out.append(kernel._run)
+    return out
 
 
 def _cached(kernel: Any) -> bool:
@@ -56,15 +67,17 @@ def _cached(kernel: Any) -> bool:
     return any(os.path.exists(f) for f in found)
 
 
-def compile_pending() -> bool:
-    """True when some kernel of the analysis has no cache file."""
-    return not all(_cached(k) for k in _kernels())
+def compile_pending(command: str = "analysis") -> bool:
+    """True when some kernel ``command`` uses (``"analysis"``: ``edge``, ``advise``, ``eor``,
+    ``par``; ``"simulate"``) has no cache file."""
+    return not all(_cached(k) for k in _kernels(command))
 
 
-def notice(out: TextIO | None = None) -> bool:
-    """Tell the user (on standard error) when the kernels are about to compile; returns
-    whether it did."""
-    if not compile_pending():
+def notice(out: TextIO | None = None, command: str = "analysis") -> bool:
+    """Tell the user (on standard error) when the kernels ``command`` uses are about to
+    compile; returns whether it did."""
+    if not compile_pending(command):
         return False
-    print(NOTICE, file=out if out is not None else sys.stderr, flush=True)
+    text = NOTICE_SIMULATE if command == "simulate" else NOTICE
+    print(text, file=out if out is not None else sys.stderr, flush=True)
     return True
