@@ -41,17 +41,16 @@ def _kernels(command: str = "analysis") -> list[Any]:
         player.gather_stand,
         player.stand_needed,
         variance.moments,
-        outcomes.hand_distributions,
-        outcomes.state_joint,
     ]
-    if command == "simulate":
+    if command == "simulate":  # the analysis without the distributions, and the simulator
         from twentyone.sim import kernel
 
-        out.append(kernel._run)
-    return out
+        return [*out, kernel._run]
+    return [*out, outcomes.hand_distributions, outcomes.state_joint]
 
 
-def _cached(kernel: Any) -> bool:
+def kernel_cached(kernel: Any) -> bool:
+    """Whether numba's cache holds a compiled ``kernel`` (a ``@njit(cache=True)`` function)."""
     func = kernel.py_func
     source = inspect.getsourcefile(func)
     if source is None:
@@ -70,7 +69,7 @@ def _cached(kernel: Any) -> bool:
 def compile_pending(command: str = "analysis") -> bool:
     """True when some kernel ``command`` uses (``"analysis"``: ``edge``, ``advise``, ``eor``,
     ``par``; ``"simulate"``) has no cache file."""
-    return not all(_cached(k) for k in _kernels(command))
+    return not all(kernel_cached(k) for k in _kernels(command))
 
 
 def notice(out: TextIO | None = None, command: str = "analysis") -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 from twentyone.errors import TwentyOneError
 from twentyone.rules import Rules
-from twentyone.sim.runner import SimResult, check_arguments, simulate
+from twentyone.sim.runner import SimResult, check_arguments, compile_aside, simulate
 from twentyone.strategy import Strategy
 
 
@@ -47,7 +47,7 @@ def exact_ev(rules: Rules, boxes: int) -> float | None:
     except ImportError:
         return None
     try:
-        return float(analyze(rules, boxes=boxes).ev_basic)
+        return float(analyze(rules, boxes=boxes, outcomes=False).ev_basic)  # no distributions
     except (TwentyOneError, NotImplementedError):
         return None
 
@@ -67,6 +67,9 @@ def run(
     from twentyone.sim.textbook import chart_for
 
     check_arguments(rules, rounds, boxes, workers)
+    # a first run compiles the kernel on another core while the chart and the exact return
+    # are computed (and compiled) here
+    helper = compile_aside() if address is None else None
     if seed is None:
         seed = secrets.randbits(63)
     note = None
@@ -77,6 +80,8 @@ def run(
     if note:
         print(f"twentyone: note: {note}", file=sys.stderr)
     exact = exact_ev(rules, boxes) if strategy_file is None and note is None else None
+    if helper is not None:
+        helper.join()
     result = _with_progress(rules, rounds, boxes, seed, workers, strategy, address)
     if as_json:
         print(json.dumps(result.to_dict(exact)))
