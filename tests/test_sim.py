@@ -209,3 +209,19 @@ def test_a_first_simulate_is_announced(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis": True)
     assert main(["simulate", "1D S17 NS", "--rounds", "1000", "--workers", "1", "--seed", "1"]) == 0
     assert err.getvalue().splitlines()[0] == warmup.NOTICE_SIMULATE
+
+
+def test_a_first_run_compiles_the_kernel_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the kernel compiles in another process (writing numba's cache) while this one works
+    from twentyone.analysis import warmup
+    from twentyone.sim import runner
+    from twentyone.sim.kernel import _run
+
+    runner.warm_up()
+    assert warmup.kernel_cached(_run)
+    assert runner.compile_aside() is None  # cached: nothing to do
+    monkeypatch.setattr(warmup, "kernel_cached", lambda kernel: False)
+    helper = runner.compile_aside()
+    assert helper is not None
+    helper.join(timeout=120)
+    assert helper.exitcode == 0

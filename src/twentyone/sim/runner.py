@@ -191,6 +191,25 @@ def warm_up() -> None:
     run_task(tasks[0])
 
 
+def compile_aside() -> Any | None:
+    """When the kernel has no numba cache file yet (the first run after an install), start
+    compiling it in another process, which writes the cache this one then loads: it compiles
+    on a second core while this process does other work (``simulate``'s exact analysis).
+    Returns the process to ``join()`` before :func:`warm_up`, or None when nothing is to
+    compile (or no process could start: :func:`warm_up` then compiles here)."""
+    from twentyone.analysis.warmup import kernel_cached
+    from twentyone.sim.kernel import _run
+
+    if kernel_cached(_run):
+        return None
+    try:
+        helper = _pool_context().Process(target=warm_up, daemon=True)
+        helper.start()
+    except OSError:
+        return None
+    return helper
+
+
 def _pool_context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
