@@ -202,7 +202,7 @@ def test_a_first_simulate_is_announced(tmp_path: Path, monkeypatch: pytest.Monke
     out = io.StringIO()
     assert warmup.notice(out, command="simulate")
     assert out.getvalue().strip() == warmup.NOTICE_SIMULATE
-    assert "simulator" in warmup.NOTICE_SIMULATE and " s;" in warmup.NOTICE_SIMULATE
+    assert "simulator" in warmup.NOTICE_SIMULATE and " s on " in warmup.NOTICE_SIMULATE
     monkeypatch.delenv("NUMBA_CACHE_DIR")
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)

@@ -18,16 +18,16 @@ import os
 import sys
 from typing import Any, TextIO
 
-#: What the user is told while the kernels compile (the first run's times: 7 s and 8 s of
-#: CPU on the project's benchmark machine, docs/benchmarks.md "Issue 12 targets").
+#: What the user is told while the kernels compile (the first run's times on the project's
+#: benchmark machine, in CPU time: docs/benchmarks.md, "Issue 12 targets").
 NOTICE = (
     "twentyone: compiling the exact analysis (once after an install or an update: about "
-    "8 s; later runs load it from numba's cache)"
+    "8 s on an idle core; later runs load it from numba's cache)"
 )
-#: The same for ``simulate`` (its kernel, and the exact analysis it compares with).
+#: The same for ``simulate`` (its kernel, compiled in a second process, and the exact analysis).
 NOTICE_SIMULATE = (
     "twentyone: compiling the simulator and the exact analysis (once after an install or an "
-    "update: about 15 s; later runs load them from numba's cache)"
+    "update: about 8 s on two idle cores; later runs load them from numba's cache)"
 )
 
 
