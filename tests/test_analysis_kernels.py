@@ -1,0 +1,29 @@
+"""The analysis's fast kernels agree with their plain one-row forms (issue 12 item 7: speed
+must not change a figure)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from twentyone.analysis.dealer import BLOCK, dealer_dists, dealer_probs, dealer_table
+from twentyone.analysis.shoe_counts import fresh_counts, removed_sets
+
+
+def test_dealer_rows_taken_in_blocks_equal_one_row_at_a_time_bit_for_bit() -> None:
+    sets = removed_sets(2, (2,) * 10)
+    keys = sets.keys[: 40 * BLOCK + 3]  # a last block that is not full
+    for up, h17 in ((0, False), (9, True), (5, True)):
+        t = dealer_table(up, h17)
+        comp = fresh_counts(2)
+        comp[up] -= 1
+        comp[3] = 1  # some rows take more fours than the shoe holds
+        out, valid = dealer_dists(comp, keys, t.parent, t.fac, t.ways, t.bucket)
+        for i in range(keys.shape[0]):
+            left = comp - keys[i]
+            if (left < 0).any():
+                assert not valid[i] and not out[i].any()
+                continue
+            one = np.zeros(7)
+            dealer_probs(left, t.parent, t.fac, t.ways, t.bucket, one)
+            assert valid[i] and (one == out[i]).all(), (up, i)
+        assert valid.sum() > BLOCK and (~valid).sum() > 0
