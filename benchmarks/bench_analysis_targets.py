@@ -58,7 +58,8 @@ def main() -> None:
     analyze(rules)  # compile or load the kernels, build the tables
     print(
         f"# {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"load average {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+        f"load average {os.getloadavg()[0]:.1f}, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
     )
 
     def full(outcomes: bool) -> None:
