@@ -100,7 +100,9 @@ def main() -> None:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         wall, mem = _timed_process(cmd, env)
         print(f"| first `edge`, empty numba cache | {wall:.1f} s; {mem} | 8 s, 600 MiB |")
-        if "--cold-simulate" in sys.argv:
+    if "--cold-simulate" in sys.argv:
+        with tempfile.TemporaryDirectory() as cache:  # its own empty cache, not edge's
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
             sim = [sys.executable, "-m", "twentyone.cli", "simulate", RULES, "--rounds", "1000"]
             wall, mem = _timed_process([*sim, "--workers", "1", "--seed", "1"], env)
             print(f"| first `simulate`, empty numba cache | {wall:.1f} s; {mem} | 10 s, 600 MiB |")
