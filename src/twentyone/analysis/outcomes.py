@@ -292,7 +292,7 @@ def _split(
     shoe = shoe_after(ctx, up)
     base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, play))
     aces = pair == ACE and not ctx.hsa
-    solved, _ = run_solve(
+    solved = run_solve(
         ctx, up, base, play.mode, split=True, force_stand2=aces, chart=play.chart, dec=play.dec
     )
     rows = removed_sets(ctx.decks, ctx.hands_by_pair).where[pair, 1]
@@ -419,7 +419,7 @@ def round_outcomes(
             solved = optimal_solved(ctx, up)
         else:
             assert col is not None and col.chart is not None
-            solved, _ = run_solve(ctx, up, base, CHART, chart=col.chart)
+            solved = run_solve(ctx, up, base, CHART, chart=col.chart)
         stand, hit, dbl, played = hand_distributions(
             base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
             nodes.bounds, base.mask, base.valid, base.nb, base.pbj, base.push,

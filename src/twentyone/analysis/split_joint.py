@@ -35,12 +35,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from twentyone.analysis.dealer import DealerTable, dealer_dists, dealer_dists_serial
+from twentyone.analysis.dealer import DealerTable, dealer_dists
 from twentyone.analysis.player import DOUBLE, STAND
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
 from twentyone.analysis.variance import hand_state
-
-PARALLEL_ROWS = 2000  # as in context: batches of dealer rows at least this big use every core
 
 #: Final states of a hand, as in :mod:`twentyone.analysis.variance`: ``part * 7 + state``
 #: (part 1 for a doubled hand; state 0 = 16 or less, 1-5 = 17..21, 6 = bust).
@@ -234,6 +232,5 @@ def pair_joint(shoe: IntArray, t: Terminals, table: DealerTable) -> FloatArray:
     keys = t.drawn @ (KEY_BASE ** np.arange(9, -1, -1, dtype=np.int64))
     unions, row_of_pair = _pair_unions(keys)
     removed = (unions[:, None] // KEY_BASE ** np.arange(9, -1, -1, dtype=np.int64)) % KEY_BASE
-    run = dealer_dists if unions.size >= PARALLEL_ROWS else dealer_dists_serial
-    rows, _ = run(shoe, removed, table.parent, table.fac, table.ways, table.bucket)
+    rows, _ = dealer_dists(shoe, removed, table.parent, table.fac, table.ways, table.bucket)
     return _accumulate(shoe, t.drawn, t.state, t.ways, row_of_pair, rows)
