@@ -41,15 +41,23 @@ def test_without_splits_the_sd_is_the_exact_moment() -> None:
     assert set(got.outcomes_basic) <= {-2.0, -1.0, 0.0, 1.0, 1.5, 2.0}
 
 
-def test_sd_near_farmers_exact_figure() -> None:
-    # Eric Farmer's combinatorial analyzer: SD 1.146540 for 6D S17 DAS SPL1 NS (CDZ-), from
-    # its exact distribution; ours couples the two split hands through the dealer's outcome
-    # only, 2e-5 away (the former moment with hands independent given it: 1.3e-4 away)
-    got = analyze(load_rules("6D S17 DAS SPL1 NS"))
-    assert got.sd_optimal == pytest.approx(1.146540, abs=3e-5)
-    assert got.sd_basic is not None and abs(got.sd_basic - 1.146540) < 2e-4
-    assert got.outcomes_optimal is not None
-    assert got.outcomes_optimal[-4.0] > 0 and got.outcomes_optimal[4.0] > 0  # double both
+def test_sd_is_farmers_exact_figure() -> None:
+    # Eric Farmer's combinatorial analyzer (blackjack_pdf): SD 1.146540 for 6D S17 DAS SPL1 NS
+    # played CDZ- (split hands by the decisions their cards get before a split), from its
+    # exact distribution of a round; with exact_splits ours is that distribution
+    rules = load_rules("6D S17 DAS SPL1 NS")
+    exact = analyze(rules, exact_splits=True)
+    assert exact.sd_optimal == pytest.approx(1.146540, abs=5e-7)
+    assert exact.sd_optimal == pytest.approx(1.146540058006, abs=1e-11)
+    assert _mean(exact.outcomes_optimal) == pytest.approx(exact.ev_optimal, abs=1e-12)
+    assert _mean(exact.outcomes_basic) == pytest.approx(exact.ev_basic, abs=1e-12)
+    assert exact.outcomes_optimal is not None
+    assert exact.outcomes_optimal[-4.0] > 0 and exact.outcomes_optimal[4.0] > 0  # double both
+    # the fast default takes the two hands independent given the dealer's outcome: 2e-5 off
+    fast = analyze(rules)
+    assert fast.sd_optimal == pytest.approx(1.146540, abs=3e-5)
+    assert abs(fast.sd_optimal - 1.146540) > 1e-5
+    assert exact.sd_basic is not None and abs(exact.sd_basic - 1.146540) < 2e-4
 
 
 def test_hands_distribution_counts_the_expected_hands() -> None:

@@ -97,3 +97,41 @@ def test_the_simulator_encodes_or_declares_every_field(field: str) -> None:
         assert _sim_view(a) == _sim_view(b), f"{field}: declared irrelevant, yet encoded"
     else:
         assert _sim_view(a) != _sim_view(b), f"{field}: neither encoded nor declared irrelevant"
+
+
+# fields the analysis prices apart from the kernels (side_bets()): not in the compiled form
+PRICED_APART = {"insurance_upcards", "even_money"}
+
+
+@pytest.mark.parametrize("field", sorted(set(ANALYSIS_READS) - PRICED_APART))
+def test_the_analysis_reads_the_one_compiled_form(field: str) -> None:
+    # the analysis builds its Context from the same vectors the simulator's kernel reads, so
+    # every field it reads is in them
+    a, b = _pair(field)
+    assert _sim_view(a) != _sim_view(b), field
+
+
+def test_the_kernels_predicates_are_the_engines_functions() -> None:
+    from twentyone import compiled, predicates, round
+
+    pairs = [
+        (compiled.dealer_draws_jit, predicates.dealer_draws),
+        (compiled.total_may_double_jit, predicates.total_may_double),
+        (compiled.may_stand_jit, predicates.may_stand),
+        (compiled.cards_pair_jit, predicates.cards_pair),
+    ]
+    for jit, plain in pairs:
+        assert jit.py_func is plain  # type: ignore[attr-defined]
+    for total in range(2, 23):
+        for soft in (False, True):
+            for h17 in (False, True):
+                assert compiled.dealer_draws_jit(total, soft, h17) == round.dealer_must_draw(
+                    total, soft, h17
+                )
+            for rule in (0, 1, 2):
+                assert compiled.total_may_double_jit(total, soft, rule) == (
+                    predicates.total_may_double(total, soft, rule)
+                )
+    assert compiled.dealer_draws_jit(17, True, True) and not compiled.dealer_draws_jit(
+        17, True, False
+    )

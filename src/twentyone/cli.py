@@ -132,7 +132,8 @@ def _cmd_edge(args: argparse.Namespace) -> int:
 
     _compile_notice()
     rules = load_rules(args.rules)
-    report = analyze(rules, boxes=args.boxes, shoe=_shoe_arg(rules, args))
+    shoe = _shoe_arg(rules, args)
+    report = analyze(rules, boxes=args.boxes, shoe=shoe, exact_splits=args.exact_splits)
     if args.json:
         print(json.dumps(report.to_json()))
     else:
@@ -436,6 +437,11 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("rules", help="preset, TOML file or shorthand")
     e.add_argument("--json", action="store_true", help="print the report as JSON")
     e.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
+    e.add_argument(
+        "--exact-splits",
+        action="store_true",
+        help="the distribution and SD with a split into two hands exact (seconds more)",
+    )
     _add_shoe_args(e)
     e.set_defaults(func=_cmd_edge)
 

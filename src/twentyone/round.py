@@ -34,6 +34,13 @@ from twentyone.bets import verify_bets
 from twentyone.cards import Card, hand_total
 from twentyone.errors import IllegalActionError
 from twentyone.hands import Box, BoxBet, Hand
+from twentyone.predicates import (
+    DOUBLE_ON,
+    cards_pair,
+    dealer_draws,
+    may_stand,
+    total_may_double,
+)
 from twentyone.records import (
     Action,
     Deal,
@@ -72,7 +79,7 @@ def dealer_must_draw(total: int, soft: bool, hits_soft_17: bool) -> bool:
     >>> dealer_must_draw(17, True, True)
     True
     """
-    return total < 17 or (total == 17 and soft and hits_soft_17)
+    return dealer_draws(total, soft, hits_soft_17)
 
 
 class Round(RoundActions):
@@ -337,10 +344,8 @@ class Round(RoundActions):
         if hand.split_aces and not rules.hit_split_aces:
             return False, None
         total = hand.total
-        if rules.double_on != "any":
-            allowed = (9, 10, 11) if rules.double_on == "9-11" else (10, 11)
-            if total.soft or total.total not in allowed:
-                return False, None
+        if not total_may_double(total.total, total.soft, DOUBLE_ON[rules.double_on]):
+            return False, None
         full = self._affords(box.player, hand.bet)
         span = None
         if rules.double_for_less:
@@ -355,7 +360,7 @@ class Round(RoundActions):
         if len(hand.cards) != 2 or hand.doubled or (limit is not None and len(box.hands) >= limit):
             return False
         a, b = hand.cards
-        if (a.rank != b.rank) if rules.split_by == "rank" else (a.value != b.value):
+        if not cards_pair(a.rank == b.rank, a.value == b.value, rules.split_by == "rank"):
             return False
         if hand.split_aces and not rules.resplit_aces:
             return False
@@ -386,7 +391,7 @@ class Round(RoundActions):
         total = hand.total.total
         if total < 21:
             acts.append("hit")
-        if total >= rules.min_stand_total:
+        if may_stand(total, rules.min_stand_total):
             acts.append("stand")
         full, span = self._double_range(box, hand)
         if full:

@@ -32,7 +32,7 @@ from twentyone.analysis.basic import basic_column, chart
 from twentyone.analysis.context import UPS, Context, up_key
 from twentyone.analysis.dealer import OUTCOMES, dealer_distribution
 from twentyone.analysis.optimal import optimal_upcard
-from twentyone.analysis.outcomes import OUTCOMES_NOTE, round_outcomes
+from twentyone.analysis.outcomes import OUTCOMES_EXACT_NOTE, OUTCOMES_NOTE, round_outcomes
 from twentyone.analysis.report import EdgeReport
 from twentyone.analysis.shoe import shoe_of
 from twentyone.analysis.side_bets import side_bets
@@ -95,13 +95,15 @@ def analyze(
     shoe: Sequence[int] | None = None,
     *,
     outcomes: bool = True,
+    exact_splits: bool = False,
 ) -> EdgeReport:
     """Exact returns of ``rules`` for one box (``boxes`` matters only where the rules make the
     number of boxes matter: pl.7 splits only with one box), dealt from ``shoe`` (counts of A,
     2..9, ten-value; default the rules' full shoe, see :func:`shoe_of`): ``ev_optimal`` is the
     composition-dependent optimum for that shoe, ``ev_basic`` the full shoe's chart played on
     it. ``outcomes``: also the distribution of one round's net and its standard deviation for
-    each (see :mod:`twentyone.analysis.outcomes`).
+    each (see :mod:`twentyone.analysis.outcomes`); ``exact_splits``: with a split into two
+    hands exactly (Eric Farmer's exact distribution; seconds more for rules that split once).
 
     >>> from twentyone import load_rules
     >>> r = load_rules("1D S17 DAS SPL1 NS")
@@ -140,10 +142,10 @@ def analyze(
         notes.append("double for less is never better than a full double or not doubling")
     if r.surrender_before_play and r.offers_surrender:
         notes.append("surrender decided before play: the chart's R codes")
-    dist_o = round_outcomes(ctx, True) if outcomes else None
-    dist_b = round_outcomes(ctx, False) if outcomes else None
+    dist_o = round_outcomes(ctx, True, exact_splits=exact_splits) if outcomes else None
+    dist_b = round_outcomes(ctx, False, exact_splits=exact_splits) if outcomes else None
     if outcomes:
-        notes.append(OUTCOMES_NOTE)
+        notes.append(OUTCOMES_EXACT_NOTE if exact_splits else OUTCOMES_NOTE)
     return EdgeReport(
         rules=r.name,
         ev_basic=float(ev_b),

@@ -105,7 +105,8 @@ def derive_column(ctx: Context, up: int) -> Derived:
     """Derive the chart column for up card ``up`` from the exact values over ``ctx``'s shoe."""
     nodes = ctx.nodes
     base = up_base(ctx, up)
-    solved, gdec = run_solve(ctx, up, base, BY_TOTAL)
+    solved = run_solve(ctx, up, base, BY_TOTAL)
+    gdec = solved.row_hit
     shoe = shoe_after(ctx, up)
     rows: dict[tuple[bool, int], list[tuple[int, int, int, float]]] = {}
     for a, b, node in two_card_nodes(ctx):
@@ -180,7 +181,7 @@ def _played_options(ctx: Context, up: int, col: Derived) -> dict[tuple[int, int]
     """Each two-card hand's action values over ``ctx``'s shoe, the split's where the column
     splits (by the column's chart)."""
     base = up_base(ctx, up)
-    solved, _ = run_solve(ctx, up, base, CHART, chart=col.chart)  # later cards by the chart
+    solved = run_solve(ctx, up, base, CHART, chart=col.chart)  # later cards by the chart
     shoe = shoe_after(ctx, up)
     opts: dict[tuple[int, int], dict[str, float]] = {}
     for a, b, node in two_card_nodes(ctx):

@@ -34,7 +34,30 @@ from twentyone.analysis.shoe_counts import (
     player_nodes,
     removed_sets,
 )
+from twentyone.compiled import (
+    F_BJ,
+    F_BONUS,
+    MAX_HANDS,
+    P_DAS,
+    P_DECKS,
+    P_DOUBLE_ON,
+    P_H17,
+    P_HOLE,
+    P_HSA,
+    P_MAX_HANDS,
+    P_MIN_STAND,
+    P_OBO,
+    P_ONE_BOX_SPLIT,
+    P_PEEK,
+    P_RSA,
+    P_SPLIT_RANK,
+    P_SURR_VS_ACE,
+    P_SURRENDER,
+    SURRENDER_NAMES,
+    encode_rules,
+)
 from twentyone.errors import CardError
+from twentyone.predicates import total_may_double
 from twentyone.rules import Rules
 
 #: How many hands from one box the analysis evaluates where the rules set no limit
@@ -160,34 +183,35 @@ class Context:
         """The context of ``rules`` dealing from ``shoe`` (counts of A, 2..9, ten-value before
         the round's cards come out; default: the rules' full shoe)."""
         counts = full_shoe(rules) if shoe is None else check_shoe(shoe)
-        peek = rules.hole_card and rules.peek
-        obo = not peek and rules.dealer_blackjack_takes == "original"
+        p, f = encode_rules(rules)  # the one compiled form the simulator reads too
+        peek = bool(p[P_HOLE] and p[P_PEEK])
+        obo = not peek and bool(p[P_OBO])
         f1, f2 = (0.0, 0.0) if peek else (1.0, 1.0 if obo else 2.0)
         f1s, f2s = (0.0, 0.0) if peek else ((0.5, 0.5) if obo else (1.0, 2.0))
-        can_split = rules.may_split and not (rules.split_only_one_box and boxes > 1)
-        limit = rules.hand_limit if rules.hand_limit is not None else UNLIMITED_HANDS
+        limit = int(p[P_MAX_HANDS])
+        can_split = limit >= 2 and not (p[P_ONE_BOX_SPLIT] and boxes > 1)
         return cls(
             rules=rules,
-            decks=node_decks(counts, rules.decks),
+            decks=node_decks(counts, int(p[P_DECKS])),
             shoe=counts,
-            h17=rules.dealer_hits_soft_17,
+            h17=bool(p[P_H17]),
             peek=peek,
             f1=f1,
             f2=f2,
             f1s=f1s,
             f2s=f2s,
-            min_stand=rules.min_stand_total,
-            das=rules.double_after_split,
-            double_rule={"any": 0, "9-11": 1, "10-11": 2}[rules.double_on],
+            min_stand=int(p[P_MIN_STAND]),
+            das=bool(p[P_DAS]),
+            double_rule=int(p[P_DOUBLE_ON]),
             can_split=can_split,
-            max_hands=limit if can_split else 1,
-            split_rank=rules.split_by == "rank",
-            rsa=rules.resplit_aces,
-            hsa=rules.hit_split_aces,
-            bonus=float(rules.bonus_678_777),
-            bj_pays=float(rules.blackjack_pays),
-            surrender=rules.surrender,
-            surrender_vs_ace=rules.surrender_against_ace,
+            max_hands=(UNLIMITED_HANDS if limit >= MAX_HANDS else limit) if can_split else 1,
+            split_rank=bool(p[P_SPLIT_RANK]),
+            rsa=bool(p[P_RSA]),
+            hsa=bool(p[P_HSA]),
+            bonus=float(f[F_BONUS]),
+            bj_pays=float(f[F_BJ]),
+            surrender=SURRENDER_NAMES[int(p[P_SURRENDER])],
+            surrender_vs_ace=bool(p[P_SURR_VS_ACE]),
         )
 
     @property
@@ -213,13 +237,7 @@ class Context:
 
     def can_double(self, total: int, soft: bool) -> bool:
         """Whether the first two cards may be doubled (ro.15, pt.9)."""
-        if total >= 21:
-            return False
-        if self.double_rule == 0:
-            return True
-        if soft:
-            return False
-        return 9 <= total <= 11 if self.double_rule == 1 else 10 <= total <= 11
+        return total_may_double(total, soft, self.double_rule)
 
     def surrender_offered(self, u: int) -> bool:
         return self.surrender != "none" and (u != ACE or self.surrender_vs_ace)
@@ -356,8 +374,9 @@ class Solved(NamedTuple):
     """Every hand's values from :func:`~twentyone.analysis.player.solve`: ``stand``, ``hit``
     (best play after), ``double`` (no bonus), ``played`` (as the mode plays it; two-card hands
     as split hands, bonus included), ``bonus`` (a third card's 6-7-8 / 7-7-7 bonus value),
-    ``bonus_share`` (the share of such hands it pays), and the decisions taken: ``dec``
-    (``decs`` for the suited share)."""
+    ``bonus_share`` (the share of such hands it pays), the decisions taken: ``dec`` (``decs``
+    for the suited share), and in ``BY_TOTAL`` each chart row's hit (1) or stand (0):
+    ``row_hit``."""
 
     stand: FloatArray
     hit: FloatArray
@@ -367,6 +386,7 @@ class Solved(NamedTuple):
     bonus_share: FloatArray
     dec: IntArray
     decs: IntArray
+    row_hit: IntArray
 
 
 _EMPTY = np.zeros(22, dtype=np.int64)
@@ -382,10 +402,10 @@ def run_solve(
     force_stand2: bool = False,
     chart: tuple[IntArray, IntArray] | None = None,
     dec: tuple[IntArray, IntArray] | None = None,
-) -> tuple[Solved, IntArray]:
+) -> Solved:
     """Run :func:`~twentyone.analysis.player.solve` on a base table in ``mode``
-    (:data:`~twentyone.analysis.player.OPTIMUM`, ``BY_TOTAL``, ``CHART``, ``FIXED``); also
-    returns each chart row's hit/stand in ``BY_TOTAL``."""
+    (:data:`~twentyone.analysis.player.OPTIMUM`, ``BY_TOTAL``, ``CHART``, ``FIXED``): every
+    hand's values and decisions, by name."""
     nodes = ctx.nodes
     hard, soft = chart if chart is not None else (_EMPTY, _EMPTY)
     zero = np.zeros(nodes.size, dtype=np.int64)
@@ -418,4 +438,4 @@ def run_solve(
         d_in,
         ds_in,
     )
-    return Solved(*out[:8]), out[8]
+    return Solved(*out)

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
+from twentyone.predicates import dealer_draws
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 BUST, BLACKJACK = 5, 6
@@ -73,7 +74,7 @@ def dealer_table(up: int, hits_soft_17: bool) -> DealerTable:
                 k[v] += 1
                 t = tuple(k)
                 total, soft = _dealer_total(up, t)
-                if total < 17 or (total == 17 and soft and hits_soft_17):
+                if dealer_draws(total, soft, hits_soft_17):
                     nxt[t] = nxt.get(t, 0.0) + ways
                 else:
                     finals[t] = finals.get(t, 0.0) + ways

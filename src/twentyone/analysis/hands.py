@@ -37,7 +37,7 @@ def _split_tables(
     one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
     kids = nodes.child[one]
     base = base_table(ctx, up, pair, k - 1, split_needs(ctx, up, pair, play))
-    solved, _ = run_solve(
+    solved = run_solve(
         ctx,
         up,
         base,
@@ -60,7 +60,7 @@ def _chart_decisions(ctx: Context, up: int, chart: bytes) -> tuple[IntArray, Int
     """A chart's decisions on split hands (they do not depend on the cards out, so they are
     read off the base table once per chart)."""
     codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
-    solved, _ = run_solve(
+    solved = run_solve(
         ctx, up, up_base(ctx, up), CHART, split=True, chart=(codes[0].copy(), codes[1].copy())
     )
     return solved.dec, solved.decs

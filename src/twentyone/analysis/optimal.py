@@ -33,7 +33,7 @@ class UpResult:
 @lru_cache(maxsize=64)
 def optimal_solved(ctx: Context, up: int) -> Solved:
     """Mode-0 solution over the fresh shoe less the up card (cached)."""
-    solved, _ = run_solve(ctx, up, up_base(ctx, up), OPTIMUM)
+    solved = run_solve(ctx, up, up_base(ctx, up), OPTIMUM)
     return solved
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, IntArray
+from twentyone.compiled import may_stand_jit, total_may_double_jit
 
 #: Modes of :func:`solve`: how the hands are played.
 OPTIMUM, BY_TOTAL, CHART, FIXED = 0, 1, 2, 3
@@ -45,19 +46,6 @@ def _bonus_need(c: IntArray) -> tuple[int, float]:  # pragma: no cover - compile
     if c[6] == 1 and c[7] == 1:
         return 5, 0.25
     return -1, 0.0
-
-
-@njit(cache=True)
-def _can_double(total: int, soft: bool, rule: int) -> bool:  # pragma: no cover - compiled
-    if total >= 21:
-        return False
-    if rule == 0:
-        return True
-    if soft:
-        return False
-    if rule == 1:
-        return 9 <= total <= 11
-    return 10 <= total <= 11
 
 
 @njit(cache=True)
@@ -203,12 +191,12 @@ def solve(
                 continue
             t = total[i]
             can_hit = t < 21
-            can_stand = t >= min_stand or t == 21
+            can_stand = may_stand_jit(t, min_stand)
             if ncards[i] == 2:
                 if force_stand2:
                     B[i] = S[i]
                     continue
-                can_dbl = dbl_split and _can_double(t, soft[i], double_rule)
+                can_dbl = dbl_split and total_may_double_jit(t, soft[i], double_rule)
                 if mode == 0:
                     bu = NEG
                     du = STAND

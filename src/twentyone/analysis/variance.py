@@ -11,7 +11,7 @@ Final states of a hand (for that cross term): index ``stake_part * 7 + state``, 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -171,10 +171,22 @@ def payoff_given_dealer(fs: FloatArray, bj_loss: tuple[float, float]) -> FloatAr
     return out
 
 
-def _run_moments(ctx: Context, up: int, base: Base, dec: IntArray, *, split_aces: bool) -> Any:
+class Moments(NamedTuple):
+    """:func:`moments` by name: per hand, ``second`` (E[X^2] as played), the second moments of
+    standing, hitting and doubling a two-card hand, and ``states`` (the distribution of final
+    states as played)."""
+
+    second: FloatArray
+    stand: FloatArray
+    hit: FloatArray
+    double: FloatArray
+    states: FloatArray
+
+
+def _run_moments(ctx: Context, up: int, base: Base, dec: IntArray, *, split_aces: bool) -> Moments:
     nodes = ctx.nodes
     obo = not ctx.peek and ctx.f2 == 1.0
-    return moments(
+    out = moments(
         base.comp,
         nodes.counts,
         nodes.total,
@@ -195,6 +207,7 @@ def _run_moments(ctx: Context, up: int, base: Base, dec: IntArray, *, split_aces
         ctx.bonus,
         split_aces,
     )
+    return Moments(*out)
 
 
 def column_second_moment(
@@ -210,9 +223,10 @@ def column_second_moment(
 
     nodes = ctx.nodes
     base = up_base(ctx, up)
-    solved, _ = run_solve(ctx, up, base, CHART, chart=chart)
+    solved = run_solve(ctx, up, base, CHART, chart=chart)
     dec = solved.dec
-    _, s2, h2, d2, _ = _run_moments(ctx, up, base, dec, split_aces=False)
+    mom = _run_moments(ctx, up, base, dec, split_aces=False)
+    s2, h2, d2 = mom.stand, mom.hit, mom.double
     shoe = shoe_after(ctx, up)
     total = 0.0
     for a, b, node in two_card_nodes(ctx):
@@ -249,9 +263,10 @@ def _split_second_moment(
     shoe = shoe_after(ctx, up)
     base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, SplitPlay(CHART, chart=chart)))
     aces = pair == ACE and not ctx.hsa
-    split_solved, _ = run_solve(ctx, up, base, CHART, split=True, force_stand2=aces, chart=chart)
+    split_solved = run_solve(ctx, up, base, CHART, split=True, force_stand2=aces, chart=chart)
     dec = split_solved.dec
-    m2, _, _, _, fs = _run_moments(ctx, up, base, dec, split_aces=aces)
+    mom = _run_moments(ctx, up, base, dec, split_aces=aces)
+    m2, fs = mom.second, mom.states
     left = base.comp.copy()
     left[pair] -= 1
     n = float(left.sum())

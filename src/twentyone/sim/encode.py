@@ -1,7 +1,8 @@
 """Rules and charts as the plain integer arrays the simulation kernel reads.
 
-:func:`encode_rules` turns a :class:`~twentyone.rules.Rules` into an ``int64`` parameter vector
-(indices are the ``P_*`` constants) and a ``float64`` vector (``F_*``); :func:`encode_strategy`
+:func:`encode_rules` is the one compiled form of a :class:`~twentyone.rules.Rules`
+(:mod:`twentyone.compiled`: an ``int64`` parameter vector indexed by the ``P_*`` constants and
+a ``float64`` vector, ``F_*``; the exact analysis reads the same); :func:`encode_strategy`
 turns a :class:`~twentyone.strategy.Strategy` into ``hard[22, 10]``, ``soft[22, 10]`` and
 ``pairs[11, 10]`` code tables (codes are indices into :data:`twentyone.strategy.CODES`, columns
 the up cards ``2 3 4 5 6 7 8 9 T A``).
@@ -26,6 +27,35 @@ import numpy as np
 import numpy.typing as npt
 
 from twentyone.cards import RANKS, SUITS, Card
+
+# the kernel's names for the one compiled form (twentyone.compiled), re-exported
+from twentyone.compiled import F_BJ as F_BJ
+from twentyone.compiled import F_BONUS as F_BONUS
+from twentyone.compiled import F_SIZE as F_SIZE
+from twentyone.compiled import MAX_HANDS as MAX_HANDS
+from twentyone.compiled import P_AT_ONCE as P_AT_ONCE
+from twentyone.compiled import P_BONUS as P_BONUS
+from twentyone.compiled import P_BOX_BY_BOX as P_BOX_BY_BOX
+from twentyone.compiled import P_CONTINUOUS as P_CONTINUOUS
+from twentyone.compiled import P_CUT as P_CUT
+from twentyone.compiled import P_DAS as P_DAS
+from twentyone.compiled import P_DECKS as P_DECKS
+from twentyone.compiled import P_DOUBLE_ON as P_DOUBLE_ON
+from twentyone.compiled import P_H17 as P_H17
+from twentyone.compiled import P_HOLE as P_HOLE
+from twentyone.compiled import P_HSA as P_HSA
+from twentyone.compiled import P_MAX_HANDS as P_MAX_HANDS
+from twentyone.compiled import P_MIN_STAND as P_MIN_STAND
+from twentyone.compiled import P_OBO as P_OBO
+from twentyone.compiled import P_ONE_BOX_SPLIT as P_ONE_BOX_SPLIT
+from twentyone.compiled import P_PEEK as P_PEEK
+from twentyone.compiled import P_RSA as P_RSA
+from twentyone.compiled import P_SIZE as P_SIZE
+from twentyone.compiled import P_SPLIT_RANK as P_SPLIT_RANK
+from twentyone.compiled import P_SURR_BEFORE as P_SURR_BEFORE
+from twentyone.compiled import P_SURR_VS_ACE as P_SURR_VS_ACE
+from twentyone.compiled import P_SURRENDER as P_SURRENDER
+from twentyone.compiled import encode_rules as compiled_rules
 from twentyone.errors import RulesError, TwentyOneError
 from twentyone.rules import Rules
 from twentyone.strategy import CODES, HARD_TOTALS, PAIR_VALUES, SOFT_TOTALS, UPCARDS, Strategy
@@ -41,38 +71,6 @@ assert CODES == ("H", "S", "Dh", "Ds", "P", "Rh", "Rs", "Rp")
 # action bits (a question's legal actions form a mask)
 A_HIT, A_STAND, A_DOUBLE, A_SPLIT, A_SURRENDER = 1, 2, 4, 8, 16
 
-# the int64 parameter vector
-P_DECKS = 0  # decks in the shoe
-P_CONTINUOUS = 1  # 1: a full shoe every round; 0: a cut card
-P_CUT = 2  # cards dealt before the cut card is out: int(52 * decks * penetration)
-P_H17 = 3  # dealer hits soft 17
-P_HOLE = 4  # the dealer takes a hole card in the initial deal
-P_PEEK = 5  # the dealer peeks under an ace or a ten
-P_OBO = 6  # without a peek a dealer blackjack takes only the original bets
-P_SURRENDER = 7  # 0 none, 1 late, 2 early
-P_SURR_VS_ACE = 8  # surrender allowed against an ace
-P_SURR_BEFORE = 9  # surrender decided box by box before play (ro.11)
-P_DOUBLE_ON = 10  # 0 any two cards, 1 hard 9-11, 2 hard 10-11
-P_DAS = 11  # double after split
-P_SPLIT_RANK = 12  # 1: split only same rank; 0: same value
-P_MAX_HANDS = 13  # hands from one box (1: no split)
-P_ONE_BOX_SPLIT = 14  # split only when the player has one box (pl.7)
-P_RSA = 15  # resplit aces
-P_HSA = 16  # hit split aces
-P_AT_ONCE = 17  # split hands get their second cards at once (pl.7)
-P_MIN_STAND = 18  # lowest total the player may stand on
-P_BONUS = 19  # 1 when the 6-7-8 suited / 7-7-7 bonus is paid
-P_BOX_BY_BOX = 20  # deal order: 1 box by box (hu.4), 0 round robin
-P_SIZE = 21  # length of the vector
-
-# the float64 parameter vector
-F_BJ = 0  # blackjack pays (3:2 = 1.5)
-F_BONUS = 1  # 6-7-8 / 7-7-7 bonus, times the box's bet
-F_SIZE = 2
-
-# the kernel's bound on hands from one box: every ten-value card of 8 decks, so "unlimited"
-# (ro.16, hu.8) is played exactly (a box cannot make more hands than its pair's cards)
-MAX_HANDS = 128
 MAX_BOXES = 12  # Rules.table_boxes is at most 12
 
 # blackjack value of each rank index (2..9, T J Q K = 10, ace = 1)
@@ -124,37 +122,11 @@ SIM_IGNORES: dict[str, str] = {
 
 
 def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
-    """The kernel's parameter vectors for ``rules``. Side bets (insurance, even money, the
-    aces jackpot) are never taken by the simulated player, so they are not encoded."""
+    """The kernel's parameter vectors for ``rules``: the one compiled form of
+    :func:`twentyone.compiled.encode_rules`, refusing a hand limit the kernel cannot hold."""
     if rules.hand_limit is not None and rules.hand_limit > MAX_HANDS:
         raise RulesError("sim-max-hands", max_hands=rules.max_hands, most=MAX_HANDS)
-    p = np.zeros(P_SIZE, dtype=np.int64)
-    p[P_DECKS] = rules.decks
-    p[P_CONTINUOUS] = rules.shuffle == "continuous"
-    p[P_CUT] = int(52 * rules.decks * rules.penetration)
-    p[P_H17] = rules.dealer_hits_soft_17
-    p[P_HOLE] = rules.hole_card
-    p[P_PEEK] = rules.peek
-    p[P_OBO] = rules.dealer_blackjack_takes == "original"
-    p[P_SURRENDER] = ("none", "late", "early").index(rules.surrender)
-    p[P_SURR_VS_ACE] = rules.surrender_against_ace
-    p[P_SURR_BEFORE] = rules.surrender_before_play
-    p[P_DOUBLE_ON] = ("any", "9-11", "10-11").index(rules.double_on)
-    p[P_DAS] = rules.double_after_split
-    p[P_SPLIT_RANK] = rules.split_by == "rank"
-    # "unlimited" (ro.16, hu.8): the kernel's bound, which no shoe reaches
-    p[P_MAX_HANDS] = MAX_HANDS if rules.hand_limit is None else rules.hand_limit
-    p[P_ONE_BOX_SPLIT] = rules.split_only_one_box
-    p[P_RSA] = rules.resplit_aces
-    p[P_HSA] = rules.hit_split_aces
-    p[P_AT_ONCE] = rules.split_second_card == "at-once"
-    p[P_MIN_STAND] = rules.min_stand_total
-    p[P_BONUS] = rules.bonus_678_777 > 0
-    p[P_BOX_BY_BOX] = rules.deal_order == "box-by-box"
-    f = np.zeros(F_SIZE, dtype=np.float64)
-    f[F_BJ] = float(rules.blackjack_pays)
-    f[F_BONUS] = float(rules.bonus_678_777)
-    return p, f
+    return compiled_rules(rules)
 
 
 def encode_strategy(strategy: Strategy) -> tuple[CodeArray, CodeArray, CodeArray]:

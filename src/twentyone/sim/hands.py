@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from twentyone.compiled import cards_pair_jit, total_may_double_jit
 from twentyone.sim.encode import (
     C_P,
     C_RP,
@@ -94,10 +95,9 @@ def split_allowed(
     if hands[h, H_N] != 2 or fl & FL_DOUBLED or nh >= p[P_MAX_HANDS]:
         return False
     a, b = hands[h, H_C0], hands[h, H_C1]
-    if p[P_SPLIT_RANK]:
-        if CARD_RANK[a] != CARD_RANK[b]:
-            return False
-    elif CARD_VALUE[a] != CARD_VALUE[b]:
+    if not cards_pair_jit(
+        CARD_RANK[a] == CARD_RANK[b], CARD_VALUE[a] == CARD_VALUE[b], p[P_SPLIT_RANK] != 0
+    ):
         return False
     if fl & FL_SPLIT_ACES and not p[P_RSA]:
         return False
@@ -113,16 +113,9 @@ def double_allowed(p: Arr, hands: Arr, h: Int) -> bool:
         return False
     if fl & FL_SPLIT_ACES and not p[P_HSA]:
         return False
-    on = p[P_DOUBLE_ON]
-    if on != 0:
-        hsum = hands[h, H_SUM]
-        best = best_total(hsum, hands[h, H_ACE])
-        if best != hsum:  # soft
-            return False
-        lo = 9 if on == 1 else 10
-        if best < lo or best > 11:
-            return False
-    return True
+    hsum = hands[h, H_SUM]
+    best = best_total(hsum, hands[h, H_ACE])
+    return total_may_double_jit(best, best != hsum, p[P_DOUBLE_ON])
 
 
 @fast()

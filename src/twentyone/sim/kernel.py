@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from twentyone.compiled import dealer_draws_jit, may_stand_jit
 from twentyone.sim.encode import (
     A_DOUBLE,
     A_HIT,
@@ -212,7 +213,7 @@ def _play_round(
                     acts = 0
                     if best < 21:
                         acts |= A_HIT
-                    if best >= min_stand:
+                    if may_stand_jit(best, min_stand):
                         acts |= A_STAND
                     if double_allowed(p, hands, h):
                         acts |= A_DOUBLE
@@ -309,7 +310,7 @@ def _play_round(
         h17 = p[P_H17]
         while True:
             best = best_total(dsum, dace)
-            if best > 17 or (best == 17 and not (h17 and best != dsum)):
+            if not dealer_draws_jit(best, best != dsum, h17 != 0):
                 break
             c = draw(shoe, st, rng)
             if record:

@@ -1,0 +1,106 @@
+"""The exact distribution of a round with splits, against the engine itself: on a small shoe,
+every card sequence is dealt from a stacked shoe to a :class:`~twentyone.Round` played by the
+same strategy (the composition-dependent optimum, split hands by their own cards: CDZ-), and
+the round's nets weighted by their probabilities must be the analysis's distribution."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from twentyone import BoxBet, Round, StackedShoe, load_rules
+from twentyone.analysis import action_evs, analyze
+from twentyone.cards import Card
+from twentyone.errors import ShoeExhaustedError
+from twentyone.rules import Rules
+
+RANK = {0: "A", 9: "T"}
+#: the order the analysis breaks ties in (the first of equal returns is taken)
+ORDER = ("stand", "hit", "double", "split", "surrender")
+
+
+class _Player:
+    """The optimum's choices, read from :func:`action_evs` over the round's starting shoe."""
+
+    def __init__(self, rules: Rules, shoe: Sequence[int]) -> None:
+        self.rules = rules
+        self.shoe = shoe
+        self.memo: dict[tuple[tuple[int, ...], int, int], dict[str, float]] = {}
+
+    def choose(self, cards: list[Card], up: Card, hands: int, legal: Sequence[str]) -> str:
+        key = (tuple(sorted(c.value for c in cards)), up.value, hands)
+        if key not in self.memo:
+            self.memo[key] = action_evs(self.rules, cards, up, split_hands=hands, shoe=self.shoe)
+        evs = self.memo[key]
+        best = None
+        for name in ORDER:
+            if name in legal and name in evs and (best is None or evs[name] > evs[best]):
+                best = name
+        assert best is not None, (cards, legal)
+        return best
+
+
+def _play(rules: Rules, player: _Player, cards: list[Card]) -> float | None:
+    """The net of the round the stacked ``cards`` deal (None: it needs more cards)."""
+    try:
+        rnd = Round(rules, StackedShoe(cards), [BoxBet("p", 100)])
+        while not rnd.is_over:
+            q = rnd.question
+            assert q is not None
+            if q.kind in ("insurance", "even-money"):
+                rnd.apply("no-" + q.kind)
+                continue
+            box = rnd.boxes[0]
+            hand = box.hands[q.hand]
+            rnd.apply(player.choose(hand.cards, rnd.upcard, len(box.hands), q.actions))
+    except ShoeExhaustedError:
+        return None
+    return rnd.net()["p"] / 100
+
+
+def engine_outcomes(rules: Rules, shoe: tuple[int, ...]) -> dict[float, float]:
+    """``{net: probability}`` of one round from ``shoe`` by walking every card sequence."""
+    player = _Player(rules, shoe)
+    out: dict[float, float] = {}
+
+    def walk(cards: list[Card], left: np.ndarray, prob: float) -> None:
+        net = _play(rules, player, cards)
+        if net is not None:
+            out[net] = out.get(net, 0.0) + prob
+            return
+        n = left.sum()
+        assert n > 0, "the shoe ran out: choose a bigger one"
+        for v in range(10):
+            if left[v]:
+                nxt = left.copy()
+                nxt[v] -= 1
+                card = Card(RANK.get(v, str(v + 1)), "SHDC"[len(cards) % 4])
+                walk([*cards, card], nxt, prob * left[v] / n)
+
+    walk([], np.array(shoe, dtype=np.int64), 1.0)
+    return out
+
+
+# aces, fives, eights and tens only: every round ends before the shoe does, and the optimum
+# splits eights and aces against several up cards
+SMALL = (3, 0, 0, 0, 2, 0, 0, 4, 0, 8)
+
+
+@pytest.mark.parametrize("spec", ["1D S17 DAS SPL1 NS", "1D S17 DAS SPL1 ENHC"])
+def test_a_small_shoes_distribution_with_splits_is_the_engines(spec: str) -> None:
+    rules = load_rules(spec)
+    want = engine_outcomes(rules, SMALL)
+    got = analyze(rules, shoe=SMALL, exact_splits=True).outcomes_optimal
+    assert got is not None
+    have = {k: v for k, v in got.items() if v > 1e-15}
+    assert sum(want.values()) == pytest.approx(1.0, abs=1e-12)
+    assert set(have) == set(want)
+    for net, p in want.items():
+        assert have[net] == pytest.approx(p, abs=1e-12), net
+    assert any(abs(net) > 2 for net in want)  # a split round: more than one bet won or lost
+    # the fast default (the split hands independent given the dealer's outcome) is not exact
+    fast = analyze(rules, shoe=SMALL).outcomes_optimal
+    assert fast is not None
+    assert max(abs(fast.get(net, 0.0) - p) for net, p in want.items()) > 1e-4
