@@ -412,7 +412,7 @@ def test_readme_shows_the_screenshots() -> None:
     root = Path(__file__).resolve().parents[1]
     readme = (root / "README.md").read_text()
     section = readme.split("## The web table", 1)[1].split("\n## ", 1)[0]
-    for name in ("lobby.png", "table.png", "table-phone.png"):
+    for name in ("lobby.png", "table.png", "table-phone.png", "result.png", "recall.png"):
         assert f"docs/screenshots/{name}" in section, name
         assert (root / "docs" / "screenshots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

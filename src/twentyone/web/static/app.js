@@ -366,6 +366,8 @@ function leaveTable() {
     state.screen.close();
     state.screen = null;
   }
+  // nothing of the table left behind stays clickable while another one loads
+  for (const id of ["betting", "decision", "watching"]) $(id).hidden = true;
 }
 
 function loadRuleCard(id) {
@@ -439,6 +441,7 @@ async function route() {
     document.title = "twentyone";
     show("lobby-view");
     await loadMe();
+    if (location.hash.startsWith("#/table/")) return; // gone to a table meanwhile
     loadLobby();
     state.lobbyTimer = setInterval(loadLobby, 5000);
   }

@@ -24,6 +24,20 @@ export function announce(text) {
   while (region.children.length > 6) region.firstChild.remove();
 }
 
+/** Fit every hand on the felt inside its box: where the cards overlapping as the style sheet
+ * says would still stick out (a long hand in a narrow box, a phone), they overlap more. */
+export function fitCards(root) {
+  for (const row of root.querySelectorAll(".cards")) {
+    row.style.removeProperty("--overlap");
+    const cards = row.children.length;
+    if (cards < 2 || row.scrollWidth <= row.clientWidth + 1) continue;
+    const width = row.firstElementChild.getBoundingClientRect().width;
+    const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
+    const step = Math.max(4, (row.clientWidth - width) / (cards - 1));
+    row.style.setProperty("--overlap", `${Math.min(0, step - width - gap)}px`);
+  }
+}
+
 /** The cards on the felt between views: which places held which card, so a card just dealt
  * flies in from the shoe and a hole card turned over flips, and nothing else moves. */
 export class Dealing {
@@ -99,7 +113,7 @@ export class Dealing {
 
 /** The result of the player's boxes at the end of a round, shown on the felt for a moment
  * (and said to a screen reader): win, lose or push, and the amount. */
-export function showOutcome(lastRound, me, boxNames) {
+export function showOutcome(lastRound, me, boxNames, sideBets = []) {
   const box = $("outcome");
   const net = lastRound.net[me];
   if (net === undefined) {
@@ -107,16 +121,29 @@ export function showOutcome(lastRound, me, boxNames) {
     return;
   }
   const kind = net > 0 ? "win" : net < 0 ? "lose" : "push";
-  const title = net > 0 ? _("You win {amount}", { amount: money(net) }) : net < 0 ? _("You lose {amount}", { amount: money(-net) }) : _("Push: your bets come back");
   const lines = [];
+  let pushes = true;
   lastRound.boxes.forEach((b, i) => {
     if (b.player !== me) return;
     b.hands.forEach((h, j) => {
       if (!h.result) return;
+      pushes = pushes && h.result === "push";
       const where = b.hands.length > 1 ? boxNames.hand(i, j) : boxNames.box(i);
       lines.push(`${where}: ${resultText(h.result)}${h.returned ? " \u2014 " + _("paid {amount}", { amount: money(h.returned) }) : ""}`);
     });
+    for (const bet of sideBets) {
+      const stake = b.side_bets && b.side_bets[bet.id];
+      if (!stake) continue;
+      const paid = (b.side_paid && b.side_paid[bet.id]) || 0;
+      const text = _("{bet} {amount}", { bet: _(bet.title), amount: money(stake) });
+      lines.push(paid ? `${text} \u2192 ${money(paid)}` : `${text} \u2014 ${_("lost")}`);
+      pushes = false;
+    }
   });
+  let title;
+  if (net > 0) title = _("You win {amount}", { amount: money(net) });
+  else if (net < 0) title = _("You lose {amount}", { amount: money(-net) });
+  else title = pushes ? _("Push: your bets come back") : _("Even: nothing won, nothing lost");
   box.className = `outcome ${kind}`;
   box.replaceChildren(el("strong", {}, title), ...lines.map((l) => el("span", {}, l)));
   box.hidden = false;

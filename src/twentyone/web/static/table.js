@@ -2,8 +2,9 @@
 // player's intentions (chips, deal/ready, decisions) sent with ids the server applies once.
 // The protocol is docs/protocol.md.
 
-import { N_, _, _n, _p, lang } from "./i18n.js";
-import { Dealing, announce, hideOutcome, renderShoe, showOutcome } from "./felt.js";
+import { _, _n, lang } from "./i18n.js";
+import { NO, PLAY_KEYS, YES, renderDecision, yesNo } from "./decision.js";
+import { Dealing, announce, fitCards, hideOutcome, renderShoe, showOutcome } from "./felt.js";
 import { play } from "./sound.js";
 import {
   cardEl, cardsEl, chipColour, chipStack, chipValues, countryName, decisionText, defaultActionText, el, fill, flagEl, money,
@@ -14,49 +15,8 @@ export { chipValues } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 
-// Keys for decisions: play actions, and y/n for the prompts.
-const PLAY_KEYS = { h: "hit", s: "stand", d: "double", p: "split", r: "surrender" };
-const YES = { insurance: "insure", "even-money": "even-money", surrender: "surrender" };
-const NO = { insurance: "no-insurance", "even-money": "no-even-money", surrender: "no-surrender" };
-const PROMPTS = {
-  insurance: N_("Insurance?"),
-  "even-money": N_("Even money for your blackjack?"),
-  surrender: N_("Surrender now (half the bet back)?"),
-  play: N_("Your move"),
-};
-const LABELS = {
-  hit: N_("Hit"), stand: N_("Stand"), double: N_("Double"), split: N_("Split"),
-  surrender: N_("Surrender"), "no-surrender": N_("Play on"), insure: N_("Insure"),
-  "no-insurance": N_("No insurance"), "even-money": N_("Even money"), "no-even-money": N_("No"),
-};
-
-function prompt(kind) {
-  return PROMPTS[kind] ? _(PROMPTS[kind]) : kind;
-}
-
-/** The label of a question's action. */
-function actionLabel(kind, action) {
-  return LABELS[action] ? _(LABELS[action]) : action;
-}
-
-/** The key of an action: the play keys are the terminal's (the same in every language); a
- * prompt's yes/no keys are y/n, and the language's own letters (ru д/н) also answer. */
-function keyFor(kind, action) {
-  if (kind === "play") {
-    for (const [k, a] of Object.entries(PLAY_KEYS)) if (a === action) return k;
-    return null;
-  }
-  if (YES[kind] === action) return _p("yes key", "y");
-  if (NO[kind] === action) return _p("no key", "n");
-  return null;
-}
-
-/** A pressed key as y or n when it is the language's yes or no letter. */
-function yesNo(k) {
-  if (k === _p("yes key", "y").toLowerCase()) return "y";
-  if (k === _p("no key", "n").toLowerCase()) return "n";
-  return k;
-}
+// the server's refusal of a seat while the player still sits at another table
+const LEAVING = "you are seated at table {table}: leave it first";
 
 export class TableScreen {
   /**
@@ -86,6 +46,8 @@ export class TableScreen {
     this.timer = setInterval(() => this.renderClocks(), 200);
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
+    this.onResize = () => fitCards($("felt"));
+    window.addEventListener("resize", this.onResize);
     this.bindButtons();
   }
 
@@ -132,6 +94,7 @@ export class TableScreen {
     this.closed = true;
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.onResize);
     if (this.socket) {
       if (this.view && this.view.you.seated && this.view.phase === "betting") this.send("leave");
       const ws = this.socket;
@@ -160,7 +123,15 @@ export class TableScreen {
       if (msg.you.seated) this.sitId = null;
       this.render();
     } else if (msg.type === "error") {
-      if (msg.id !== null && msg.id === this.sitId) this.wantSeat = false; // the table is full or taken
+      if (msg.id !== null && msg.id === this.sitId) {
+        if (msg.message === LEAVING && (this.sitRetries = (this.sitRetries || 0) + 1) <= 5) {
+          // the seat at the table just left is still being given up: ask again in a moment
+          this.sitId = null;
+          setTimeout(() => !this.closed && this.view && !this.view.you.seated && (this.sitId = this.send("sit")), 200);
+          return;
+        }
+        this.wantSeat = false; // the table is full or taken
+      }
       const text = msg.message ? serverText(msg.message, msg.params) : msg.error;
       this.note(text, "error", msg.message, msg.params);
       this.hooks.banner(text, "error", 4000);
@@ -397,6 +368,7 @@ export class TableScreen {
     this.renderDecision(v, me);
     this.renderBetting(v);
     this.renderClocks();
+    fitCards($("felt"));
     this.animate(v, me);
   }
 
@@ -406,7 +378,7 @@ export class TableScreen {
     const ended = v.phase === "betting" && v.last_round && v.last_round.id !== this.resultShown;
     if (ended && !this.firstView) {
       this.resultShown = v.last_round.id;
-      showOutcome(v.last_round, me, this.places());
+      showOutcome(v.last_round, me, this.places(), v.table.side_bets);
     } else if (ended) this.resultShown = v.last_round.id;
     if (v.phase === "playing" || (v.phase === "betting" && v.you.pending)) {
       if (v.phase === "playing" || this.resultShown !== null) hideOutcome();
@@ -558,76 +530,7 @@ export class TableScreen {
   }
 
   renderDecision(v, me) {
-    const t = v.turn;
-    $("decision").hidden = !t;
-    if (!t) {
-      this.actionsKey = null;
-      return;
-    }
-    const mine = t.player === me;
-    $("decision").classList.toggle("mine", mine);
-    const at = { box: t.box + 1, hand: t.hand + 1 };
-    const where = t.kind === "play" ? _("box {box}, hand {hand}", at) : _("box {box}", at);
-    let ask = mine ? prompt(t.kind) : t.kind === "play" ? _("{player} to play", { player: t.player }) : `${t.player}: ${prompt(t.kind)}`;
-    if (mine && t.kind === "insurance" && this.myBoxes(v) > 1) ask = _("Insurance for all your boxes?");
-    const hand = t.kind === "play" && v.boxes[t.box] && v.boxes[t.box].hands[t.hand];
-    const against = hand && v.dealer ? " \u2014 " + _("{total} against the dealer's {card}", {
-      total: totalText(hand.total, hand.soft), card: v.dealer.cards.length ? cardEl(v.dealer.cards[0]).getAttribute("aria-label") : "",
-    }) : "";
-    $("prompt").textContent = `${ask} \u2014 ${where}${mine ? against : ""}`;
-    const buttons = [];
-    const hints = ["basic strategy", "exact"].includes(v.table.default_action);
-    const hinted = hints && $("show-hint").checked ? t.default : null;
-    for (const action of t.actions) {
-      if (action.endsWith(":N")) continue;
-      const key = keyFor(t.kind, action);
-      let label = actionLabel(t.kind, action);
-      if (action === "insure" && t.amount_range) label = _("Insure {amount}", { amount: money(t.amount_range[1]) });
-      buttons.push(
-        el(
-          "button",
-          {
-            type: "button",
-            class: "action" + (action === hinted ? " hinted" : ""),
-            "data-action": action,
-            onclick: () => this.decide(action),
-          },
-          label,
-          key ? el("kbd", {}, key) : null,
-        ),
-      );
-    }
-    for (const action of t.actions) {
-      if (!action.endsWith(":N") || !t.amount_range) continue;
-      const name = action.slice(0, -2);
-      const [lo, hi] = t.amount_range;
-      buttons.push(
-        el(
-          "span",
-          { class: "amount" },
-          el("input", {
-            type: "text",
-            inputmode: "decimal",
-            value: money(hi),
-            "data-amount-for": name,
-            "aria-label": _("{action} amount, {lo} to {hi}", { action: decisionText(name), lo: money(lo), hi: money(hi) }),
-            size: 7,
-          }),
-          el("button", { type: "button", class: "action", "data-action": action, onclick: () => this.decideAmount(name) }, name === "double" ? _("Double for") : _("Insure for")),
-          el("span", { class: "range" }, `${money(lo)}\u2013${money(hi)}`),
-        ),
-      );
-    }
-    // the same question again (another player's change): keep the buttons, a typed amount
-    // and the focus as they are
-    const key = JSON.stringify([t.kind, t.box, t.hand, t.deadline, t.actions, t.amount_range, hinted]);
-    if (this.actionsKey !== key) {
-      this.actionsKey = key;
-      fill($("actions"), buttons);
-    }
-    const hint = $("hint");
-    hint.hidden = !(mine && hinted);
-    if (mine && hinted) hint.textContent = _("Basic strategy: {decision}", { decision: decisionText(hinted) });
+    renderDecision(this, v, me);
   }
 
   renderBetting(v) {
