@@ -125,7 +125,6 @@ _STATS_ADD = (
 )
 
 
-
 def _stats_row(dialect: str) -> Any:
     """An INSERT of a player's statistics row that does nothing when the row is there."""
     if dialect == "postgresql":
