@@ -189,6 +189,8 @@ def test_every_preset_plays_through_the_casino_table(browser: Any, tmp_path: Pat
         expect(outcome).to_contain_text("box 1: Win \u2014 paid 2.00")
         expect(outcome).to_contain_text("Aces jackpot 1.00 \u2014 lost")
         expect(page.get_by_test_id("sides-0")).to_have_text("Aces jackpot 1.00 \u2014 lost")
+        pt_round = page.locator("#recall details.round").first  # recall keeps it too
+        expect(pt_round).to_contain_text("Aces jackpot 1.00 \u2014 lost")
         expect(page.get_by_test_id("net-0")).to_have_text("0.00")
 
         # ru-online 1: five cards stay inside the box, on a desktop and on a phone

@@ -160,6 +160,7 @@ function bindAuth() {
     leaveTable();
     await api("POST", "/api/logout").catch(() => null);
     state.me = null;
+    state.stats = null;
     $("who").hidden = true;
     location.hash = "#/";
     route();
