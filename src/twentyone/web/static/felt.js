@@ -150,6 +150,13 @@ export function showOutcome(lastRound, me, boxNames, sideBets = []) {
   play(kind, 0.2);
   announce([title, ...lines].join(". "));
   if (!reducedMotion()) {
+    // each hand's result and each box's net pop up where they are
+    for (const badge of document.querySelectorAll("#boxes .result, #boxes .net")) {
+      badge.animate([{ transform: "scale(0.4)", opacity: 0 }, { transform: "scale(1.15)", opacity: 1, offset: 0.7 }, { transform: "scale(1)" }], {
+        duration: 420,
+        easing: "ease-out",
+      });
+    }
     box.animate(
       [{ transform: "scale(0.6)", opacity: 0 }, { transform: "scale(1.08)", opacity: 1, offset: 0.6 }, { transform: "scale(1)", opacity: 1 }],
       { duration: 450, easing: "ease-out" },
