@@ -342,7 +342,8 @@ def test_two_players_play_through_the_page(server: Server, browser: Any, tmp_pat
         expect(ann.locator("#dealer-total")).to_have_text("24 — bust")
         check_balances(server, {"ann": ann, "bob": bob}, {"ann": 99_750, "bob": 103_500})
         recall2 = bob.locator('#recall details[data-round="2"]')
-        expect(recall2.locator("li.clock")).to_have_text("stand (clock)")
+        expect(recall2.locator("li.clock .said")).to_have_text("stand (clock)")
+        expect(recall2.locator("li.clock .where")).to_have_text("bob, box 2, hand 1")
         assert errors == []
     finally:
         desk.close()
@@ -411,7 +412,7 @@ def test_readme_shows_the_screenshots() -> None:
     root = Path(__file__).resolve().parents[1]
     readme = (root / "README.md").read_text()
     section = readme.split("## The web table", 1)[1].split("\n## ", 1)[0]
-    for name in ("lobby.png", "table.png", "table-phone.png"):
+    for name in ("lobby.png", "table.png", "table-phone.png", "result.png", "recall.png"):
         assert f"docs/screenshots/{name}" in section, name
         assert (root / "docs" / "screenshots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -436,6 +437,7 @@ def test_the_page_fetches_nothing_from_outside() -> None:
     }
     assert {"index.html", "app.js", "style.css"} <= set(files)
     for name, text in files.items():
+        text = text.replace("http://www.w3.org/2000/svg", "")  # a namespace, never fetched
         assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", text, re.I), name
         for target in re.findall(r'from "([^"]+)"', text):
             assert target.startswith("./") and target[2:] in files, (name, target)
@@ -444,7 +446,7 @@ def test_the_page_fetches_nothing_from_outside() -> None:
 #: English words of the page's controls: none may be seen on a table in another language.
 ENGLISH_LABELS = [
     "Hit", "Stand", "Double", "Split", "Deal", "Undo", "Clear", "Rebet", "Your move", "Balance",
-    "Log out", "Dealer", "Rule card", "This session", "Rounds", "box", "hand", "bet", "Lobby",
+    "Log out", "Dealer", "Rule card", "Your statistics", "Rounds", "box", "hand", "bet", "Lobby",
 ]  # fmt: skip
 
 

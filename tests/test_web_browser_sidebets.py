@@ -67,7 +67,7 @@ def test_side_bets_are_offered_staked_and_paid_through_the_page(
             wait_prompt(page, "box 1, hand 1")
             box = page.get_by_test_id("box-0")
             expect(box).to_contain_text("Perfect Pairs 5.00 → 65.00")
-            expect(box).to_contain_text("21+3 1.00 → 0.00")
+            expect(box).to_contain_text("21+3 1.00 — lost")  # a lost side bet says so
             page.screenshot(path=str(shots_dir(tmp_path) / "side-bets.png"), full_page=True)
             page.keyboard.press("s")
             expect(page.get_by_test_id("net-0")).to_have_text("+49.00")

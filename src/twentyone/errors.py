@@ -127,6 +127,7 @@ TEMPLATES: dict[str, Template] = {
     "max-below-min": _t(N_("table_max={max}: expected at least table_min={min}"), "max", "min"),
     "unknown-fields": _t(N_("unknown rules field(s) {unknown}: expected {known}")),
     # rule sets: presets, files and shorthand
+    "bad-house": _t(N_("house.{field}={value!r}: expected {expected}")),
     "unknown-preset": _t(N_("unknown preset {name!r}: expected one of {presets}")),
     "bad-toml": _t(N_("{source}: not valid TOML: {reason}")),
     "bad-rules-file": _t(N_("{source}: {reason}; the fields are {fields}")),

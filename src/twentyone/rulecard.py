@@ -421,6 +421,29 @@ def _bonuses(r: Rules, w: Words) -> list[str]:
     return lines
 
 
+def rule_card_sections(rules: Rules, lang: str = "en") -> list[tuple[str, list[str]]]:
+    """The rule card of ``rules`` in ``lang`` as its sections: (title, sentences), empty
+    sections left out. The web page draws them as a panel; :func:`rule_card` as text.
+
+    >>> from twentyone.rules import Rules
+    >>> [title for title, _ in rule_card_sections(Rules(decks=1))][:3]
+    ['The game', 'The dealer', 'Blackjack']
+    """
+    w = Words(lang)
+    sections = [
+        (w._("The game"), _game(rules, w)),
+        (w._("The dealer"), _dealer(rules, w)),
+        (w._("Blackjack"), _blackjack(rules, w)),
+        (w._("Insurance and even money"), _insurance(rules, w)),
+        (w._("Surrender"), _surrender(rules, w)),
+        (w._("Doubling"), _doubling(rules, w)),
+        (w._("Splitting"), _splitting(rules, w)),
+        (w._("Playing a hand"), _playing(rules, w)),
+        (w._("Bonuses"), _bonuses(rules, w)),
+    ]
+    return [(title, lines) for title, lines in sections if lines]
+
+
 def rule_card(rules: Rules, lang: str = "en") -> str:
     """The rule card of ``rules`` as plain text in ``lang`` (one of
     :data:`twentyone.i18n.LANGUAGES`): a title, then sections of short sentences.
@@ -439,21 +462,8 @@ def rule_card(rules: Rules, lang: str = "en") -> str:
     True
     """
     w = Words(lang)
-    sections = [
-        (w._("The game"), _game(rules, w)),
-        (w._("The dealer"), _dealer(rules, w)),
-        (w._("Blackjack"), _blackjack(rules, w)),
-        (w._("Insurance and even money"), _insurance(rules, w)),
-        (w._("Surrender"), _surrender(rules, w)),
-        (w._("Doubling"), _doubling(rules, w)),
-        (w._("Splitting"), _splitting(rules, w)),
-        (w._("Playing a hand"), _playing(rules, w)),
-        (w._("Bonuses"), _bonuses(rules, w)),
-    ]
     out = [rules.name, "=" * len(rules.name)]
-    for title, lines in sections:
-        if not lines:
-            continue
+    for title, lines in rule_card_sections(rules, lang):
         out.append("")
         out.append(title)
         for line in lines:

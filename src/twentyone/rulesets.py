@@ -48,6 +48,9 @@ def rules_from_toml(text: str, source: str = "<toml>") -> Rules:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesError("bad-toml", source=source, reason=str(exc)) from exc
+    from twentyone.house import split_house
+
+    data = split_house(data)[0]  # the house is not a rule (twentyone.house)
     try:
         return Rules(**upgrade_legacy(data))
     except TypeError as exc:

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 from argon2 import PasswordHasher
 from fastapi import Depends, FastAPI, Query, Request, status
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
@@ -43,13 +43,13 @@ from twentyone.web.guard import (
 )
 from twentyone.web.ledger import Ledger
 from twentyone.web.node import ClusterNode
-from twentyone.web.recall import private_replay
+from twentyone.web.recall import decision_steps, private_replay
 from twentyone.web.refusal import Refusal
-from twentyone.web.schemas import Limits, RoundRecord, TableOut
+from twentyone.web.schemas import Limits, RoundRecord, RuleSection, Stats, TableOut
 from twentyone.web.storage.accounts import Accounts, Player
 from twentyone.web.storage.checkpoints import BackgroundCheckpoints
 from twentyone.web.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate
-from twentyone.web.tables import Clock, LiveTable, TableConfig
+from twentyone.web.tables import Clock, LiveTable, TableConfig, table_house
 from twentyone.web.views import side_bets_info
 from twentyone.web.ws import Hub
 from twentyone.web.ws_limits import SocketLimits
@@ -235,6 +235,15 @@ def _rule_card(rules: Rules, lang: str) -> str:
     return rule_card(rules, lang)
 
 
+@functools.lru_cache(maxsize=256)
+def _rule_sections(rules: Rules, lang: str) -> tuple[RuleSection, ...]:
+    from twentyone.rulecard import rule_card_sections
+
+    return tuple(
+        RuleSection(title=title, lines=lines) for title, lines in rule_card_sections(rules, lang)
+    )
+
+
 def _table_out(table: LiveTable, advice: Advice, lang: str | None = None) -> TableOut:
     return _out(
         table.config,
@@ -261,11 +270,15 @@ def _out(
     node: str | None = None,
 ) -> TableOut:
     edge = advice.house_edge(rules)
+    name, country = table_house(config)
+    card_lang = lang or config.language or "en"
     return TableOut(
         id=config.id,
-        name=config.id,
+        name=name,
+        country=country,
         rules=rules.name,
-        rule_card=_rule_card(rules, lang or config.language or "en"),
+        rule_card=_rule_card(rules, card_lang),
+        rule_sections=list(_rule_sections(rules, card_lang)),
         limits=Limits(min=rules.table_min, max=rules.table_max),
         boxes=rules.table_boxes,
         boxes_per_player=rules.boxes_per_player,
@@ -360,6 +373,12 @@ def _add_lobby(app: FastAPI) -> None:
         shoe: Any = table.shoe
         return list(shoe.verification()) if hasattr(shoe, "verification") else []
 
+    @app.get("/api/me/stats", tags=["recall"])
+    def my_stats(player: Annotated[Player, Depends(current_player)]) -> Stats:
+        """The player's statistics over every settled round, kept by the server (they
+        survive a reload, a new login and a restart)."""
+        return Stats(**state.ledger.stats(player.id))
+
     @app.get("/api/rounds", tags=["recall"])
     def list_rounds(
         player: Annotated[Player, Depends(current_player)],
@@ -385,7 +404,12 @@ def _add_lobby(app: FastAPI) -> None:
 def _recalled(record: dict[str, Any], player: Player) -> RoundRecord:
     """A stored round as ``player`` may see it: their own bankroll, nobody else's."""
     if isinstance(record.get("replay"), dict):
-        record = {**record, "replay": private_replay(record["replay"], player.username)}
+        steps = decision_steps(record["replay"])
+        record = {
+            **record,
+            "replay": private_replay(record["replay"], player.username),
+            "steps": steps,
+        }
     return RoundRecord(**record)
 
 
@@ -393,5 +417,14 @@ def _add_page(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        """The page's icon (a browser asks here before it reads the page's link)."""
+        return Response(
+            (STATIC / "favicon.svg").read_bytes(),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "max-age=86400"},
+        )
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -30,13 +30,32 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, event, func, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    case,
+    event,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from twentyone.ledger import InsufficientFundsError, LedgerUnavailableError, RoundMove
 from twentyone.web.ledger_sql import StatementRunner
-from twentyone.web.storage.models import Account, GameRound, LedgerEntry, RoundPlayer, utcnow
+from twentyone.web.stats import COUNTERS, empty_stats, round_stats
+from twentyone.web.storage.models import (
+    Account,
+    GameRound,
+    LedgerEntry,
+    PlayerStats,
+    RoundPlayer,
+    utcnow,
+)
 
 BANK = "@bank"
 HOUSE = "@house"
@@ -47,6 +66,7 @@ _ACCOUNTS = cast(Table, Account.__table__)
 _ENTRIES = cast(Table, LedgerEntry.__table__)
 _ROUNDS = cast(Table, GameRound.__table__)
 _ROUND_PLAYERS = cast(Table, RoundPlayer.__table__)
+_STATS = cast(Table, PlayerStats.__table__)
 # the round-money statements, built once (Core: no ORM bookkeeping on the hot path)
 _POSTED_KEYS = select(_ENTRIES.c.key).where(_ENTRIES.c.key.in_(bindparam("keys", expanding=True)))
 _DEBIT_PLAYER = (
@@ -86,6 +106,34 @@ _ROUND_PLAYER_RESULT = (
     )
     .values(staked=bindparam("st"), net=bindparam("nt"))
 )
+
+_NET: Any = bindparam("net")
+_STATS_ADD = (
+    update(_STATS)
+    .where(_STATS.c.account_id == bindparam("acct"))
+    .values(
+        rounds=_STATS.c.rounds + 1,
+        **{
+            c: getattr(_STATS.c, c) + bindparam(c)
+            for c in ("hands", "won", "pushed", "lost", "blackjacks", "staked", "net")
+        },
+        best=case((or_(_STATS.c.best.is_(None), _STATS.c.best < _NET), _NET), else_=_STATS.c.best),
+        worst=case(
+            (or_(_STATS.c.worst.is_(None), _STATS.c.worst > _NET), _NET), else_=_STATS.c.worst
+        ),
+    )
+)
+
+
+def _stats_row(dialect: str) -> Any:
+    """An INSERT of a player's statistics row that does nothing when the row is there."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(_STATS).on_conflict_do_nothing(index_elements=["account_id"])
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(_STATS).on_conflict_do_nothing(index_elements=["account_id"])
 
 
 __all__ = ["BANK", "HOUSE", "InsufficientFundsError", "Ledger", "RoundMove"]
@@ -503,8 +551,43 @@ class Ledger:
                         for a, (staked, net) in per_player.items()
                     ],
                 )
+                self._add_stats(conn, result, per_player)
         self._apply_moved(moved)
         return True
+
+    def _add_stats(
+        self,
+        conn: Connection,
+        result: Mapping[str, Any],
+        per_player: Mapping[int, tuple[int, int]],
+    ) -> None:
+        """Add a settled round to its players' statistics (``twentyone.web.stats``)."""
+        names = dict(
+            conn.execute(
+                select(_ACCOUNTS.c.username, _ACCOUNTS.c.id).where(
+                    _ACCOUNTS.c.id.in_(list(per_player))
+                )
+            ).all()
+        )
+        for name, add in round_stats(dict(result)).items():
+            acct = names.get(name)
+            if acct is None:
+                continue
+            params = {**add, "acct": acct, "staked": per_player[acct][0]}
+            if conn.execute(_STATS_ADD, params).rowcount == 0:  # the player's first round
+                # another node may be settling this player's first round at another table:
+                # the row is made once, and both rounds add to it
+                zero = dict.fromkeys(COUNTERS, 0)
+                conn.execute(_stats_row(conn.dialect.name), {**zero, "account_id": acct})
+                conn.execute(_STATS_ADD, params)
+
+    def stats(self, account_id: int) -> dict[str, Any]:
+        """A player's statistics over every settled round (zeros before the first)."""
+        with self.sessions() as s:
+            row = s.get(PlayerStats, account_id)
+            if row is None:
+                return empty_stats()
+            return {c: getattr(row, c) for c in (*COUNTERS, "best", "worst")}
 
     def refund_round(self, round_id: int) -> bool:
         """Void one open round as a restart does (False: it was not open)."""

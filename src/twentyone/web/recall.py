@@ -18,7 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from twentyone.errors import TwentyOneError
-from twentyone.replay import replay
+from twentyone.replay import _boxes, replay, rules_from_spec
+from twentyone.round import Round
+from twentyone.shoe import StackedShoe
 
 
 def _result(data: dict[str, Any]) -> dict[str, Any] | None:
@@ -52,3 +54,44 @@ def private_replay(data: dict[str, Any], player: str) -> dict[str, Any]:
             amount *= 2
         shown[other] = min(amount, actual)
     return {**data, "bankrolls": shown}
+
+
+def decision_steps(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each decision of a round's replay with where it was taken, for recall to show: the
+    question's ``kind`` (play, insurance, even-money, surrender), the ``player``, the
+    ``box`` and ``hand`` (from 0, in the round's order of boxes), the hand's ``cards`` and
+    the dealer's shown cards when it was asked, and the ``decision``. Empty for a replay
+    that does not play (an old or damaged record).
+
+    >>> data = {"rules": "ru-online", "shoe": "TS 9D 7H 8C 5S 6S TD",
+    ...         "boxes": [{"player": "ann", "bet": 1000}, {"player": "bob", "bet": 500}],
+    ...         "decisions": ["stand", "stand"]}
+    >>> steps = decision_steps(data)
+    >>> [(s["player"], s["box"], s["hand"], s["cards"], s["decision"]) for s in steps]
+    [('ann', 0, 0, ['TS', '8C'], 'stand'), ('bob', 1, 0, ['9D', '5S'], 'stand')]
+    """
+    try:
+        rules = rules_from_spec(data["rules"])
+        rnd = Round(rules, StackedShoe(data["shoe"]), _boxes(data["boxes"]), data.get("bankrolls"))
+        steps = []
+        for decision in data["decisions"]:
+            q = rnd.question
+            if q is None:
+                return []
+            box = rnd.boxes[q.box]
+            hand = box.hands[q.hand] if q.hand < len(box.hands) else None
+            steps.append(
+                {
+                    "kind": q.kind,
+                    "player": box.player,
+                    "box": q.box,
+                    "hand": q.hand,
+                    "cards": [str(c) for c in hand.cards] if hand else [],
+                    "dealer": [str(c) for c in rnd.dealer_visible],
+                    "decision": decision,
+                }
+            )
+            rnd.apply(decision)
+        return steps
+    except (TwentyOneError, KeyError, TypeError, ValueError):
+        return []

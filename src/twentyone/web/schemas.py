@@ -41,13 +41,26 @@ class Limits(BaseModel):
     max: int
 
 
+class RuleSection(BaseModel):
+    """A section of a table's rule card: its title and its sentences."""
+
+    title: str
+    lines: list[str]
+
+
 class TableOut(BaseModel):
     """A table of the lobby."""
 
     id: str
-    name: str
+    name: str = Field(description="the table's name (its house's, from the rules file)")
+    country: str | None = Field(
+        default=None, description="the house's country, ISO 3166-1 alpha-2 (null: not given)"
+    )
     rules: str
-    rule_card: str
+    rule_card: str = Field(description="the rule card as plain text")
+    rule_sections: list[RuleSection] = Field(
+        default_factory=list, description="the rule card as titled sections, for a panel"
+    )
     limits: Limits
     boxes: int
     boxes_per_player: int
@@ -86,3 +99,23 @@ class RoundRecord(BaseModel):
     replay: dict[str, Any]
     result: dict[str, Any] | None
     decided_by_clock: list[int]
+    steps: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="each decision with its kind, player, box and hand (from 0, the round's "
+        "order), the hand's and the dealer's cards when asked",
+    )
+
+
+class Stats(BaseModel):
+    """A player's statistics over every settled round (minor units for money)."""
+
+    rounds: int
+    hands: int
+    won: int
+    pushed: int
+    lost: int
+    blackjacks: int
+    staked: int
+    net: int
+    best: int | None = Field(description="the best round's net (null before the first round)")
+    worst: int | None = Field(description="the worst round's net")

@@ -27,3 +27,5 @@ class TableConfig:
     decision_seconds: float = 20.0
     language: str | None = None  # the page's language here unless the player chose one
     shuffle: str = "secure"  # "provable": a committed shoe the players can verify
+    name: str | None = None  # the name players see (default: the rules file's [house], else id)
+    country: str | None = None  # the house's ISO 3166-1 code (default: the rules file's)

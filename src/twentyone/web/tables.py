@@ -10,8 +10,10 @@ calls :meth:`LiveTable.tick` with the clock's time. The views players see are bu
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from twentyone.house import load_house
 from twentyone.i18n import N_
 from twentyone.rules import Rules
 from twentyone.session import SessionError, TableSession
@@ -23,7 +25,22 @@ from twentyone.web.storage.accounts import Player
 from twentyone.web.table_parts import Clock, DefaultAction, TableConfig
 from twentyone.web.views import boxes_view, dealer_view
 
-__all__ = ["Clock", "DefaultAction", "LiveTable", "TableConfig", "TableError"]
+__all__ = ["Clock", "DefaultAction", "LiveTable", "TableConfig", "TableError", "table_house"]
+
+
+@functools.lru_cache(maxsize=64)
+def table_house(config: TableConfig) -> tuple[str, str | None]:
+    """A table's name and country: its configuration's, else its rules file's ``[house]``
+    (:mod:`twentyone.house`), else its id and no country.
+
+    >>> table_house(TableConfig(id="t1", rules="hu-casino"))
+    ('Budapest Casino', 'HU')
+    >>> table_house(TableConfig(id="t2", rules="6D S17", country="GB"))
+    ('t2', 'GB')
+    """
+    house = load_house(config.rules)
+    name = config.name or (house.name if house else config.id)
+    return name, config.country or (house.country if house else None)
 
 
 def _refused(exc: SessionError) -> TableError:
@@ -68,6 +85,8 @@ class LiveTable:
             idle_seconds=idle_seconds,
         )
         self.multi_player = self.session.multi_player
+        #: the name players see and the house's country (ISO 3166-1 code, or None)
+        self.name, self.country = table_house(config)
         self._last_round: tuple[Played, dict[str, Any]] | None = None
 
     # ----------------------------------------------------------------- reading

@@ -122,6 +122,8 @@ def table_info(table: LiveTable) -> dict[str, Any]:
     """The table's fixed facts as the view carries them."""
     return {
         "id": table.id,
+        "name": table.name,
+        "country": table.country,
         "rules": table.rules.name,
         "limits": {"min": table.rules.table_min, "max": table.rules.table_max},
         "boxes": table.rules.table_boxes,
@@ -145,6 +147,27 @@ def provable_info(table: LiveTable) -> dict[str, Any] | None:
         "shoe": shoe.number,
         "commitment": shoe.commitment,
         "client_seeds": sorted(shoe.client_seeds),
+    }
+
+
+def shoe_view(table: LiveTable) -> dict[str, Any]:
+    """The dealer's shoe as players see it on the table: a continuous shuffler (every round
+    from a full shoe), or a cut-card shoe with how many cards are left in it and in the
+    discard tray, and whether the cut card is out (a new shoe next round). Counts only: no
+    card leaves the server before it is shown."""
+    rules = table.rules
+    size = 52 * rules.decks
+    if rules.shuffle == "continuous":
+        return {"kind": "continuous", "size": size, "left": None, "discards": None, "cut": False}
+    shoe: Any = table.shoe
+    left = shoe.remaining if isinstance(getattr(shoe, "remaining", None), int) else None
+    left = min(left, size) if left is not None else None
+    return {
+        "kind": "cut-card",
+        "size": size,
+        "left": left,
+        "discards": None if left is None else size - left,
+        "cut": bool(getattr(shoe, "cut_card_out", False)),
     }
 
 
@@ -185,6 +208,7 @@ def shared_view(table: LiveTable, now: float) -> dict[str, Any]:
         ],
         "phase": "playing" if played is not None else "betting",
         "countdown": countdown,
+        "shoe": shoe_view(table),
         "boxes": boxes_view(table, played),
         "dealer": dealer_view(played.rnd) if played is not None else None,
         "round": {"id": played.id, "log": played.log} if played is not None else None,

@@ -2,8 +2,9 @@
 // Routes: "#/" the lobby, "#/table/<id>" a table. Plain ES modules, no build step.
 
 import { _, _n, chooseLanguage, lang, languages, load, percent, storedLanguage, storeLanguage } from "./i18n.js";
+import { setSound, soundOn } from "./sound.js";
 import { TableScreen } from "./table.js";
-import { api, cardsEl, decisionText, el, fill, money, resultText, totalText } from "./ui.js";
+import { api, cardsEl, countryName, decisionText, el, fill, flagEl, money, resultText, ruleCardEl, totalText } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,8 +13,7 @@ const state = {
   screen: null, // the TableScreen shown, if any
   lobbyTimer: null,
   bannerTimer: null,
-  stats: { rounds: 0, hands: 0, won: 0, lost: 0, pushed: 0, blackjacks: 0, net: 0, best: null, worst: null },
-  seenRounds: new Set(),
+  stats: null, // the player's statistics, as the server keeps them (GET /api/me/stats)
   tableLanguage: null, // the language of the table shown, if it sets one
   lobby: null, // the tables as last loaded
 };
@@ -42,8 +42,8 @@ function banner(text, kind = "info", ms = 0) {
 }
 
 function show(which) {
-  for (const id of ["auth-view", "lobby-view", "table-view"]) $(id).hidden = id !== which;
-  $("recall-view").hidden = which === "auth-view";
+  for (const id of ["auth-view", "lobby-view", "table-view", "missing-view"]) $(id).hidden = id !== which;
+  $("recall-view").hidden = which === "auth-view" || which === "missing-view";
 }
 
 // ---------------------------------------------------------------- languages
@@ -160,6 +160,7 @@ function bindAuth() {
     leaveTable();
     await api("POST", "/api/logout").catch(() => null);
     state.me = null;
+    state.stats = null;
     $("who").hidden = true;
     location.hash = "#/";
     route();
@@ -186,9 +187,10 @@ function tableCard(t) {
   return el(
     "article",
     { class: "table-card", "data-table": t.id },
-    el("h2", {}, t.name),
+    el("h2", {}, flagEl(t.country, lang()), " ", t.name),
+    el("p", { class: "house muted" }, [t.country ? countryName(t.country, lang()) : null, t.rules].filter(Boolean).join(" \u00b7 ")),
     facts,
-    el("details", {}, el("summary", {}, _("Rule card")), el("pre", {}, t.rule_card)),
+    el("details", { class: "rulecard" }, el("summary", {}, _("Rule card")), ruleCardEl(t.rule_sections)),
     el("div", { class: "row" },
       el("a", { class: "button" + (full ? " secondary" : ""), href: `#/table/${encodeURIComponent(t.id)}`, "data-sit": t.id }, full ? _("Watch") : _("Sit down")),
     ),
@@ -205,70 +207,102 @@ async function loadLobby() {
 }
 
 // ---------------------------------------------------------------- statistics and recall
-function countRound(lastRound, me) {
-  if (state.seenRounds.has(lastRound.id) || !(me in lastRound.net)) return;
-  state.seenRounds.add(lastRound.id);
-  const s = state.stats;
-  const net = lastRound.net[me];
-  s.rounds += 1;
-  s.net += net;
-  s.best = s.best === null ? net : Math.max(s.best, net);
-  s.worst = s.worst === null ? net : Math.min(s.worst, net);
-  for (const box of lastRound.boxes) {
-    if (box.player !== me) continue;
-    for (const h of box.hands) {
-      s.hands += 1;
-      if (h.result === "blackjack") s.blackjacks += 1;
-      if (["win", "blackjack", "even-money"].includes(h.result)) s.won += 1;
-      else if (h.result === "push") s.pushed += 1;
-      else s.lost += 1;
-    }
+/** The player's statistics from the server (kept per account: a reload or a new login shows
+ * the same numbers). */
+async function loadStats() {
+  if (!state.me) return;
+  try {
+    state.stats = await api("GET", "/api/me/stats");
+  } catch (err) {
+    if (err.status !== 401) banner(err.message, "error", 4000);
+    return;
   }
   renderStats();
 }
 
 function renderStats() {
   const s = state.stats;
+  if (!s) {
+    fill($("stats"));
+    return;
+  }
   const rows = [
-    [_("Rounds"), s.rounds],
-    [_("Hands won / pushed / lost"), `${s.won} / ${s.pushed} / ${s.lost}`],
-    [_("Blackjacks"), s.blackjacks],
-    [_("Net"), money(s.net, true)],
-    [_("Best / worst round"), s.best === null ? "\u2014" : `${money(s.best, true)} / ${money(s.worst, true)}`],
+    [_("Rounds"), s.rounds, "rounds"],
+    [_("Hands won / pushed / lost"), `${s.won} / ${s.pushed} / ${s.lost}`, "hands"],
+    [_("Blackjacks"), s.blackjacks, "blackjacks"],
+    [_("Staked"), money(s.staked), "staked"],
+    [_("Net"), money(s.net, true), "net"],
+    [_("Best / worst round"), s.best === null ? "\u2014" : `${money(s.best, true)} / ${money(s.worst, true)}`, "best"],
   ];
-  if (state.me) rows.push([_("Since you joined"), money(state.me.balance - state.me.starting_balance, true)]);
-  fill($("stats"), rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
+  if (state.me) rows.push([_("Since you joined"), money(state.me.balance - state.me.starting_balance, true), "joined"]);
+  fill($("stats"), rows.flatMap(([k, v, id]) => [el("dt", {}, k), el("dd", { "data-stat": id }, String(v))]));
 }
 
+/** A side bet's outcome in recall: "Jackpot 1.00 → 25.00", or "— lost". */
+function sideText(box, id, title) {
+  const stake = box.side_bets[id];
+  const paid = box.side_paid ? box.side_paid[id] : 0;
+  const text = _("{bet} {amount}", { bet: _(title), amount: money(stake) });
+  return paid ? `${text} \u2192 ${money(paid)}` : `${text} \u2014 ${_("lost")}`;
+}
+
+/** A recalled round: the dealer's and every hand's cards in aligned rows (a split's hands
+ * one under the other), each decision with its box, hand and the cards it was taken on, the
+ * cards in the order they left the shoe, and the replay JSON to copy or download. */
 function roundEl(r) {
   const replay = r.replay;
   const json = JSON.stringify(replay, null, 1);
   const clock = new Set(r.decided_by_clock || []);
   const result = r.result;
-  const parts = [];
+  const rows = [];
+  const table = (state.lobby || []).find((t) => t.id === r.table);
+  const sideTitles = Object.fromEntries(((table && table.side_bets) || []).map((b) => [b.id, b.title]));
   if (result) {
     const d = result.dealer;
-    parts.push(el("div", { class: "recall-line" }, el("span", { class: "who" }, _("Dealer")), cardsEl(d.cards), el("span", {}, d.blackjack ? resultText("blackjack") : totalText(d.total, false))));
+    rows.push(
+      el("div", { class: "recall-row dealer-row" },
+        el("span", { class: "who" }, _("Dealer")),
+        cardsEl(d.cards),
+        el("span", { class: "what" }, d.blackjack ? resultText("blackjack") : totalText(d.total, false))),
+    );
     result.boxes.forEach((b, i) => {
       b.hands.forEach((h, j) => {
         const who = b.hands.length > 1
           ? _("{player}, box {box}, hand {hand}", { player: b.player, box: i + 1, hand: j + 1 })
           : _("{player}, box {box}", { player: b.player, box: i + 1 });
-        parts.push(
-          el(
-            "div",
-            { class: "recall-line" },
+        rows.push(
+          el("div", { class: "recall-row" + (j ? " split" : ""), "data-box": i, "data-hand": j },
             el("span", { class: "who" }, who),
             cardsEl(h.cards),
-            el("span", {}, _("{total} {result} (bet {amount})", { total: h.total, result: h.result ? resultText(h.result) : "", amount: money(h.bet) })),
-          ),
+            el("span", { class: `what r-${h.result}` }, _("{total} {result} (bet {amount})", { total: h.total, result: h.result ? resultText(h.result) : "", amount: money(h.bet) }))),
         );
       });
+      const extras = [];
+      if (b.insurance) extras.push(_("insured {amount}", { amount: money(b.insurance) }));
+      for (const id of Object.keys(b.side_bets || {})) extras.push(sideText(b, id, sideTitles[id] || id));
+      if (extras.length) {
+        rows.push(el("div", { class: "recall-row extras", "data-box": i }, el("span", { class: "who" }), el("span", { class: "what" }, extras.join(" \u00b7 "))));
+      }
     });
   }
-  const decisions = (replay.decisions || []).map((d, i) =>
-    el("li", { class: clock.has(i) ? "clock" : "" }, clock.has(i) ? _("{decision} (clock)", { decision: decisionText(d) }) : decisionText(d)),
-  );
+  const steps = r.steps && r.steps.length === (replay.decisions || []).length ? r.steps : null;
+  const decisions = (replay.decisions || []).map((d, i) => {
+    const said = clock.has(i) ? _("{decision} (clock)", { decision: decisionText(d) }) : decisionText(d);
+    if (!steps) return el("li", { class: clock.has(i) ? "clock" : "" }, said);
+    const s = steps[i];
+    const where = s.kind === "play"
+      ? _("{player}, box {box}, hand {hand}", { player: s.player, box: s.box + 1, hand: s.hand + 1 })
+      : _("{player}, box {box}", { player: s.player, box: s.box + 1 });
+    return el(
+      "li",
+      { class: "step" + (clock.has(i) ? " clock" : ""), "data-box": s.box, "data-hand": s.hand },
+      el("span", { class: "where" }, where),
+      s.cards.length ? cardsEl(s.cards) : el("span"),
+      el("span", { class: "against" }, _("against"), " ", cardsEl(s.dealer)),
+      el("strong", { class: "said" }, said),
+    );
+  });
+  const order = String(replay.shoe || "").split(/\s+/).filter(Boolean);
   const file = `twentyone-round-${r.id}.json`;
   const blob = URL.createObjectURL(new Blob([JSON.stringify(replay, null, 2) + "\n"], { type: "application/json" }));
   return el(
@@ -283,33 +317,42 @@ function roundEl(r) {
       el("span", { class: "muted" }, _("staked {amount}", { amount: money(r.staked) })),
       r.status !== "settled" ? el("span", { class: "muted" }, r.status === "refunded" ? _("refunded") : r.status) : null,
     ),
-    ...parts,
-    decisions.length ? el("ol", { class: "decisions" }, decisions) : el("p", { class: "muted" }, _("No decisions.")),
+    el("div", { class: "recall-grid" }, rows),
+    el("h3", {}, _("Decisions")),
+    decisions.length ? el("ol", { class: "decisions" + (steps ? " steps" : "") }, decisions) : el("p", { class: "muted" }, _("No decisions.")),
+    order.length ? el("h3", {}, _("Cards in the order dealt")) : null,
+    order.length ? el("div", { class: "shoe-order" }, cardsEl(order)) : null,
     el(
-      "div",
-      { class: "row" },
-      el("button", {
-        type: "button",
-        class: "secondary",
-        onclick: async (e) => {
-          try {
-            await navigator.clipboard.writeText(json);
-            e.target.textContent = _("Copied");
-          } catch {
-            e.target.closest("details").querySelector("textarea").select();
-            e.target.textContent = _("Select and copy below");
-          }
-        },
-      }, _("Copy replay JSON")),
-      el("a", { class: "button secondary", href: blob, download: file }, _("Download")),
+      "details",
+      { class: "replay-json" },
+      el("summary", {}, _("Replay JSON")),
+      el(
+        "div",
+        { class: "row" },
+        el("button", {
+          type: "button",
+          class: "secondary",
+          onclick: async (e) => {
+            try {
+              await navigator.clipboard.writeText(json);
+              e.target.textContent = _("Copied");
+            } catch {
+              e.target.closest("details").querySelector("textarea").select();
+              e.target.textContent = _("Select and copy below");
+            }
+          },
+        }, _("Copy replay JSON")),
+        el("a", { class: "button secondary", href: blob, download: file }, _("Download")),
+      ),
+      el("textarea", { class: "replay", readonly: true, rows: 4, "aria-label": _("replay JSON") }, json),
     ),
-    el("textarea", { class: "replay", readonly: true, rows: 4, "aria-label": _("replay JSON") }, json),
   );
 }
 
 async function loadRecall() {
   if (!state.me) return;
   try {
+    if (!state.lobby) state.lobby = await api("GET", `/api/tables?lang=${lang()}`); // side bets' titles
     const rounds = await api("GET", "/api/rounds?limit=10");
     for (const a of $("recall").querySelectorAll("a[download]")) URL.revokeObjectURL(a.href);
     fill($("recall"), rounds.length ? rounds.map(roundEl) : el("p", { class: "muted" }, _("No rounds yet.")));
@@ -324,39 +367,56 @@ function leaveTable() {
     state.screen.close();
     state.screen = null;
   }
+  // nothing of the table left behind stays clickable while another one loads
+  for (const id of ["betting", "decision", "watching"]) $(id).hidden = true;
 }
 
 function loadRuleCard(id) {
   api("GET", `/api/tables/${encodeURIComponent(id)}?lang=${lang()}`)
-    .then((t) => ($("table-rulecard").textContent = t.rule_card))
+    .then((t) => fill($("table-rulecard"), ruleCardEl(t.rule_sections)))
     .catch((err) => banner(err.message, "error", 4000));
 }
 
-async function tableLanguage(id) {
-  try {
-    const t = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
-    state.tableLanguage = t.language;
-  } catch (err) {
-    state.tableLanguage = null;
-    banner(err.message, "error", 4000);
-  }
-  await applyLanguage();
-  if (state.screen && state.screen.tableId === id) loadRuleCard(id);
+/** A table that does not exist: say so, with the way back (no felt, no socket). */
+function showMissing(id) {
+  leaveTable();
+  state.tableLanguage = null;
+  show("missing-view");
+  $("missing-text").textContent = _("There is no table {table} in this lobby.", { table: `“${id}”` });
+  document.title = `${_("No such table")} — twentyone`;
 }
 
-function enterTable(id) {
-  if (state.screen && state.screen.tableId === id) return;
+async function enterTable(id) {
+  if ((state.screen && state.screen.tableId === id) || state.entering === id) return;
   leaveTable();
+  let table;
+  state.entering = id;
+  try {
+    table = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+  } catch (err) {
+    if (err.status === 404) showMissing(id);
+    else banner(err.message, "error", 4000);
+    return;
+  } finally {
+    state.entering = null;
+  }
+  if (state.screen || location.hash !== `#/table/${encodeURIComponent(id)}`) return; // left meanwhile
+  show("table-view");
   fill($("notices"));
-  $("table-name").textContent = id;
-  tableLanguage(id);
+  fill($("boxes"));
+  fill($("dealer-cards"));
+  $("outcome").hidden = true;
+  $("table-name").replaceChildren(flagEl(table.country, lang()) || "", " ", table.name);
+  document.title = `${table.name} — twentyone`;
+  state.tableLanguage = table.language;
+  applyLanguage().then(() => state.screen && state.screen.tableId === id && loadRuleCard(id));
   state.screen = new TableScreen(id, {
     autoSit: true,
     banner,
     stillLoggedIn,
     onBalance: showBalance,
-    onRoundEnd: (lastRound, me) => {
-      countRound(lastRound, me);
+    onRoundEnd: () => {
+      loadStats();
       loadRecall();
     },
   });
@@ -375,17 +435,18 @@ async function route() {
   }
   const m = /^#\/table\/(.+)$/.exec(location.hash);
   if (m) {
-    show("table-view");
     enterTable(decodeURIComponent(m[1]));
   } else {
     leaveTable();
     state.tableLanguage = null;
+    document.title = "twentyone";
     show("lobby-view");
     await loadMe();
+    if (location.hash.startsWith("#/table/")) return; // gone to a table meanwhile
     loadLobby();
     state.lobbyTimer = setInterval(loadLobby, 5000);
   }
-  renderStats();
+  loadStats();
   loadRecall();
 }
 
@@ -394,6 +455,13 @@ async function main() {
   bindAuth();
   $("to-lobby").addEventListener("click", () => (location.hash = "#/"));
   $("show-hint").addEventListener("change", () => state.screen && state.screen.view && state.screen.render());
+  const sound = $("sound");
+  const soundState = () => sound.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  sound.addEventListener("click", () => {
+    setSound(!soundOn());
+    soundState();
+  });
+  soundState();
   $("language").addEventListener("change", (e) => chooseFromMenu(e.target.value));
   window.addEventListener("hashchange", route);
   try {

@@ -2,65 +2,21 @@
 // player's intentions (chips, deal/ready, decisions) sent with ids the server applies once.
 // The protocol is docs/protocol.md.
 
-import { N_, _, _n, _p } from "./i18n.js";
-import { cardsEl, decisionText, defaultActionText, el, fill, money, parseMoney, resultText, serverText, totalText } from "./ui.js";
+import { _, _n, lang } from "./i18n.js";
+import { NO, PLAY_KEYS, YES, renderDecision, yesNo } from "./decision.js";
+import { Dealing, announce, fitCards, hideOutcome, renderShoe, showOutcome } from "./felt.js";
+import { play } from "./sound.js";
+import {
+  cardEl, cardsEl, chipColour, chipStack, chipValues, countryName, decisionText, defaultActionText, el, fill, flagEl, money,
+  parseMoney, resultText, serverText, totalText,
+} from "./ui.js";
+
+export { chipValues } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 
-// Keys for decisions: play actions, and y/n for the prompts.
-const PLAY_KEYS = { h: "hit", s: "stand", d: "double", p: "split", r: "surrender" };
-const YES = { insurance: "insure", "even-money": "even-money", surrender: "surrender" };
-const NO = { insurance: "no-insurance", "even-money": "no-even-money", surrender: "no-surrender" };
-const PROMPTS = {
-  insurance: N_("Insurance?"),
-  "even-money": N_("Even money for your blackjack?"),
-  surrender: N_("Surrender now (half the bet back)?"),
-  play: N_("Your move"),
-};
-const LABELS = {
-  hit: N_("Hit"), stand: N_("Stand"), double: N_("Double"), split: N_("Split"),
-  surrender: N_("Surrender"), "no-surrender": N_("Play on"), insure: N_("Insure"),
-  "no-insurance": N_("No insurance"), "even-money": N_("Even money"), "no-even-money": N_("No"),
-};
-
-function prompt(kind) {
-  return PROMPTS[kind] ? _(PROMPTS[kind]) : kind;
-}
-
-/** The label of a question's action. */
-function actionLabel(kind, action) {
-  return LABELS[action] ? _(LABELS[action]) : action;
-}
-
-/** The key of an action: the play keys are the terminal's (the same in every language); a
- * prompt's yes/no keys are y/n, and the language's own letters (ru д/н) also answer. */
-function keyFor(kind, action) {
-  if (kind === "play") {
-    for (const [k, a] of Object.entries(PLAY_KEYS)) if (a === action) return k;
-    return null;
-  }
-  if (YES[kind] === action) return _p("yes key", "y");
-  if (NO[kind] === action) return _p("no key", "n");
-  return null;
-}
-
-/** A pressed key as y or n when it is the language's yes or no letter. */
-function yesNo(k) {
-  if (k === _p("yes key", "y").toLowerCase()) return "y";
-  if (k === _p("no key", "n").toLowerCase()) return "n";
-  return k;
-}
-
-/** Chip values for a table's limits: the minimum and round multiples up to the maximum. */
-export function chipValues(min, max) {
-  const out = [];
-  for (const f of [1, 5, 10, 25, 100, 500, 1000]) {
-    const v = min * f;
-    if (v <= max) out.push(v);
-    if (out.length === 6) break;
-  }
-  return out;
-}
+// the server's refusal of a seat while the player still sits at another table
+const LEAVING = "you are seated at table {table}: leave it first";
 
 export class TableScreen {
   /**
@@ -82,9 +38,16 @@ export class TableScreen {
     this.chip = null;
     this.side = "main"; // where the next chip goes: "main" or a side bet id
     this.lastRoundSeen = null;
+    this.notices = []; // the table log: messages kept with their parameters (relabelled)
+    this.dealing = new Dealing();
+    this.firstView = true;
+    this.insurance = null; // {round, action}: the player's one answer for all their boxes
+    this.autoSent = null; // the question the page answered with it
     this.timer = setInterval(() => this.renderClocks(), 200);
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
+    this.onResize = () => fitCards($("felt"));
+    window.addEventListener("resize", this.onResize);
     this.bindButtons();
   }
 
@@ -131,6 +94,7 @@ export class TableScreen {
     this.closed = true;
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.onResize);
     if (this.socket) {
       if (this.view && this.view.you.seated && this.view.phase === "betting") this.send("leave");
       const ws = this.socket;
@@ -159,24 +123,41 @@ export class TableScreen {
       if (msg.you.seated) this.sitId = null;
       this.render();
     } else if (msg.type === "error") {
-      if (msg.id !== null && msg.id === this.sitId) this.wantSeat = false; // the table is full or taken
+      if (msg.id !== null && msg.id === this.sitId) {
+        if (msg.message === LEAVING && (this.sitRetries = (this.sitRetries || 0) + 1) <= 5) {
+          // the seat at the table just left is still being given up: ask again in a moment
+          this.sitId = null;
+          setTimeout(() => !this.closed && this.view && !this.view.you.seated && (this.sitId = this.send("sit")), 200);
+          return;
+        }
+        this.wantSeat = false; // the table is full or taken
+      }
       const text = msg.message ? serverText(msg.message, msg.params) : msg.error;
-      this.note(text, "error");
+      this.note(text, "error", msg.message, msg.params);
       this.hooks.banner(text, "error", 4000);
       if (this.view) this.render();
     } else if (msg.type === "notice") {
       const text = msg.message ? serverText(msg.message, msg.params) : msg.text;
-      this.note(text, msg.kind);
+      this.note(text, msg.kind, msg.message, msg.params);
       if (msg.kind === "default-action" || msg.kind === "bets-dropped" || msg.kind === "table-error") {
         this.hooks.banner(text, "notice", 5000);
       }
     }
   }
 
-  note(text, kind = "info") {
-    const list = $("notices");
-    list.prepend(el("li", { class: `notice ${kind}` }, text));
-    while (list.children.length > 30) list.lastChild.remove();
+  /** Add a line to the table log: a server message (kept with its parameters, so a change
+   * of language writes it again) or a text of the page. */
+  note(text, kind = "info", message = null, params = null) {
+    this.notices.unshift({ text, kind, message, params });
+    this.notices.length = Math.min(this.notices.length, 30);
+    this.renderNotices();
+  }
+
+  renderNotices() {
+    fill(
+      $("notices"),
+      this.notices.map((n) => el("li", { class: `notice ${n.kind}` }, n.message ? serverText(n.message, n.params) : n.text)),
+    );
   }
 
   // ------------------------------------------------------------- intentions
@@ -189,8 +170,15 @@ export class TableScreen {
     };
     on("undo", () => this.send("undo"));
     on("clear", () => this.send("clear"));
-    on("rebet", () => this.send("rebet"));
-    on("double-rebet", () => this.send("double-rebet"));
+    // after a rebet the next Enter deals (the focus goes to Deal, not back to Rebet)
+    on("rebet", () => {
+      this.send("rebet");
+      this.focusDeal = true;
+    });
+    on("double-rebet", () => {
+      this.send("double-rebet");
+      this.focusDeal = true;
+    });
     on("deal", () => this.send(this.view && this.view.table.multi_player ? "ready" : "deal"));
     on("sit", () => {
       this.wantSeat = true;
@@ -202,21 +190,22 @@ export class TableScreen {
     const v = this.view;
     if (!v || v.phase !== "betting" || !v.you.seated) return;
     const offered = v.table.side_bets.some((b) => b.id === this.side);
-    this.send("bet", { box, amount: this.chip, side: offered ? this.side : "main" });
+    if (this.send("bet", { box, amount: this.chip, side: offered ? this.side : "main" })) play("chip");
   }
 
   /** A box's side stakes by the table's side bets (generic: a kind's title comes from the
    * catalog), each with what it paid once settled. */
-  sideStakes(box) {
+  sideStakes(box, settled = false) {
     const bets = (this.view && this.view.table.side_bets) || [];
     return bets
       .filter((b) => box.side_bets && box.side_bets[b.id])
       .map((b) => {
-        const paid = box.side_paid ? box.side_paid[b.id] : undefined;
+        let paid = box.side_paid ? box.side_paid[b.id] : undefined;
+        if (paid === undefined && settled && box.net !== null && box.net !== undefined) paid = 0; // the round is over
         const title = _(b.title);
         const text = _("{bet} {amount}", { bet: title, amount: money(box.side_bets[b.id]) });
-        const after = paid === undefined ? "" : " \u2192 " + money(paid);
-        return el("span", { class: "side-stake", "data-side": b.id }, text + after);
+        const after = paid === undefined ? "" : paid ? " \u2192 " + money(paid) : " \u2014 " + _("lost");
+        return el("span", { class: "side-stake" + (paid === 0 ? " lost" : paid ? " won" : ""), "data-side": b.id }, text + after);
       });
   }
 
@@ -262,7 +251,29 @@ export class TableScreen {
   decide(decision) {
     const t = this.view && this.view.turn;
     if (!t || !t.actions.length) return;
+    if (t.kind === "insurance" && (decision === "insure" || decision === "no-insurance") && this.view.round) {
+      // one answer for every box of the player: the page gives it again at their next box
+      this.insurance = { round: this.view.round.id, action: decision };
+    }
     this.send("decide", { decision, box: t.box, hand: t.hand });
+  }
+
+  /** The insurance question of another of the player's boxes, answered as the first was. */
+  answerInsurance(v) {
+    const t = v.turn;
+    const a = this.insurance;
+    if (!t || t.kind !== "insurance" || !t.actions.length || !a || !v.round || a.round !== v.round.id) return false;
+    if (!t.actions.includes(a.action)) return false;
+    const asked = `${v.round.id}:${t.box}`;
+    if (this.autoSent === asked) return true;
+    this.autoSent = asked;
+    this.send("decide", { decision: a.action, box: t.box, hand: t.hand });
+    return true;
+  }
+
+  /** How many boxes the player has in the round in play. */
+  myBoxes(v) {
+    return v.phase === "playing" ? v.boxes.filter((b) => b.player === v.you.username && b.hands.length).length : 0;
   }
 
   /** An amount action (double:N, insure:N) with the amount typed in its field (the server's
@@ -306,7 +317,14 @@ export class TableScreen {
       return;
     }
     const onChip = e.target instanceof HTMLElement && e.target.closest("#chips");
-    if (v.phase === "betting" && v.you.seated && e.key === "Enter" && (onChip || !(e.target instanceof HTMLButtonElement))) {
+    const onRebet = e.target instanceof HTMLElement && ["rebet", "double-rebet"].includes(e.target.id);
+    const box = e.target instanceof HTMLElement && e.target.closest(".box.bettable");
+    if (box && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      this.bet(Number(box.dataset.box));
+      return;
+    }
+    if (v.phase === "betting" && v.you.seated && e.key === "Enter" && (onChip || onRebet || !(e.target instanceof HTMLButtonElement))) {
       e.preventDefault();
       this.send(v.table.multi_player ? "ready" : "deal"); // the server checks the bets
     }
@@ -316,6 +334,7 @@ export class TableScreen {
   /** Draw again in the page's language (after a change of language). */
   relabel() {
     this.actionsKey = null;
+    this.renderNotices();
     if (this.view) this.render();
   }
 
@@ -328,7 +347,8 @@ export class TableScreen {
       this.hooks.onRoundEnd(v.last_round, me);
     }
     const t = v.table;
-    $("table-name").textContent = t.id;
+    $("table-name").replaceChildren(flagEl(t.country, lang()) || "", " ", t.name || t.id);
+    $("table-house").textContent = [t.country ? countryName(t.country, lang()) : null, t.rules].filter(Boolean).join(" \u00b7 ");
     const facts = [
       _("{min}\u2013{max} a box", { min: money(t.limits.min), max: money(t.limits.max) }),
       t.boxes_per_player < t.boxes
@@ -338,12 +358,63 @@ export class TableScreen {
       _("clock {seconds} s, then {action}", { seconds: Math.round(t.decision_seconds), action: defaultActionText(t.default_action) }),
     ];
     $("table-facts").textContent = facts.join(" \u00b7 ");
+    const roundId = v.round ? v.round.id : v.last_round ? v.last_round.id : null;
+    if (roundId !== this.dealing.round) this.dealing.reset(roundId);
+    renderShoe(v.shoe);
     this.renderDealer(v);
     this.renderBoxes(v, me);
     this.renderStatus(v, me);
+    if (this.answerInsurance(v)) return; // the answer goes out: the next view moves on
     this.renderDecision(v, me);
     this.renderBetting(v);
     this.renderClocks();
+    fitCards($("felt"));
+    this.animate(v, me);
+  }
+
+  /** Deal the new cards from the shoe, show a round's end, and say what happened. */
+  animate(v, me) {
+    const dealt = this.dealing.update($("felt"), this.firstView);
+    const ended = v.phase === "betting" && v.last_round && v.last_round.id !== this.resultShown;
+    if (ended && !this.firstView) {
+      this.resultShown = v.last_round.id;
+      showOutcome(v.last_round, me, this.places(), v.table.side_bets);
+    } else if (ended) this.resultShown = v.last_round.id;
+    if (v.phase === "playing" || (v.phase === "betting" && v.you.pending)) {
+      if (v.phase === "playing" || this.resultShown !== null) hideOutcome();
+    }
+    this.firstView = false;
+    if (dealt.length) announce(this.dealtText(v, dealt));
+    const t = v.turn;
+    const turnKey = t ? `${t.player}:${t.kind}:${t.box}:${t.hand}:${t.deadline}` : null;
+    if (t && t.player === me && turnKey !== this.turnSaid) announce($("prompt").textContent);
+    this.turnSaid = turnKey;
+  }
+
+  /** Box and hand names, counted from 1. */
+  places() {
+    return {
+      box: (i) => _("box {box}", { box: i + 1 }),
+      hand: (i, j) => _("box {box}, hand {hand}", { box: i + 1, hand: j + 1 }),
+    };
+  }
+
+  /** The cards just dealt, in words: whose they are and the hand's total. */
+  dealtText(v, dealt) {
+    const names = this.places();
+    const parts = [];
+    for (const { key, code } of dealt) {
+      const card = code ? cardEl(code).getAttribute("aria-label") : _("face-down card");
+      const [where] = key.split(":");
+      if (where === "d") parts.push(_("Dealer: {card}", { card }));
+      else {
+        const [, box, hand] = /b(\d+)h(\d+)/.exec(where) || [];
+        const b = (v.phase === "playing" ? v.boxes : (v.last_round || {}).boxes || [])[Number(box)];
+        const who = b && b.player === v.you.username ? _("You") : b ? b.player : "";
+        parts.push(`${who}, ${names.hand(Number(box), Number(hand))}: ${card}`);
+      }
+    }
+    return parts.join("; ");
   }
 
   renderDealer(v) {
@@ -355,7 +426,7 @@ export class TableScreen {
       $("dealer-total").textContent = "";
       return;
     }
-    $("dealer-cards").replaceWith(Object.assign(cardsEl(d.cards, d.hidden), { id: "dealer-cards" }));
+    $("dealer-cards").replaceWith(Object.assign(cardsEl(d.cards, d.hidden, "d"), { id: "dealer-cards" }));
     let text = d.cards.length === 1 ? String(d.total) : totalText(d.total, d.soft);
     if (d.blackjack) text = resultText("blackjack");
     else if (d.total > 21) text = _("{total} \u2014 bust", { total: d.total });
@@ -391,44 +462,48 @@ export class TableScreen {
           info.push(el("span", { class: "total" }, h.surrendered ? "" : totalText(h.total, h.soft)));
           info.push(el("span", { class: "hand-bet" }, h.doubled ? _("bet {amount} doubled", { amount: money(h.bet) }) : _("bet {amount}", { amount: money(h.bet) })));
           if (h.result) {
-            info.push(el("span", { class: `result ${h.result}` }, resultText(h.result)));
+            info.push(el("span", { class: `result ${h.result}`, "data-testid": `result-${i}-${j}` }, resultText(h.result)));
             if (h.returned) info.push(el("span", { class: "paid" }, _("paid {amount}", { amount: money(h.returned) })));
           }
           hands.append(
             el(
               "div",
               { class: hcls.join(" "), "data-testid": `hand-${i}-${j}` },
-              cardsEl(h.cards),
+              cardsEl(h.cards, 0, `b${i}h${j}`),
               el("div", { class: "hand-info" }, ...info),
             ),
           );
         });
         node.append(hands);
         if (shown.insurance) node.append(el("div", { class: "insurance" }, _("insured {amount}", { amount: money(shown.insurance) })));
-        const settled = v.phase === "betting" ? this.sideStakes(shown) : [];
+        const settled = v.phase === "betting" ? this.sideStakes(shown, true) : [];
         if (settled.length) node.append(el("div", { class: "sides", "data-testid": `sides-${i}` }, ...settled));
         if (shown.net !== null && shown.net !== undefined) {
           const net = shown.net;
           node.append(el("div", { class: `net ${net > 0 ? "up" : net < 0 ? "down" : "even"}`, "data-testid": `net-${i}` }, money(net, true)));
         }
       }
-      const sides = this.sideStakes(box);
+      const sides = this.sideStakes(box, v.phase === "playing");
+      const { min, max } = v.table.limits;
       if (v.phase === "betting" && (box.bet || sides.length)) {
         node.append(
           el(
             "div",
             { class: "stake pending", "data-testid": `stake-${i}` },
-            el("span", { class: "chip-mark" }, money(box.bet)),
+            box.bet ? chipStack(box.bet, min, max) : null,
             ...sides,
           ),
         );
       } else if (v.phase === "playing" && box.player) {
-        node.append(el("div", { class: "stake" }, el("span", { class: "chip-mark" }, money(box.bet)), ...sides));
+        node.append(el("div", { class: "stake placed", "data-testid": `stake-${i}` }, chipStack(box.bet, min, max), ...sides));
       }
       if (cls.includes("bettable")) {
         node.addEventListener("click", () => this.bet(i));
         node.setAttribute("role", "button");
-        node.setAttribute("title", _("Bet on box {seat}", { seat: i + 1 }));
+        node.setAttribute("tabindex", "0");
+        const label = _("Bet on box {seat}", { seat: i + 1 });
+        node.setAttribute("title", label);
+        node.setAttribute("aria-label", box.bet ? `${label} (${money(box.bet)})` : label);
       }
       return node;
     });
@@ -455,71 +530,7 @@ export class TableScreen {
   }
 
   renderDecision(v, me) {
-    const t = v.turn;
-    $("decision").hidden = !t;
-    if (!t) {
-      this.actionsKey = null;
-      return;
-    }
-    const mine = t.player === me;
-    $("decision").classList.toggle("mine", mine);
-    const at = { box: t.box + 1, hand: t.hand + 1 };
-    const where = t.kind === "play" ? _("box {box}, hand {hand}", at) : _("box {box}", at);
-    const ask = mine ? prompt(t.kind) : t.kind === "play" ? _("{player} to play", { player: t.player }) : `${t.player}: ${prompt(t.kind)}`;
-    $("prompt").textContent = `${ask} \u2014 ${where}`;
-    const buttons = [];
-    const hints = ["basic strategy", "exact"].includes(v.table.default_action);
-    const hinted = hints && $("show-hint").checked ? t.default : null;
-    for (const action of t.actions) {
-      if (action.endsWith(":N")) continue;
-      const key = keyFor(t.kind, action);
-      let label = actionLabel(t.kind, action);
-      if (action === "insure" && t.amount_range) label = _("Insure {amount}", { amount: money(t.amount_range[1]) });
-      buttons.push(
-        el(
-          "button",
-          {
-            type: "button",
-            class: "action" + (action === hinted ? " hinted" : ""),
-            "data-action": action,
-            onclick: () => this.decide(action),
-          },
-          label,
-          key ? el("kbd", {}, key) : null,
-        ),
-      );
-    }
-    for (const action of t.actions) {
-      if (!action.endsWith(":N") || !t.amount_range) continue;
-      const name = action.slice(0, -2);
-      const [lo, hi] = t.amount_range;
-      buttons.push(
-        el(
-          "span",
-          { class: "amount" },
-          el("input", {
-            type: "text",
-            inputmode: "decimal",
-            value: money(hi),
-            "data-amount-for": name,
-            "aria-label": _("{action} amount, {lo} to {hi}", { action: decisionText(name), lo: money(lo), hi: money(hi) }),
-            size: 7,
-          }),
-          el("button", { type: "button", class: "action", "data-action": action, onclick: () => this.decideAmount(name) }, name === "double" ? _("Double for") : _("Insure for")),
-          el("span", { class: "range" }, `${money(lo)}\u2013${money(hi)}`),
-        ),
-      );
-    }
-    // the same question again (another player's change): keep the buttons, a typed amount
-    // and the focus as they are
-    const key = JSON.stringify([t.kind, t.box, t.hand, t.deadline, t.actions, t.amount_range, hinted]);
-    if (this.actionsKey !== key) {
-      this.actionsKey = key;
-      fill($("actions"), buttons);
-    }
-    const hint = $("hint");
-    hint.hidden = !(mine && hinted);
-    if (mine && hinted) hint.textContent = _("Basic strategy: {decision}", { decision: decisionText(hinted) });
+    renderDecision(this, v, me);
   }
 
   renderBetting(v) {
@@ -537,12 +548,12 @@ export class TableScreen {
     if (this.chip === null || !values.includes(this.chip)) this.chip = values[0];
     fill(
       $("chips"),
-      values.map((value, n) =>
+      values.map((value) =>
         el(
           "button",
           {
             type: "button",
-            class: `chip c${n}` + (value === this.chip ? " selected" : ""),
+            class: `chip ${chipColour(value, t.limits.min)}` + (value === this.chip ? " selected" : ""),
             role: "radio",
             "aria-checked": value === this.chip ? "true" : "false",
             "data-chip": value,
@@ -564,6 +575,10 @@ export class TableScreen {
     const deal = $("deal");
     deal.disabled = !v.you.pending || (t.multi_player && v.you.ready);
     deal.textContent = t.multi_player ? (v.you.ready ? _("Ready") + " \u2713" : _("Ready")) : _("Deal");
+    if (this.focusDeal && !deal.disabled) {
+      this.focusDeal = false;
+      deal.focus();
+    }
   }
 
   /** The countdown and the decision clock, counted down between views. */

@@ -44,11 +44,18 @@ export function cardEl(code) {
   );
 }
 
-/** A row of cards, with ``hidden`` card backs after them. */
-export function cardsEl(codes, hidden = 0) {
-  const row = el("div", { class: "cards" });
-  for (const c of codes) row.append(cardEl(c));
-  for (let i = 0; i < hidden; i++) row.append(cardEl(null));
+/** A row of cards, with ``hidden`` card backs after them; ``key`` names each card's place
+ * (``key:0``, ``key:1``...) so the table can tell a card just dealt from one already there.
+ * The more cards, the more they overlap: a hand of any length stays inside its box. */
+export function cardsEl(codes, hidden = 0, key = null) {
+  const n = codes.length + hidden;
+  const row = el("div", { class: "cards" + (n >= 6 ? " lots" : n >= 4 ? " many" : "") });
+  const all = [...codes, ...Array(hidden).fill(null)];
+  all.forEach((c, i) => {
+    const card = cardEl(c);
+    if (key !== null) card.dataset.key = `${key}:${i}`;
+    row.append(card);
+  });
   return row;
 }
 
@@ -138,4 +145,134 @@ function serverParam(name, value, conv) {
  * page's language: money for the locale, boxes counted from 1, decisions in words. */
 export function serverText(message, params = {}) {
   return format(_(message), params || {}, serverParam);
+}
+
+// ---------------------------------------------------------------- chips
+/** A table's chip denominations as multiples of its minimum (a casino's 1, 5, 10, 25, 100,
+ * 500 and 1000), each with its one colour: the rack, a pending stake and a placed stake all
+ * draw a denomination the same way. */
+export const CHIP_FACTORS = [1, 5, 10, 25, 100, 500, 1000];
+
+/** Chip values for a table's limits: the minimum and round multiples up to the maximum. */
+export function chipValues(min, max) {
+  const out = [];
+  for (const f of CHIP_FACTORS) {
+    const v = min * f;
+    if (v <= max) out.push(v);
+    if (out.length === 6) break;
+  }
+  return out;
+}
+
+/** The colour class of a chip of ``value`` at a table whose minimum is ``min`` ("d25": the
+ * green of a 25-unit chip), "odd" for an amount no denomination makes. */
+export function chipColour(value, min) {
+  const f = value / min;
+  return CHIP_FACTORS.includes(f) ? `d${f}` : "odd";
+}
+
+/** ``amount`` as chips of the table's denominations, largest first (what a dealer would
+ * stack); a remainder no chip makes (a double for less, an insurance) is one odd chip. */
+export function chipsFor(amount, min, max) {
+  const values = chipValues(min, max).reverse();
+  const out = [];
+  let left = amount;
+  for (const v of values) {
+    while (left >= v && out.length < 40) {
+      out.push(v);
+      left -= v;
+    }
+  }
+  if (left > 0) out.push(left);
+  return out;
+}
+
+/** A stack of chips for ``amount`` (at most 10 drawn, the total written beside it). */
+export function chipStack(amount, min, max, label = null) {
+  const chips = chipsFor(amount, min, max);
+  const stack = el("span", { class: "stack", "aria-hidden": "true" });
+  chips.slice(0, 10).forEach((v, i) => {
+    const disc = el("span", { class: `disc ${chipColour(v, min)}`, dataset: { value: v } });
+    disc.style.setProperty("--i", String(i));
+    stack.append(disc);
+  });
+  stack.style.setProperty("--n", String(Math.min(chips.length, 10)));
+  return el(
+    "span",
+    { class: "chip-stack", dataset: { amount }, title: label || money(amount) },
+    stack,
+    el("span", { class: "stack-amount" }, label || money(amount)),
+  );
+}
+
+// ---------------------------------------------------------------- houses
+// a few flags as stripes (drawn inline: no image is fetched, and emoji flags are missing on
+// some systems); another country gets its regional-indicator emoji
+const FLAGS = {
+  RO: ["v", "#002b7f", "#fcd116", "#ce1126"],
+  PL: ["h", "#ffffff", "#dc143c"],
+  HU: ["h", "#ce2939", "#ffffff", "#477050"],
+  RU: ["h", "#ffffff", "#0039a6", "#d52b1e"],
+  PT: ["pt", "#006600", "#ff0000"],
+};
+const SVG = "http://www.w3.org/2000/svg";
+
+function svgEl(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** The country's name in the page's language (the browser's own list of names). */
+export function countryName(code, language) {
+  try {
+    return new Intl.DisplayNames([language], { type: "region" }).of(code) || code;
+  } catch {
+    return code;
+  }
+}
+
+/** A small flag for an ISO 3166-1 country code, labelled with the country's name. */
+export function flagEl(code, language) {
+  if (!code) return null;
+  const name = countryName(code, language);
+  const f = FLAGS[code];
+  if (!f) {
+    const emoji = String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+    return el("span", { class: "flag", role: "img", "aria-label": name, title: name }, emoji);
+  }
+  const svg = svgEl("svg", { viewBox: "0 0 30 20", class: "flag", role: "img", "aria-label": name });
+  const title = svgEl("title", {});
+  title.textContent = name;
+  svg.append(title);
+  const [kind, ...colours] = f;
+  if (kind === "pt") {
+    svg.append(svgEl("rect", { x: 0, y: 0, width: 12, height: 20, fill: colours[0] }));
+    svg.append(svgEl("rect", { x: 12, y: 0, width: 18, height: 20, fill: colours[1] }));
+    svg.append(svgEl("circle", { cx: 12, cy: 10, r: 4.2, fill: "#ffe000" }));
+    svg.append(svgEl("circle", { cx: 12, cy: 10, r: 2.6, fill: "#ffffff", stroke: "#ff0000", "stroke-width": 1 }));
+  } else {
+    colours.forEach((c, i) => {
+      const part = 30 / colours.length;
+      const h = 20 / colours.length;
+      svg.append(
+        kind === "v"
+          ? svgEl("rect", { x: i * part, y: 0, width: part + 0.1, height: 20, fill: c })
+          : svgEl("rect", { x: 0, y: i * h, width: 30, height: h + 0.1, fill: c }),
+      );
+    });
+  }
+  svg.append(svgEl("rect", { x: 0.25, y: 0.25, width: 29.5, height: 19.5, fill: "none", stroke: "rgba(0,0,0,0.35)", "stroke-width": 0.5 }));
+  return svg;
+}
+
+/** A table's rule card as a panel: each section a titled list of its sentences. */
+export function ruleCardEl(sections) {
+  return el(
+    "div",
+    { class: "rule-panel" },
+    (sections || []).map((s) =>
+      el("section", { class: "rule-section" }, el("h3", {}, s.title), el("ul", {}, s.lines.map((line) => el("li", {}, line)))),
+    ),
+  );
 }

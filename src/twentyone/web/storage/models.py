@@ -144,3 +144,25 @@ class TableLease(Base):
     epoch: Mapped[int] = mapped_column(BigInteger)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class PlayerStats(Base):
+    """A player's statistics over every settled round (``twentyone.web.stats``): added to
+    in the transaction that settles each round. ``best`` and ``worst`` are a round's net
+    (null before the first round)."""
+
+    __tablename__ = "player_stats"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    rounds: Mapped[int] = mapped_column(BigInteger, default=0)
+    hands: Mapped[int] = mapped_column(BigInteger, default=0)
+    won: Mapped[int] = mapped_column(BigInteger, default=0)
+    pushed: Mapped[int] = mapped_column(BigInteger, default=0)
+    lost: Mapped[int] = mapped_column(BigInteger, default=0)
+    blackjacks: Mapped[int] = mapped_column(BigInteger, default=0)
+    staked: Mapped[int] = mapped_column(BigInteger, default=0)
+    net: Mapped[int] = mapped_column(BigInteger, default=0)
+    best: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    worst: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
