@@ -199,7 +199,8 @@ def render_md(lst: IndexList, title: str | None = None) -> str:
             got = [e for e in lst.entries if d.matches(e)]
             pub = f"{d.published:+d}"
             if not got:
-                lines.append(f"| {d.hand} | {d.up} | | {d.play} | none in -10..+10 | | {pub} |")
+                none = "none: not offered, or no change in -10..+10"
+                lines.append(f"| {d.hand} | {d.up} | | {d.play} | {none} | | {pub} |")
             for e in got:
                 lines.append(
                     f"| {e.hand} | {e.up} | {e.below} | {e.at_or_above} | {e.index:+d} | "

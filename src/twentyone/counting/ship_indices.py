@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from twentyone.counting.indices import index_list, render_md, shipped_path
+from twentyone.counting.indices import IndexList, index_list, render_md, shipped_path
 from twentyone.rulesets import PRESETS, load_rules
 
 
@@ -16,6 +16,7 @@ def ship(preset: str, root: Path) -> None:
     """Generate one preset's Hi-Lo list and write its JSON and page under ``root``."""
     rules = load_rules(preset)
     lst = index_list(rules, "hilo", shipped=False)
+    lst = IndexList.from_json(lst.to_json())  # the page shows what the file holds
     data = root / "src" / "twentyone" / "counting" / "indices" / shipped_path(preset)
     data.write_text(json.dumps(lst.to_json(), indent=1) + "\n", "utf-8")
     page = root / "docs" / "indices" / f"{preset}.md"
