@@ -15,6 +15,7 @@ from twentyone.counting.audit import (
     best_ramp,
     counter,
     tc_frequencies,
+    tc_law,
 )
 
 HILO = np.array([-1, 1, 1, 1, 1, 1, 0, 0, 0, -1])
@@ -94,4 +95,11 @@ def test_best_spread_at_a_risk_of_ruin_keeps_the_risk() -> None:
 
 
 def test_ramp_text() -> None:
-    assert Ramp({-1: 1, 0: 1, 1: 2, 2: 2, 3: 6}).text() == "-1:1 1:2 3:6"
+    assert Ramp({-1: 1, 0: 1, 1: 2, 2: 2, 3: 6}).text() == "0:1 1:2 3:6"
+
+
+def test_mean_true_count_of_each_count() -> None:
+    _, means = tc_law(6, 0.75, 40)
+    assert all(tc <= means[tc] <= tc + 1 for tc in range(-6, 7))
+    assert means[0] < 0.5  # the shoe's first rounds are at exactly 0
+    assert tc_law(6, 0.0, 40)[1][0] == 0.0

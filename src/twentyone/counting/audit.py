@@ -57,31 +57,44 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def tc_frequencies(
+def tc_law(
     decks: int, pen: float, spread: float, points: int = 400, unit: float = 1.0
-) -> dict[int, float]:
+) -> tuple[dict[int, float], dict[int, float]]:
     """How often each floored true count comes (``TC_LO``..``TC_HI``, the tails folded into
     the ends) for a shoe of ``decks`` dealt to ``pen`` (0: a continuous shuffler), a count
     whose squared tags sum to ``spread`` over a deck and whose running count moves in steps
-    of ``unit`` (the normal law with a continuity correction: the running count is whole)."""
-    out = dict.fromkeys(range(TC_LO, TC_HI + 1), 0.0)
+    of ``unit`` (the normal law with a continuity correction: the running count is whole);
+    second, the mean true count within each."""
+    freq = dict.fromkeys(range(TC_LO, TC_HI + 1), 0.0)
+    total = dict.fromkeys(range(TC_LO, TC_HI + 1), 0.0)
     if pen <= 0.0:
-        out[0] = 1.0
-        return out
+        freq[0] = 1.0
+        return freq, {tc: (0.0 if tc == 0 else tc + 0.5) for tc in freq}
     n = 52.0 * decks
     var_card = spread / 52.0
     for j in range(points):
         s = (j + 0.5) / points * pen * n
         sd_rc = math.sqrt(s * var_card * (n - s) / (n - 1.0))
         left = (n - s) / 52.0
-        prev = 0.0
+        prev, prev_pdf = 0.0, 0.0
         for tc in range(TC_LO, TC_HI + 1):
             # floor(rc / left) <= tc  <=>  rc < (tc + 1) * left: the last step below it
             edge = math.ceil((tc + 1) * left / unit - 1e-9) * unit - unit / 2.0
-            cdf = 1.0 if tc == TC_HI else _phi(edge / sd_rc)
-            out[tc] += (cdf - prev) / points
-            prev = cdf
-    return out
+            z = edge / sd_rc
+            cdf = 1.0 if tc == TC_HI else _phi(z)
+            pdf = 0.0 if tc == TC_HI else math.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi)
+            freq[tc] += (cdf - prev) / points
+            total[tc] += sd_rc * (prev_pdf - pdf) / left / points  # E[tc; this count]
+            prev, prev_pdf = cdf, pdf
+    means = {tc: (total[tc] / f if f > 1e-12 else tc + 0.5) for tc, f in freq.items()}
+    return freq, {tc: min(max(m, tc), tc + 1.0) for tc, m in means.items()}
+
+
+def tc_frequencies(
+    decks: int, pen: float, spread: float, points: int = 400, unit: float = 1.0
+) -> dict[int, float]:
+    """The frequencies of :func:`tc_law`."""
+    return tc_law(decks, pen, spread, points, unit)[0]
 
 
 def _interp(xs: list[float], ys: list[float], x: float) -> float:
@@ -148,14 +161,22 @@ class Ramp:
         return self.units[tc]
 
     def text(self) -> str:
-        """``"1 at 1 or less, 2 at +2, ..."`` as ``tc:units`` pairs where the bet changes.
+        """The ramp as ``tc:units`` pairs (``simulate --ramp``'s form): the lowest bet from
+        the count below the first raise, then each raise.
 
-        >>> Ramp({0: 1, 1: 1, 2: 2, 3: 4}).text()
-        '0:1 2:2 3:4'
+        >>> Ramp({-1: 1, 0: 1, 1: 1, 2: 2, 3: 4}).text()
+        '1:1 2:2 3:4'
+        >>> Ramp({-1: 1, 0: 1}).text()
+        '0:1'
         """
-        out, last = [], None
-        for tc in sorted(self.units):
-            if self.units[tc] != last:
+        tcs = sorted(self.units)
+        low = self.units[tcs[0]]
+        raises = [tc for tc in tcs if self.units[tc] != low]
+        if not raises:
+            return f"0:{low}"
+        out, last = [f"{raises[0] - 1}:{low}"], low
+        for tc in tcs:
+            if tc >= raises[0] and self.units[tc] != last:
                 out.append(f"{tc}:{self.units[tc]}")
                 last = self.units[tc]
         return " ".join(out)
@@ -306,55 +327,88 @@ class Audit:
         }
 
 
-def true_count_rows(rules: Rules, line: CountLine) -> dict[int, TcRow]:
-    """:class:`TcRow` of every floored true count (taken at its middle, ``tc + 0.5``),
-    interpolated between the exact analyses of the line's shoes."""
-    ks = line.steps(-12.0, 12.0)
-    xs = [k * line.tc_step for k in ks]
-    reps = [analyze(rules, shoe=line.shoe(k), outcomes=False) for k in ks]
-    entries = list(index_list(rules, "hilo", decks_left=line.decks_left).entries)
-    gx, gains, used = _i18_gains(rules, line, entries)
-    rows = {}
-    for tc in range(TC_LO, TC_HI + 1):
-        x = max(min(tc + 0.5, xs[-1]), xs[0])
-        basic = _interp(xs, [r.ev_basic for r in reps], x)
-        sd = _interp(xs, [float(r.sd or 0.0) for r in reps], x)
+@dataclass(frozen=True)
+class TcCurve:
+    """The exact figures along the true count, at the line's shoes: the round's return with
+    basic strategy, its SD, and what each I18 entry's ``at_or_above`` play gains over its
+    ``below`` play per round."""
+
+    xs: tuple[float, ...]
+    ev_basic: tuple[float, ...]
+    sd: tuple[float, ...]
+    gx: tuple[float, ...]
+    gains: tuple[tuple[float, ...], ...]
+    used: tuple[GeneratedIndex, ...]
+
+    def row(self, tc: int, x: float) -> TcRow:
+        """The row of the floored true count ``tc``, taken at the true count ``x``; the
+        counter plays each I18 entry by ``tc``, basic strategy by the count 0."""
+        x = max(min(x, self.xs[-1]), self.xs[0])
+        basic = _interp(list(self.xs), list(self.ev_basic), x)
         extra = 0.0
-        for e, g in zip(used, gains, strict=True):
-            d = _interp(gx, g, x)
+        for e, g in zip(self.used, self.gains, strict=True):
+            d = _interp(list(self.gx), list(g), x)
             plays_above = tc >= e.index
             basic_above = e.crossover <= 0.0
             if plays_above and not basic_above:
                 extra += d
             elif basic_above and not plays_above:
                 extra -= d
-        rows[tc] = TcRow(tc, basic, basic + extra, sd)
-    return rows
+        return TcRow(tc, basic, basic + extra, _interp(list(self.xs), list(self.sd), x))
 
 
-def audit(rules: Rules, *, bankroll: float = 1000.0, ror: float = 0.05) -> Audit:
-    """The audit of ``rules`` for a Hi-Lo counter playing the I18 (see the module's text)."""
+def tc_curve(rules: Rules, line: CountLine) -> TcCurve:
+    """:class:`TcCurve` from the exact analyses of the line's shoes (minutes)."""
+    ks = line.steps(-12.0, 12.0)
+    reps = [analyze(rules, shoe=line.shoe(k), outcomes=False) for k in ks]
+    entries = list(index_list(rules, "hilo", decks_left=line.decks_left).entries)
+    gx, gains, used = _i18_gains(rules, line, entries)
+    return TcCurve(
+        tuple(k * line.tc_step for k in ks),
+        tuple(r.ev_basic for r in reps),
+        tuple(float(r.sd or 0.0) for r in reps),
+        tuple(gx),
+        tuple(tuple(g) for g in gains),
+        tuple(used),
+    )
+
+
+def table_rows(curve: TcCurve, means: dict[int, float]) -> dict[int, TcRow]:
+    """Each floored true count's row, taken at its mean true count at the table."""
+    return {tc: curve.row(tc, x) for tc, x in means.items()}
+
+
+def audit(
+    rules: Rules, *, bankroll: float = 1000.0, ror: float = 0.05, curve: TcCurve | None = None
+) -> Audit:
+    """The audit of ``rules`` for a Hi-Lo counter playing the I18 (see the module's text);
+    ``curve``: :func:`tc_curve` already computed."""
     start = time.perf_counter()
-    dl = default_decks_left(rules)
-    line = count_line("hilo", dl)
-    rows = true_count_rows(rules, line)
-    pen = float(rules.penetration) if rules.shuffle == "cut-card" else 0.0
+    line = count_line("hilo", default_decks_left(rules))
+    if curve is None:
+        curve = tc_curve(rules, line)
+    full = analyze(rules, outcomes=False)
     spread = float(line.spread)
-    freq = tc_frequencies(rules.decks, pen, spread)
-    base = analyze(rules, outcomes=False).ev_basic
+
+    def at(pen: float) -> tuple[dict[int, float], dict[int, TcRow]]:
+        freq, means = tc_law(rules.decks, pen, spread)
+        rows = table_rows(curve, means)
+        if pen <= 0.0:  # a continuous shuffler: every round from a full shoe
+            rows[0] = TcRow(0, full.ev_basic, full.ev_basic, float(full.sd or 0.0))
+        return freq, rows
+
+    freq, rows = at(float(rules.penetration) if rules.shuffle == "cut-card" else 0.0)
     spreads = {m: best_ramp(freq, rows, m) for m in SPREADS}
     best = best_at_ror(freq, rows, bankroll, ror)
-    csm = tc_frequencies(rules.decks, 0.0, spread)
-    shuffles = [("continuous shuffler", 0.0, best_ramp(csm, rows, 8))]
+    shuffles = [("continuous shuffler", 0.0, best_ramp(*at(0.0), 8))]
     for p in PENETRATIONS:
-        f = tc_frequencies(rules.decks, float(p), spread)
-        shuffles.append((f"cut card at {p}", float(p), best_ramp(f, rows, 8)))
+        shuffles.append((f"cut card at {p}", float(p), best_ramp(*at(float(p)), 8)))
     return Audit(
         rules,
         line.decks_left,
         rows,
         freq,
-        base,
+        full.ev_basic,
         spreads,
         best,
         bankroll,
