@@ -103,3 +103,25 @@ def test_mean_true_count_of_each_count() -> None:
     assert all(tc <= means[tc] <= tc + 1 for tc in range(-6, 7))
     assert means[0] < 0.5  # the shoe's first rounds are at exactly 0
     assert tc_law(6, 0.0, 40)[1][0] == 0.0
+
+
+def test_cli_audit_formats(monkeypatch, capsys) -> None:
+    import json
+
+    from twentyone.cli import main
+    from twentyone.counting import audit as audit_module
+
+    xs = tuple(float(x) for x in range(-12, 13, 3))
+    curve = audit_module.TcCurve(
+        xs, tuple(-0.005 + 0.005 * x for x in xs), (1.15,) * len(xs), xs, (), ()
+    )
+    monkeypatch.setattr(audit_module, "tc_curve", lambda rules, line: curve)
+    assert main(["audit", "ru-online", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["dealt"] == "cut card at 2/3" and set(data["spreads"]) == {"1-8", "1-16"}
+    assert data["spreads"]["1-16"]["score"] >= data["spreads"]["1-8"]["score"] > 0
+    assert data["shuffles"][0]["win_per_100"] == pytest.approx(100 * data["base_ev"])
+    assert main(["audit", "ru-online", "--format", "md"]) == 0
+    assert "| 1-8 |" in capsys.readouterr().out
+    assert main(["audit", "ru-online", "--format", "html"]) == 0
+    assert capsys.readouterr().out.startswith("<!doctype html>")

@@ -379,7 +379,7 @@ def table_rows(curve: TcCurve, means: dict[int, float]) -> dict[int, TcRow]:
 
 
 def audit(
-    rules: Rules, *, bankroll: float = 1000.0, ror: float = 0.05, curve: TcCurve | None = None
+    rules: Rules, *, bankroll: float = 2000.0, ror: float = 0.05, curve: TcCurve | None = None
 ) -> Audit:
     """The audit of ``rules`` for a Hi-Lo counter playing the I18 (see the module's text);
     ``curve``: :func:`tc_curve` already computed."""

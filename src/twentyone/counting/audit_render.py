@@ -50,12 +50,12 @@ def headline(report: Audit) -> list[str]:
 HEADLINE_HEAD = [
     "table",
     "dealt",
-    "house edge (basic)",
+    "return, basic strategy",
     "1-8: win/100",
     "1-8: SCORE",
     "1-16: win/100",
     "1-16: SCORE",
-    "best spread at the RoR",
+    "best spread at 5% RoR",
     "its win/100",
 ]
 
@@ -126,8 +126,9 @@ def render_md(report: Audit) -> str:
     out = [f"# Countability audit: {r.name}", ""]
     out.append(
         f"{r.decks} decks, {report.dealt}; basic strategy's return "
-        f"{_pct(report.base_ev)} of the initial bet. Shoes {report.decks_left} decks from the "
-        f"end; bankroll {report.bankroll:g} units for the risk of ruin."
+        f"{_pct(report.base_ev)} of the initial bet. Each true count's shoe is analysed "
+        f"with {report.decks_left} decks left; the risk of ruin is of a bankroll of "
+        f"{report.bankroll:g} units."
     )
     for title, text, (head, rows) in tables(report):
         out += ["", f"## {title}", "", text, ""]

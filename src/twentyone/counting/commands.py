@@ -83,7 +83,7 @@ def add_parsers(sub: Any) -> None:
     a.add_argument("rules", help="preset, TOML file or shorthand")
     a.add_argument("--format", choices=("md", "html", "json"), default="md")
     a.add_argument(
-        "--bankroll", type=int, default=1000, help="bankroll in betting units (risk of ruin)"
+        "--bankroll", type=int, default=2000, help="bankroll in betting units (risk of ruin)"
     )
     a.add_argument("--ror", type=float, default=0.05, help="the risk of ruin a spread may take")
     a.set_defaults(func=_cmd_audit)

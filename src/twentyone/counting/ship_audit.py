@@ -11,7 +11,7 @@ from twentyone.counting.audit import audit
 from twentyone.counting.audit_render import HEADLINE_HEAD, NOTES, headline, render_md
 from twentyone.rulesets import PRESETS, load_rules
 
-BANKROLL = 1000.0
+BANKROLL = 2000.0
 ROR = 0.05
 
 
