@@ -525,6 +525,10 @@ def build_parser() -> argparse.ArgumentParser:
     cluster_cli.add_node_options(w)
     w.set_defaults(func=_cmd_serve)
     cluster_cli.add_proxy_config_parser(sub)
+
+    from twentyone.counting.commands import add_parsers
+
+    add_parsers(sub)
     return parser
 
 

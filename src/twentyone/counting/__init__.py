@@ -1,0 +1,1 @@
+"""Card counting: index plays generated from the exact analysis, the countability audit."""

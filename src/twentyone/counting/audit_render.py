@@ -1,0 +1,172 @@
+"""The countability audit as Markdown, HTML or JSON (``twentyone audit --format``)."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from twentyone.counting.audit import SHOWN, Audit, CounterResult
+
+Table = tuple[list[str], list[list[str]]]
+
+
+def _pct(x: float) -> str:
+    return f"{100.0 * x:+.3f}%"
+
+
+def _counter_row(name: str, res: CounterResult, bankroll: float) -> list[str]:
+    n0 = res.n0
+    return [
+        name,
+        f"`{res.ramp.text()}`",
+        f"{res.avg_bet:.2f}",
+        f"{res.win_per_100:+.2f}",
+        f"{res.sd:.2f}",
+        f"{res.di:.2f}",
+        f"{res.score:.1f}",
+        "never" if n0 is None else f"{n0:,.0f}",
+        f"{res.ror(bankroll):.1%}",
+    ]
+
+
+def headline(report: Audit) -> list[str]:
+    """One preset's row of the table that compares the presets."""
+    s8, s16 = report.spreads[8], report.spreads[16]
+    best = report.best
+    return [
+        report.rules.name,
+        report.dealt,
+        _pct(report.base_ev),
+        f"{s8.win_per_100:+.2f}",
+        f"{s8.score:.1f}",
+        f"{s16.win_per_100:+.2f}",
+        f"{s16.score:.1f}",
+        "none" if best is None else f"1-{max(best.ramp.units.values())}",
+        "-" if best is None else f"{best.win_per_100:+.2f}",
+    ]
+
+
+HEADLINE_HEAD = [
+    "table",
+    "dealt",
+    "return, basic strategy",
+    "1-8: win/100",
+    "1-8: SCORE",
+    "1-16: win/100",
+    "1-16: SCORE",
+    "best spread at 5% RoR",
+    "its win/100",
+]
+
+
+def tables(report: Audit) -> list[tuple[str, str, Table]]:
+    """The report's sections: (title, text before, table)."""
+    b = report.bankroll
+    counters = [_counter_row(f"1-{m}", res, b) for m, res in report.spreads.items()]
+    if report.best is not None:
+        top = max(report.best.ramp.units.values())
+        counters.append(_counter_row(f"best at RoR {report.ror:.0%}: 1-{top}", report.best, b))
+    head_c = ["spread", "ramp (tc:units)", "avg bet", "win/100", "SD", "DI", "SCORE", "N0"]
+    head_c.append(f"RoR ({b:g} units)")
+    by_tc = [
+        [
+            f"{tc:+d}",
+            f"{report.freq[tc]:.2%}",
+            _pct(report.rows[tc].ev_basic),
+            _pct(report.rows[tc].ev_i18),
+            f"{report.rows[tc].sd:.3f}",
+        ]
+        for tc in SHOWN
+    ]
+    shuffles = [
+        [name, f"`{res.ramp.text()}`", f"{res.win_per_100:+.2f}", f"{res.score:.1f}"]
+        for name, _, res in report.shuffles
+    ]
+    return [
+        (
+            "A counter's results",
+            f"Hi-Lo with the Illustrious 18, {report.dealt}, the DI-best ramp for each spread "
+            f"(units of the table minimum; win and SD per round in units, win per 100 rounds).",
+            (head_c, counters),
+        ),
+        (
+            "Advantage by true count",
+            "The round's exact return at the expected shoe of each true count (floored: +2 "
+            "means 2 to 3), with the full shoe's basic strategy and with the I18, and how "
+            "often each count comes at this table"
+            + (
+                " (a continuous shuffler: always 0)."
+                if report.rules.shuffle == "continuous"
+                else "."
+            ),
+            (["true count", "frequency", "return, basic", "return, I18", "SD"], by_tc),
+        ),
+        (
+            "Shuffle and penetration",
+            "The 1-8 counter at the same rules dealt by a continuous shuffler or from a cut "
+            "card at each depth.",
+            (["dealt", "ramp", "win/100", "SCORE"], shuffles),
+        ),
+    ]
+
+
+NOTES = (
+    "Method: twentyone.counting.audit (python -m pydoc twentyone.counting.audit): the exact "
+    "analysis at the expected shoe of each true count, interpolated between the whole-card "
+    "shoes; true counts taken normal, with the spread of a sample drawn without replacement, "
+    "over rounds spread evenly to the cut card; risk of ruin from the diffusion formula. "
+    "A simulated cross-check (the counting simulation) is not part of this report yet."
+)
+
+
+def render_md(report: Audit) -> str:
+    """The audit as Markdown."""
+    r = report.rules
+    out = [f"# Countability audit: {r.name}", ""]
+    out.append(
+        f"{r.decks} decks, {report.dealt}; basic strategy's return "
+        f"{_pct(report.base_ev)} of the initial bet. Each true count's shoe is analysed "
+        f"with {report.decks_left} decks left; the risk of ruin is of a bankroll of "
+        f"{report.bankroll:g} units."
+    )
+    for title, text, (head, rows) in tables(report):
+        out += ["", f"## {title}", "", text, ""]
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|" + "|".join("---" for _ in head) + "|")
+        out += ["| " + " | ".join(row) + " |" for row in rows]
+    out += ["", NOTES, ""]
+    return "\n".join(out)
+
+
+def render_html(report: Audit) -> str:
+    """The audit as one self-contained HTML page."""
+    e = html.escape
+    r = report.rules
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>Countability audit: {e(r.name)}</title>",
+        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #999;"
+        "padding:.2em .6em;text-align:right}td:first-child{text-align:left}</style>",
+        f"</head><body><h1>Countability audit: {e(r.name)}</h1>",
+        f"<p>{r.decks} decks, {e(report.dealt)}; basic strategy's return "
+        f"{e(_pct(report.base_ev))} of the initial bet.</p>",
+    ]
+    for title, text, (head, rows) in tables(report):
+        th = "".join(f"<th>{e(h)}</th>" for h in head)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{e(c.strip('`'))}</td>" for c in row) + "</tr>" for row in rows
+        )
+        parts += [f"<h2>{e(title)}</h2>", f"<p>{e(text)}</p>"]
+        parts.append(f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>")
+    parts += [f"<p>{e(NOTES)}</p>", "</body></html>"]
+    return "\n".join(parts) + "\n"
+
+
+def render_audit(report: Audit, fmt: str) -> str:
+    """``md``, ``html`` or ``json``."""
+    if fmt == "json":
+        data: Any = report.to_json()
+        return json.dumps(data) + "\n"
+    return render_html(report) if fmt == "html" else render_md(report)

@@ -1,0 +1,432 @@
+"""Index plays from the exact analysis of the shoe a counter sees at each true count.
+
+For a balanced count with tags ``t`` (per rank A, 2..9, T) and a shoe with ``D`` decks left,
+the shoe at true count ``tc`` is the *expected* composition of the unseen cards given the
+running count ``tc * D``: each rank's share moves in proportion to its tag times its share,
+
+    n_r(tc) = n_r(0) * (1 - t_r * tc / S),   S = sum over a deck's 52 cards of t^2
+
+(for Hi-Lo S = 40: at +1 every low card is 2.5 % scarcer and every ten and ace 2.5 % more
+plentiful). This is the conditional mean of a multivariate (hyper)geometric sample given a
+linear statistic, and it is the "remove cards in proportion to their tags" shoe of the
+literature. The analysis deals from whole cards, so the shoes are evaluated where that line
+crosses whole compositions (every ``tc_step`` true counts, :class:`CountLine`) and each
+decision's difference of returns is interpolated between them (a cubic through the four
+nearest samples) to find where it changes sign.
+
+>>> line = count_line("hilo", decks_left=Fraction(15, 4))
+>>> line.step, round(line.tc_step, 4)
+((1, -1, -1, -1, -1, -1, 0, 0, 0, 4), 2.6667)
+>>> line.shoe(0), line.shoe(1)[:3]
+((15, 15, 15, 15, 15, 15, 15, 15, 15, 60), (16, 14, 14))
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from twentyone.analysis.actions import action_evs
+from twentyone.analysis.eor import TAGS
+from twentyone.cards import Card
+from twentyone.errors import RulesError
+from twentyone.rules import Rules
+
+PER_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
+RANK_CHARS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # 2..9, T, A
+#: True counts searched for an index (an index outside means "always" or "never" here).
+TC_RANGE = 10
+#: The lattice reaches a little beyond the range so the cubic has samples on both sides.
+_MARGIN = 2.0
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def balanced_systems() -> list[str]:
+    """The built-in balanced counts (the ones with a true count).
+
+    >>> balanced_systems()[:2]
+    ['Hi-Lo', 'Hi-Opt I']
+    """
+    return [n for n, t in TAGS.items() if sum(c * x for c, x in zip(PER_DECK, t, strict=True)) == 0]
+
+
+def count_tags(count: str) -> tuple[str, tuple[Fraction, ...]]:
+    """The name and tags (A, 2..9, T) of a balanced count written ``hilo``, ``Hi-Lo``, ...
+
+    >>> count_tags("hilo")[0], [int(t) for t in count_tags("HI-LO")[1]][:3]
+    ('Hi-Lo', [-1, 1, 1])
+    """
+    names = balanced_systems()
+    for name in names:
+        if _key(name) == _key(count):
+            return name, tuple(Fraction(x).limit_denominator(8) for x in TAGS[name])
+    raise RulesError("not-one-of", field="count", value=count, choices=", ".join(names))
+
+
+@dataclass(frozen=True)
+class CountLine:
+    """The whole-card shoes on the line of expected compositions: ``shoe(k)`` is the shoe at
+    true count ``k * tc_step`` (``base``: the neutral shoe of ``decks_left`` decks; ``step``:
+    the cards of each rank it gains per step)."""
+
+    system: str
+    tags: tuple[Fraction, ...]
+    decks_left: Fraction
+    base: tuple[int, ...]
+    step: tuple[int, ...]
+    tc_step: float
+    spread: Fraction  # S: the sum of the squared tags over a deck
+
+    def shoe(self, k: int) -> tuple[int, ...]:
+        """The shoe ``k`` steps from neutral."""
+        return tuple(b + k * s for b, s in zip(self.base, self.step, strict=True))
+
+    def composition(self, tc: float) -> tuple[float, ...]:
+        """The expected composition at any true count (cards need not be whole).
+
+        >>> round(count_line("hilo", decks_left=Fraction(15, 4)).composition(1.0)[1], 3)
+        14.625
+        """
+        return tuple(
+            b * (1.0 - float(t) * tc / float(self.spread))
+            for b, t in zip(self.base, self.tags, strict=True)
+        )
+
+    def steps(self, lo: float, hi: float, least: int = 6) -> list[int]:
+        """The steps whose true counts cover ``lo``..``hi`` (one step beyond each end), each
+        shoe holding at least ``least`` cards of every rank it has."""
+        a = math.floor(lo / self.tc_step) - 1
+        b = math.ceil(hi / self.tc_step) + 1
+        out = []
+        for k in range(a, b + 1):
+            s = self.shoe(k)
+            if all(x >= least or (b0 == 0) for x, b0 in zip(s, self.base, strict=True)):
+                out.append(k)
+        return out
+
+
+def count_line(count: str, decks_left: Fraction) -> CountLine:
+    """The :class:`CountLine` of a balanced count for a shoe with ``decks_left`` decks
+    (rounded to quarter decks: 13 cards)."""
+    name, tags = count_tags(count)
+    m = max(1, round(decks_left * 4))
+    base = tuple(c * m // 4 for c in PER_DECK)
+    ct = [c * t for c, t in zip(PER_DECK, tags, strict=True)]
+    scale = math.lcm(*(x.denominator for x in ct))
+    ints = [int(x * scale) for x in ct]
+    g = math.gcd(*ints)
+    step = tuple(-x // g for x in ints)
+    spread = sum((c * t * t for c, t in zip(PER_DECK, tags, strict=True)), Fraction(0))
+    tc_step = float(Fraction(scale, g) * 4 * spread / m)
+    return CountLine(name, tags, Fraction(m, 4), base, step, tc_step, spread)
+
+
+def default_decks_left(rules: Rules) -> Fraction:
+    """Decks left at the middle of the dealt part of the shoe: ``decks * (1 - pen / 2)``
+    (the rules' cut card; a continuous shuffler's shoe taken as cut at 3/4).
+
+    >>> from twentyone import load_rules
+    >>> default_decks_left(load_rules("ru-online")), default_decks_left(load_rules("ro-casino"))
+    (Fraction(4, 1), Fraction(15, 4))
+    """
+    pen = rules.penetration if rules.shuffle == "cut-card" else Fraction(3, 4)
+    return rules.decks * (1 - pen / 2)
+
+
+# -- the decisions ------------------------------------------------------------------------
+
+
+def _card(v: int, suit: str) -> Card:
+    return Card.parse(RANK_CHARS[v] + suit)
+
+
+def hand_name(a: int, b: int) -> str:
+    """How an index names a two-card hand: pairs ``"8,8"``, soft totals ``"soft 18"``, hard
+    totals ``"16"`` (the names of :mod:`twentyone.counting.index_set`).
+
+    >>> hand_name(7, 7), hand_name(0, 6), hand_name(9, 5)
+    ('8,8', 'soft 18', '16')
+    """
+    if a == b:
+        return f"{RANK_CHARS[a]},{RANK_CHARS[b]}"
+    if a == 0 or b == 0:
+        return f"soft {a + b + 12}"
+    return str(a + b + 2)
+
+
+Returns = dict[str, dict[str, float]]  # decision key -> play -> return
+
+
+def shoe_returns(
+    rules: Rules, shoe: Sequence[int], up: int, hands: frozenset[str] | None = None
+) -> tuple[Returns, dict[str, float]]:
+    """Per hand name (two-card hands of one total averaged, weighted by their chance from
+    ``shoe`` less the up card), the exact return of each legal action against ``up``; also
+    ``"insurance"`` where the rules offer it (a blackjack's even money is taken at the
+    insurance index: it is the same bet on the same ten or ace).
+    Second: each hand name's chance of being dealt, given the up card. ``hands``: only
+    these hand names (default all)."""
+    upcard = _card(up, "C")
+    left = list(shoe)
+    left[up] -= 1
+    n = float(sum(left))
+    sums: dict[str, dict[str, float]] = {}
+    weights: dict[str, float] = {}
+    for a in range(10):
+        for b in range(a, 10):
+            if left[a] < 1 + (a == b) or left[b] < 1:
+                continue
+            w = (left[a] * (left[b] - (a == b))) / (n * (n - 1)) * (1 if a == b else 2)
+            name = hand_name(a, b)
+            if name == "soft 21" or (hands is not None and name not in hands):
+                continue
+            evs = action_evs(rules, [_card(a, "S"), _card(b, "H")], upcard, shoe=shoe)
+            acc = sums.setdefault(name, {})
+            for k, v in evs.items():
+                acc[k] = acc.get(k, 0.0) + w * v
+            weights[name] = weights.get(name, 0.0) + w
+    out = {h: {k: v / weights[h] for k, v in acc.items()} for h, acc in sums.items()}
+    key = "A" if up == 0 else "T" if up == 9 else ""
+    if key in rules.insurance_upcards:
+        want = 9 if up == 0 else 0
+        out["insurance"] = {"no-insurance": 0.0, "insure": 3.0 * left[want] / n - 1.0}
+    return out, weights
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One yes/no choice an index can change: ``play`` against the best of ``others``."""
+
+    hand: str
+    play: str
+    others: tuple[str, ...]
+
+    def delta(self, returns: dict[str, float]) -> tuple[float, str] | None:
+        """``play``'s return less the best other's, and that other (None: not both legal)."""
+        if self.play not in returns:
+            return None
+        rest = [(returns[o], o) for o in self.others if o in returns]
+        if not rest:
+            return None
+        best = max(rest)
+        return returns[self.play] - best[0], best[1]
+
+
+def decisions(returns: Returns) -> list[Decision]:
+    """The decisions of one up card: stand against hit (every total where both are legal),
+    double against hit or stand, split against the best other play, surrender against the
+    best other play, insurance."""
+    out: list[Decision] = []
+    for hand, ret in returns.items():
+        if hand == "insurance":
+            out.append(Decision(hand, "insure", ("no-insurance",)))
+        elif "split" in ret:
+            out.append(Decision(hand, "split", ("stand", "hit", "double")))
+        else:
+            out.append(Decision(hand, "stand", ("hit",)))
+            out.append(Decision(hand, "double", ("hit", "stand")))
+            out.append(Decision(hand, "surrender", ("hit", "stand", "double")))
+    return out
+
+
+# -- finding the index --------------------------------------------------------------------
+
+
+def _cubic(xs: Sequence[float], ys: Sequence[float], x: float) -> float:
+    total = 0.0
+    for i, (xi, yi) in enumerate(zip(xs, ys, strict=True)):
+        term = yi
+        for j, xj in enumerate(xs):
+            if j != i:
+                term *= (x - xj) / (xi - xj)
+        total += term
+    return total
+
+
+def crossings(xs: Sequence[float], ys: Sequence[float]) -> list[float]:
+    """Where the samples ``ys`` at ``xs`` change sign, each found on the cubic through the
+    four nearest samples (a straight line where only two exist).
+
+    >>> [round(x, 6) for x in crossings([-2.0, -1.0, 0.0, 1.0, 2.0], [-3.0, -2.0, -1.0, 0.0, 1.0])]
+    [1.0]
+    """
+    out = []
+    for i in range(len(xs) - 1):
+        y0, y1 = ys[i], ys[i + 1]
+        if y0 == 0.0 and i > 0:
+            continue
+        if (y0 < 0.0) == (y1 < 0.0) and y0 != 0.0:
+            continue
+        lo_i, hi_i = max(0, i - 1), min(len(xs), i + 3)
+        px, py = list(xs[lo_i:hi_i]), list(ys[lo_i:hi_i])
+
+        def f(x: float, px: list[float] = px, py: list[float] = py) -> float:
+            return _cubic(px, py, x)
+
+        a, b = xs[i], xs[i + 1]
+        fa = y0
+        for _ in range(60):
+            mid = 0.5 * (a + b)
+            fm = f(mid)
+            if (fm < 0.0) == (fa < 0.0):
+                a, fa = mid, fm
+            else:
+                b = mid
+        out.append(0.5 * (a + b))
+    return out
+
+
+@dataclass(frozen=True)
+class GeneratedIndex:
+    """One index play: at a true count of ``index`` or more play ``at_or_above``, below it
+    ``below``. ``crossover`` is the true count where the two returns are equal; ``index`` is
+    the whole number nearest it (half up): with the true count floored to a whole number, the
+    count ``n`` stands for ``n`` to ``n + 1``, where ``at_or_above`` is the better play on
+    average from ``n = index`` on."""
+
+    hand: str
+    up: str
+    below: str
+    at_or_above: str
+    index: int
+    crossover: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The index's JSON entry (``crossover`` left out: the list's own shape)."""
+        return {
+            "hand": self.hand,
+            "up": self.up,
+            "below": self.below,
+            "at_or_above": self.at_or_above,
+            "index": self.index,
+        }
+
+
+def index_of(
+    decision: Decision,
+    up: str,
+    samples: Sequence[tuple[float, dict[str, float]]],
+    lo: int = -TC_RANGE,
+    hi: int = TC_RANGE,
+) -> GeneratedIndex | None:
+    """The index of one decision from its returns sampled at true counts (the crossing
+    nearest 0 within ``lo``..``hi``; None when the best play never changes there)."""
+    pts = [(tc, decision.delta(r)) for tc, r in samples]
+    got = [(tc, d) for tc, d in pts if d is not None]
+    if len(got) < 2:
+        return None
+    xs = [tc for tc, _ in got]
+    ys = [d[0] for _, d in got]
+    roots = [x for x in crossings(xs, ys) if lo - 1 < x <= hi]
+    if not roots:
+        return None
+    root = min(roots, key=abs)
+    index = math.floor(root + 0.5)
+    if not lo <= index <= hi:
+        return None
+    i = max([j for j in range(len(xs) - 1) if xs[j] <= root] or [0])
+    left, right = got[i][1], got[i + 1][1]
+    assert left is not None and right is not None
+    if left[0] < 0.0:  # the other play is best below the crossing
+        below, above = left[1], decision.play
+    else:
+        below, above = decision.play, right[1]
+    if decision.play == "surrender":  # the other side: the hand's own play entry or chart
+        below, above = (b if b == "surrender" else "no-surrender" for b in (below, above))
+    elif decision.play == "double" and "stand" in (below, above):
+        below, above = (b if b == "stand" else "double-stand" for b in (below, above))
+    return GeneratedIndex(decision.hand, up, below, above, index, root)
+
+
+Samples = list[tuple[float, Returns]]
+
+
+@lru_cache(maxsize=8)
+def sample_returns_weighted(
+    rules: Rules,
+    line: CountLine,
+    progress: Callable[[str], None] | None = None,
+    wanted: frozenset[tuple[str, str]] | None = None,
+) -> dict[str, list[tuple[float, Returns, dict[str, float]]]]:
+    """For each up card (``"2"``..``"A"``), :func:`shoe_returns` on every shoe of ``line``
+    from -12 to +12 (cached: the audit reuses what the indices computed). ``wanted``: only
+    these (up card, hand) pairs."""
+    ks = line.steps(-TC_RANGE - _MARGIN, TC_RANGE + _MARGIN)
+    out = {}
+    for up in UP_ORDER:
+        key = RANK_CHARS[up]
+        hands = None if wanted is None else frozenset(h for u, h in wanted if u == key)
+        if hands is not None and not hands:
+            continue
+        if progress is not None:
+            progress(key)
+        rows = []
+        for k in ks:
+            ret, w = shoe_returns(rules, line.shoe(k), up, hands)
+            rows.append((k * line.tc_step, ret, w))
+        out[key] = rows
+    return out
+
+
+def sample_returns(
+    rules: Rules,
+    line: CountLine,
+    progress: Callable[[str], None] | None = None,
+    wanted: frozenset[tuple[str, str]] | None = None,
+) -> dict[str, Samples]:
+    """:func:`sample_returns_weighted` without the weights."""
+    got = sample_returns_weighted(rules, line, progress, wanted)
+    return {up: [(tc, r) for tc, r, _ in rows] for up, rows in got.items()}
+
+
+def generate(
+    rules: Rules,
+    count: str = "hilo",
+    *,
+    decks_left: Fraction | None = None,
+    progress: Callable[[str], None] | None = None,
+    wanted: frozenset[tuple[str, str]] | None = None,
+) -> tuple[CountLine, list[GeneratedIndex]]:
+    """Every index of ``rules`` for ``count`` in -10..+10 (see the module's text); with
+    ``wanted``, only those of these (up card, hand) pairs."""
+    line = count_line(count, decks_left if decks_left is not None else default_decks_left(rules))
+    out: list[GeneratedIndex] = []
+    for up, samples in sample_returns(rules, line, progress, wanted).items():
+        hands = sorted({h for _, r in samples for h in r})
+        for hand in hands:
+            sub = [(tc, r[hand]) for tc, r in samples if hand in r]
+            for d in decisions({hand: sub[0][1]}):
+                got = index_of(d, up, sub)
+                if got is not None:
+                    out.append(got)
+    return line, one_of_a_kind(out)
+
+
+def one_of_a_kind(entries: list[GeneratedIndex]) -> list[GeneratedIndex]:
+    """At most one play entry and one surrender entry per hand and up card (what an index
+    list can say): where two plays change on one hand, the change nearest a true count of 0
+    is kept (the one met most often).
+
+    >>> a = GeneratedIndex("soft 18", "A", "hit", "stand", 1, 0.7)
+    >>> b = GeneratedIndex("soft 18", "A", "stand", "double-stand", 9, 8.6)
+    >>> one_of_a_kind([a, b]) == [a]
+    True
+    """
+
+    def kind(e: GeneratedIndex) -> tuple[str, str, bool]:
+        return (e.hand, e.up, "surrender" in (e.below, e.at_or_above))
+
+    best: dict[tuple[str, str, bool], GeneratedIndex] = {}
+    for e in entries:
+        if kind(e) not in best or abs(e.crossover) < abs(best[kind(e)].crossover):
+            best[kind(e)] = e
+    return [e for e in entries if best[kind(e)] is e]

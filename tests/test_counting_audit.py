@@ -1,0 +1,127 @@
+"""The countability audit's model (issue 13 item 4): how often each true count comes, and a
+counter's figures from a ramp."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from twentyone.counting.audit import (
+    Ramp,
+    TcRow,
+    best_at_ror,
+    best_ramp,
+    counter,
+    tc_frequencies,
+    tc_law,
+)
+
+HILO = np.array([-1, 1, 1, 1, 1, 1, 0, 0, 0, -1])
+
+
+def _dealt_true_counts(decks: int, pen: float, shoes: int, seed: int = 7) -> dict[int, float]:
+    """Floored true counts at every 5th card of real shuffled shoes dealt to ``pen``."""
+    rng = np.random.default_rng(seed)
+    values = np.repeat(np.arange(10), [4 * decks] * 9 + [16 * decks])
+    n = values.size
+    upto = int(pen * n)
+    seen: dict[int, int] = {}
+    total = 0
+    for _ in range(shoes):
+        tags = HILO[rng.permutation(values)][:upto]
+        rc = np.concatenate([[0], np.cumsum(tags)])[:upto:5]
+        left = (n - np.arange(0, upto, 5)[: rc.size]) / 52.0
+        for tc in np.floor(rc / left).astype(int):
+            seen[int(tc)] = seen.get(int(tc), 0) + 1
+            total += 1
+    return {k: v / total for k, v in seen.items()}
+
+
+def test_true_count_frequencies_match_dealt_shoes() -> None:
+    model = tc_frequencies(6, 0.75, 40)
+    dealt = _dealt_true_counts(6, 0.75, 3000)
+    assert sum(model.values()) == pytest.approx(1.0)
+    for tc in range(-4, 5):
+        assert model[tc] == pytest.approx(dealt.get(tc, 0.0), abs=0.012), tc
+
+
+def test_shallower_cut_card_gives_fewer_high_counts() -> None:
+    deep, shallow = tc_frequencies(6, 5 / 6, 40), tc_frequencies(6, 0.5, 40)
+    high = range(3, 21)
+    assert sum(shallow[t] for t in high) < sum(deep[t] for t in high)
+
+
+def _rows(slope: float = 0.005, base: float = -0.005) -> dict[int, TcRow]:
+    return {tc: TcRow(tc, base + slope * tc, base + slope * tc, 1.15) for tc in range(-20, 21)}
+
+
+def test_continuous_shuffler_no_ramp_gains_anything() -> None:
+    freq = tc_frequencies(6, 0.0, 40)
+    assert freq[0] == 1.0
+    rows = _rows()
+    for top in (1, 8, 16):
+        res = best_ramp(freq, rows, top)
+        assert res.ev / res.avg_bet == pytest.approx(rows[0].ev_i18)
+        assert res.score == 0.0 and res.n0 is None and res.ror(1000) == 1.0
+
+
+def test_flat_bet_counter_gets_the_average_return() -> None:
+    freq = tc_frequencies(6, 0.75, 40)
+    rows = _rows()
+    flat = counter(freq, rows, Ramp(dict.fromkeys(range(-20, 21), 1)))
+    assert flat.avg_bet == pytest.approx(1.0)
+    assert flat.ev == pytest.approx(sum(f * rows[t].ev_i18 for t, f in freq.items()))
+
+
+def test_counter_figures_follow_their_definitions() -> None:
+    freq = tc_frequencies(6, 0.75, 40)
+    res = best_ramp(freq, _rows(), 8)
+    assert res.ev > 0 and max(res.ramp.units.values()) == 8
+    assert res.di == pytest.approx(1000 * res.ev / res.sd)
+    assert res.score == pytest.approx(res.di**2)
+    assert res.n0 == pytest.approx((res.sd / res.ev) ** 2)
+    assert res.ror(500) == pytest.approx(math.exp(-2 * res.ev * 500 / res.sd**2))
+    assert best_ramp(freq, _rows(), 16).score >= res.score  # a wider spread never hurts DI
+
+
+def test_best_spread_at_a_risk_of_ruin_keeps_the_risk() -> None:
+    freq = tc_frequencies(6, 0.75, 40)
+    small, large = best_at_ror(freq, _rows(), 5000, 0.05), best_at_ror(freq, _rows(), 20000, 0.05)
+    assert small is not None and large is not None
+    assert small.ror(5000) <= 0.05 and large.ror(20000) <= 0.05
+    assert large.ev > small.ev  # more bankroll, more spread, more won
+
+
+def test_ramp_text() -> None:
+    assert Ramp({-1: 1, 0: 1, 1: 2, 2: 2, 3: 6}).text() == "0:1 1:2 3:6"
+
+
+def test_mean_true_count_of_each_count() -> None:
+    _, means = tc_law(6, 0.75, 40)
+    assert all(tc <= means[tc] <= tc + 1 for tc in range(-6, 7))
+    assert means[0] < 0.5  # the shoe's first rounds are at exactly 0
+    assert tc_law(6, 0.0, 40)[1][0] == 0.0
+
+
+def test_cli_audit_formats(monkeypatch, capsys) -> None:
+    import json
+
+    from twentyone.cli import main
+    from twentyone.counting import audit as audit_module
+
+    xs = tuple(float(x) for x in range(-12, 13, 3))
+    curve = audit_module.TcCurve(
+        xs, tuple(-0.005 + 0.005 * x for x in xs), (1.15,) * len(xs), xs, (), ()
+    )
+    monkeypatch.setattr(audit_module, "tc_curve", lambda rules, line: curve)
+    assert main(["audit", "ru-online", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["dealt"] == "cut card at 2/3" and set(data["spreads"]) == {"1-8", "1-16"}
+    assert data["spreads"]["1-16"]["score"] >= data["spreads"]["1-8"]["score"] > 0
+    assert data["shuffles"][0]["win_per_100"] == pytest.approx(100 * data["base_ev"])
+    assert main(["audit", "ru-online", "--format", "md"]) == 0
+    assert "| 1-8 |" in capsys.readouterr().out
+    assert main(["audit", "ru-online", "--format", "html"]) == 0
+    assert capsys.readouterr().out.startswith("<!doctype html>")
