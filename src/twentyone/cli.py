@@ -1,4 +1,4 @@
-"""The ``twentyone`` command: ``play``, ``replay`` and ``rules``.
+"""The ``twentyone`` command: ``play``, ``replay``, ``rules``, the analysis, ``train``...
 
 Errors in what the user typed exit with status 2 and a message naming the bad value.
 """
@@ -517,6 +517,10 @@ def build_parser() -> argparse.ArgumentParser:
     cluster_cli.add_node_options(w)
     w.set_defaults(func=_cmd_serve)
     cluster_cli.add_proxy_config_parser(sub)
+
+    from twentyone.cli_train import add_parser as add_train
+
+    add_train(sub)
     return parser
 
 
