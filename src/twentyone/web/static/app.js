@@ -3,6 +3,7 @@
 
 import { _, _n, chooseLanguage, lang, languages, load, percent, storedLanguage, storeLanguage } from "./i18n.js";
 import { TableScreen } from "./table.js";
+import * as trainer from "./trainer.js";
 import { api, cardsEl, decisionText, el, fill, money, resultText, totalText } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -42,8 +43,8 @@ function banner(text, kind = "info", ms = 0) {
 }
 
 function show(which) {
-  for (const id of ["auth-view", "lobby-view", "table-view"]) $(id).hidden = id !== which;
-  $("recall-view").hidden = which === "auth-view";
+  for (const id of ["auth-view", "lobby-view", "table-view", "trainer-view"]) $(id).hidden = id !== which;
+  $("recall-view").hidden = which === "auth-view" || which === "trainer-view";
 }
 
 // ---------------------------------------------------------------- languages
@@ -100,6 +101,7 @@ function redraw() {
     loadRuleCard(state.screen.tableId);
     state.screen.relabel();
   }
+  trainer.relabel();
 }
 
 // ---------------------------------------------------------------- accounts
@@ -374,6 +376,15 @@ async function route() {
     return;
   }
   const m = /^#\/table\/(.+)$/.exec(location.hash);
+  if (location.hash === "#/train") {
+    leaveTable();
+    state.tableLanguage = null;
+    await applyLanguage();
+    show("trainer-view");
+    trainer.open();
+    return;
+  }
+  trainer.close();
   if (m) {
     show("table-view");
     enterTable(decodeURIComponent(m[1]));
