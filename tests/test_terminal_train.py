@@ -69,6 +69,12 @@ def test_cards_flash_one_at_a_time_at_the_chosen_speed_on_a_terminal() -> None:
                 stdout=out, color=True, sleep=slept.append)  # fmt: skip
     assert slept == [0.4] * 6
     assert "\r" in out.getvalue()
+    # once answered, the cards are shown again on one line
+    out = io.StringIO()
+    count_drill("6D S17", rounds=1, cards=3, speed=0.4, seed=1, stdin=io.StringIO("0\n"),
+                stdout=out, color=True, sleep=slept.append)  # fmt: skip
+    after = out.getvalue().split("Running count")[1]
+    assert all(c.pretty in after for c in shoe_cards("6D S17", 1, 3))
 
 
 def test_quitting_and_the_end_of_input_print_the_tally() -> None:

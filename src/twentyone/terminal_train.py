@@ -203,9 +203,14 @@ class CountTrainer(Trainer):
         self.summary()
         return 130 if self.interrupted else 0
 
+    @property
+    def flashes(self) -> bool:
+        """Whether cards are shown one at a time (a terminal, a speed above 0)."""
+        return self.speed > 0 and self.console.is_terminal
+
     def show(self, cards: Sequence[Card]) -> None:
         """The cards: one at a time over the same spot of a terminal, else on one line."""
-        if self.speed <= 0 or not self.console.is_terminal:
+        if not self.flashes:
             self.say("  ", cards_text(cards))
             return
         for card in cards:
@@ -233,6 +238,8 @@ class CountTrainer(Trainer):
         mark = d.check(given, seconds)
         self.verdict(mark, rc, _("Wrong: the running count is {right} (you said {given})",
                                  right=rc, given=mark.given))  # fmt: skip
+        if self.flashes:  # the cards again, now that they are counted
+            self.say("  ", cards_text(cards), style="dim")
         if self.ask_true:
             decks = _decimal(round(float(d.decks_left), 2))
             got = self.ask(
