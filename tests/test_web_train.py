@@ -102,3 +102,10 @@ def test_the_trainer_page_is_served_without_inline_script(client: TestClient) ->
     js = client.get("/static/trainer.js")
     assert js.status_code == 200 and "/api/train/count" in js.text
     assert client.get("/static/trainer.css").status_code == 200
+
+
+def test_a_cluster_node_trains_on_tables_it_does_not_deal(client: TestClient) -> None:
+    # a node without the table's lease has no live table, but knows every table's rules
+    client.app.state.hub.tables.pop("two")  # type: ignore[attr-defined]
+    q = client.get("/api/train/count", params={"table": "two", "cards": 4}).json()
+    assert q["decks"] == 2 and len(q["cards"]) == 4

@@ -47,10 +47,10 @@ def chart_of(rules: Rules) -> Strategy:
 
 
 def _rules(request: Request, table: str) -> Rules:
-    found = request.app.state.hub.tables.get(table)
-    if found is None:
+    """The rules of a lobby table (any node's: a cluster node knows every table's rules)."""
+    rules: Rules | None = request.app.state.rules_of.get(table)
+    if rules is None:
         raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=table)
-    rules: Rules = found.rules
     return rules
 
 
