@@ -163,7 +163,13 @@ async function nextCard() {
   );
   fill(
     $("train-plays"),
-    c.plays.map((p) => el("button", { type: "button", "data-play": p, "data-testid": `train-play-${p}`, onclick: () => answerCard(p) }, decisionText(p))),
+    c.plays.map((p) =>
+      el(
+        "button",
+        { type: "button", "data-play": p, "data-testid": `train-play-${p}`, "aria-keyshortcuts": Object.keys(KEYS).find((k) => KEYS[k] === p), onclick: () => answerCard(p) },
+        decisionText(p),
+      ),
+    ),
   );
   state.asked = performance.now();
 }
@@ -185,6 +191,19 @@ async function answerCard(play) {
     state.card = null;
   } catch (err) {
     error("train-card-verdict", err);
+  }
+}
+
+// the keys of the plays, as at the table
+const KEYS = { h: "hit", s: "stand", d: "double", p: "split", r: "surrender" };
+
+function onKey(e) {
+  if ($("trainer-view").hidden || !state.card || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  const play = KEYS[e.key.toLowerCase()];
+  if (play && state.card.plays.includes(play)) {
+    e.preventDefault();
+    answerCard(play);
   }
 }
 
@@ -210,6 +229,7 @@ export function open() {
     $("train-deal").addEventListener("click", deal);
     $("train-count-form").addEventListener("submit", answerCount);
     $("train-next-card").addEventListener("click", nextCard);
+    document.addEventListener("keydown", onKey);
   }
   relabel();
   if (!state.tables) loadTables();
