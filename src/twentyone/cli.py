@@ -1,4 +1,4 @@
-"""The ``twentyone`` command: ``play``, ``replay`` and ``rules``.
+"""The ``twentyone`` command: ``play``, ``replay``, ``rules``, the analysis, ``train``...
 
 Errors in what the user typed exit with status 2 and a message naming the bad value.
 """
@@ -529,6 +529,10 @@ def build_parser() -> argparse.ArgumentParser:
     from twentyone.counting.commands import add_parsers
 
     add_parsers(sub)
+
+    from twentyone.cli_train import add_parser as add_train
+
+    add_train(sub)
     return parser
 
 

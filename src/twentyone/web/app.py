@@ -30,7 +30,7 @@ from twentyone.rules import Rules
 from twentyone.rulesets import PRESETS, load_rules
 from twentyone.session_parts import is_multi_player
 from twentyone.shoe import CardSource, Shoe
-from twentyone.web import auth, languages, openapi, ws
+from twentyone.web import auth, languages, openapi, train, ws
 from twentyone.web.advice import Advice, edge_text
 from twentyone.web.auth import Auth, current_player
 from twentyone.web.cluster import Leases, NodeConfig
@@ -223,6 +223,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(languages.router)
     app.include_router(ws.router)
+    app.include_router(train.router)
     _add_lobby(app)
     _add_page(app)
     return app

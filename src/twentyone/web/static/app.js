@@ -5,6 +5,7 @@ import { _, _n, chooseLanguage, lang, languages, load, percent, storedLanguage, 
 import { setSound, soundOn } from "./sound.js";
 import { TableScreen } from "./table.js";
 import { api, cardsEl, countryName, decisionText, el, fill, flagEl, money, resultText, ruleCardEl, totalText } from "./ui.js";
+import * as trainer from "./trainer.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,8 +43,8 @@ function banner(text, kind = "info", ms = 0) {
 }
 
 function show(which) {
-  for (const id of ["auth-view", "lobby-view", "table-view", "missing-view"]) $(id).hidden = id !== which;
-  $("recall-view").hidden = which === "auth-view" || which === "missing-view";
+  for (const id of ["auth-view", "lobby-view", "table-view", "missing-view", "trainer-view"]) $(id).hidden = id !== which;
+  $("recall-view").hidden = which === "auth-view" || which === "missing-view" || which === "trainer-view";
 }
 
 // ---------------------------------------------------------------- languages
@@ -100,6 +101,7 @@ function redraw() {
     loadRuleCard(state.screen.tableId);
     state.screen.relabel();
   }
+  trainer.relabel();
 }
 
 // ---------------------------------------------------------------- accounts
@@ -434,6 +436,15 @@ async function route() {
     return;
   }
   const m = /^#\/table\/(.+)$/.exec(location.hash);
+  if (location.hash === "#/train") {
+    leaveTable();
+    state.tableLanguage = null;
+    await applyLanguage();
+    show("trainer-view");
+    trainer.open();
+    return;
+  }
+  trainer.close();
   if (m) {
     enterTable(decodeURIComponent(m[1]));
   } else {

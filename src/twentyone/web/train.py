@@ -1,0 +1,231 @@
+"""The trainers' API: the count drill and basic-strategy flashcards for the rules of a lobby
+table (the page's trainer, ``static/trainer.js``).
+
+The server deals and the server grades, and it keeps nothing between the two: a question
+carries its cards, the answer sends them back with the player's count or play, and the
+server works the answer out again from them (:func:`twentyone.trainer.count_of`,
+:func:`twentyone.trainer_cards.answer`). So the count's tags, the true-count rule and the
+chart live once, in the tested library, not again in the page's JavaScript; no drill is
+stored, so nothing grows with the number of players. The page sees the cards it is asked
+about (it has to show them); nothing is at stake, so that is no leak. Accuracy and time per
+answer are the page's to keep: it times the answers itself.
+
+Tables only, not any rules text: a table's rules are few and known, and the chart of each is
+computed once (in a worker thread, a few seconds the first time) and kept.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, status
+from pydantic import BaseModel, Field
+
+from twentyone.cards import Card, hand_total, parse_cards
+from twentyone.errors import N_, TwentyOneError
+from twentyone.rules import Rules
+from twentyone.strategy import Strategy
+from twentyone.trainer import MAX_CARDS, CountDrill, count_of, count_system
+from twentyone.trainer_cards import PLAYS, Flashcard, FlashcardDeck, answer, legal_plays
+from twentyone.web.refusal import Refusal
+
+router = APIRouter(prefix="/api/train", tags=["trainer"])
+
+_charts: dict[Rules, Strategy] = {}
+_lock = threading.Lock()
+
+
+def chart_of(rules: Rules) -> Strategy:
+    """The basic-strategy chart of ``rules``, computed once."""
+    with _lock:
+        if rules not in _charts:
+            from twentyone.analysis import basic_strategy
+
+            _charts[rules] = basic_strategy(rules)
+        return _charts[rules]
+
+
+def _rules(request: Request, table: str) -> Rules:
+    """The rules of a lobby table (any node's: a cluster node knows every table's rules)."""
+    rules: Rules | None = request.app.state.rules_of.get(table)
+    if rules is None:
+        raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=table)
+    return rules
+
+
+def _refused(exc: TwentyOneError) -> Refusal:
+    return Refusal(status.HTTP_400_BAD_REQUEST, exc.template.text, **exc.params)
+
+
+def _cards(text: list[str], most: int) -> tuple[Card, ...]:
+    if len(text) > most:
+        raise Refusal(
+            status.HTTP_400_BAD_REQUEST, N_("{cards} cards: the shoe holds {size}"),
+            cards=len(text), size=most,
+        )  # fmt: skip
+    try:
+        return parse_cards(" ".join(text)) if text else ()
+    except TwentyOneError as exc:
+        raise _refused(exc) from None
+
+
+Table = Annotated[str, Query(max_length=64, description="a lobby table's id: its rules")]
+CountName = Annotated[
+    str, Query(description="the counting system", json_schema_extra={"enum": ["hilo"]})
+]
+
+
+class CountQuestion(BaseModel):
+    """Cards from the top of a new shoe of the table's decks: what is the count now?"""
+
+    table: str
+    count: str = Field(description="the counting system's name", examples=["Hi-Lo"])
+    decks: int
+    cards: list[str] = Field(examples=[["TS", "5H", "2C"]])
+    cards_left: int
+    decks_left: float = Field(description="the decks the true count divides by")
+
+
+class CountAnswer(BaseModel):
+    """A count drill's answer: the cards it was about and the player's counts."""
+
+    table: str = Field(max_length=64)
+    count: str = Field(default="hilo", max_length=32)
+    cards: list[str] = Field(max_length=8 * 52, examples=[["TS", "5H", "2C"]])
+    running: int
+    true_count: int | None = None
+
+
+class Graded(BaseModel):
+    """One graded answer."""
+
+    given: str
+    expected: str
+    right: bool
+
+
+class CountGrade(BaseModel):
+    """The grade of a count drill's answer (``true_count`` when one was given)."""
+
+    running: Graded
+    true_count: Graded | None
+    cards_left: int
+
+
+class CardQuestion(BaseModel):
+    """A flashcard: a first hand against the dealer's up card; ``plays``: the plays the
+    table's rules give it."""
+
+    table: str
+    hand: list[str] = Field(examples=[["TS", "6D"]])
+    up: str = Field(examples=["TH"])
+    total: int
+    soft: bool
+    plays: list[str] = Field(examples=[["hit", "stand", "double", "surrender"]])
+
+
+class CardAnswer(BaseModel):
+    """A flashcard's answer: the card and the play named."""
+
+    table: str = Field(max_length=64)
+    hand: list[str] = Field(min_length=2, max_length=2, examples=[["TS", "6D"]])
+    up: str = Field(max_length=3, examples=["TH"])
+    play: str = Field(examples=["stand"], json_schema_extra={"enum": list(PLAYS)})
+
+
+def _signed(value: Any) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+@router.get("/count")
+def count_question(
+    request: Request,
+    table: Table,
+    cards: Annotated[int, Query(ge=1, le=MAX_CARDS)] = 8,
+    count: CountName = "hilo",
+) -> CountQuestion:
+    """``cards`` cards from the top of a newly shuffled shoe of the table's decks."""
+    rules = _rules(request, table)
+    try:
+        drill = CountDrill(rules, count_system(count))
+    except TwentyOneError as exc:
+        raise _refused(exc) from None
+    dealt = drill.deal(cards)
+    return CountQuestion(
+        table=table,
+        count=drill.system.name,
+        decks=rules.decks,
+        cards=[str(c) for c in dealt],
+        cards_left=drill.cards_left,
+        decks_left=float(drill.decks_left),
+    )
+
+
+@router.post("/count")
+def count_grade(request: Request, body: CountAnswer) -> CountGrade:
+    """Grade a running count (and a true count) of the cards sent, dealt from the top of a
+    new shoe of the table's decks."""
+    rules = _rules(request, body.table)
+    cards = _cards(body.cards, 52 * rules.decks)
+    try:
+        right = count_of(rules, count_system(body.count), cards)
+    except TwentyOneError as exc:
+        raise _refused(exc) from None
+    tc = None
+    if body.true_count is not None:
+        tc = Graded(
+            given=_signed(body.true_count),
+            expected=_signed(right.true),
+            right=body.true_count == right.true,
+        )
+    return CountGrade(
+        running=Graded(
+            given=_signed(body.running),
+            expected=_signed(right.running),
+            right=body.running == right.running,
+        ),
+        true_count=tc,
+        cards_left=right.cards_left,
+    )
+
+
+@router.get("/card")
+def card_question(request: Request, table: Table) -> CardQuestion:
+    """A basic-strategy flashcard for the table's rules (drawn evenly over the chart's rows
+    and the up cards)."""
+    rules = _rules(request, table)
+    card = FlashcardDeck().draw()
+    total = hand_total(card.hand)
+    return CardQuestion(
+        table=table,
+        hand=[str(c) for c in card.hand],
+        up=str(card.up),
+        total=total.total,
+        soft=total.soft,
+        plays=list(legal_plays(rules, card.hand, card.up)),
+    )
+
+
+@router.post("/card")
+def card_grade(request: Request, body: CardAnswer) -> Graded:
+    """Grade the play named for a flashcard against the table's basic-strategy chart."""
+    rules = _rules(request, body.table)
+    hand = _cards(body.hand, 2)
+    up = _cards([body.up], 1)
+    if len(hand) != 2 or len(up) != 1 or hand_total(hand).total == 21:
+        raise Refusal(
+            status.HTTP_400_BAD_REQUEST,
+            N_("hand {hand} against {up}: expected two cards, not a blackjack, and an up card"),
+            hand=" ".join(body.hand),
+            up=body.up,
+        )
+    if body.play not in PLAYS:
+        raise Refusal(
+            status.HTTP_400_BAD_REQUEST,
+            N_("{text!r} is not a play: expected one of {plays}"),
+            text=body.play,
+            plays=", ".join(PLAYS),
+        )
+    right = answer(Flashcard(hand=hand, up=up[0]), rules, chart_of(rules))
+    return Graded(given=body.play, expected=right, right=body.play == right)
