@@ -211,3 +211,25 @@ def test_many_rounds_at_a_live_table_keep_the_books(ledger: Ledger, preset: str)
     assert rounds >= 10
     house_gain = ledger.balance(ledger.house_id)
     assert start_total - sum(ledger.balances(p.id for p in people).values()) == house_gain
+
+
+def test_a_lost_round_connection_is_found_before_the_next_round(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the connection the round methods keep is lost while idle (a database restarted between
+    # rounds cuts it off): it is pinged and replaced, and the next round starts as usual
+    import twentyone.web.ledger as web_ledger
+
+    monkeypatch.setattr(web_ledger, "PING_AFTER_IDLE", 0.0, raising=False)
+    (ann,) = players(ledger, "ann")
+    rnd = Round(load_rules("ru-online"), StackedShoe("TS 9D 7H 5C 8H"), [BoxBet("ann", 1000)])
+    ledger.start_round("t", "ru-online", {}, [ann.id], _moves(rnd, ann.id))
+    kept = ledger._round_conn
+    assert kept is not None
+    dbapi = kept.connection.dbapi_connection
+    assert dbapi is not None
+    dbapi.close()  # what the driver finds after a restart: the connection is gone
+    rnd = Round(load_rules("ru-online"), StackedShoe("TS 9D 7H 5C 8H"), [BoxBet("ann", 1000)])
+    ledger.start_round("t", "ru-online", {}, [ann.id], _moves(rnd, ann.id))
+    assert ledger._round_conn is not kept
+    assert ledger.balance(ann.id) == 8_000 and ledger.audit() == []

@@ -60,6 +60,10 @@ from twentyone.web.storage.models import (
 BANK = "@bank"
 HOUSE = "@house"
 _MOVED = "twentyone_moved"
+#: The round methods' kept connection is pinged before a transaction when it has been idle
+#: this long (seconds): a database restarted meanwhile (PostgreSQL's sessions are cut off)
+#: is found out before a round's stakes are written, not by a failed round start.
+PING_AFTER_IDLE = 1.0
 
 
 _ACCOUNTS = cast(Table, Account.__table__)
@@ -156,6 +160,7 @@ class Ledger:
         self._cache_epoch = 0
         self._cache_lock = threading.Lock()
         self._round_conn: Connection | None = None
+        self._round_used = 0.0  # time.monotonic() of the kept connection's last transaction
         self._sql = StatementRunner(engine.dialect)
         self._round_lock = threading.Lock()
         event.listen(self.sessions, "after_commit", self._committed)
@@ -183,14 +188,20 @@ class Ledger:
     def _round_transaction(self) -> Iterator[Connection]:
         """A transaction on the connection the round methods keep (taking one from the pool
         for each round's every step cost more than the statements): committed when the block
-        ends, rolled back when it raises. A connection the driver lost is replaced."""
+        ends, rolled back when it raises. A connection the driver lost is replaced, and one
+        idle for :data:`PING_AFTER_IDLE` seconds is pinged first (as the pool's pre-ping does
+        for the connections it hands out), so that a database restarted since costs nothing."""
         with self._round_lock:
             try:
                 conn = self._round_conn
+                now = time.monotonic()
+                if conn is not None and now - self._round_used >= PING_AFTER_IDLE:
+                    conn = self._alive(conn)
                 if conn is None or conn.closed or conn.invalidated:
                     if conn is not None:
                         conn.close()
                     conn = self._round_conn = self.engine.connect()
+                self._round_used = now
                 with conn.begin():
                     yield conn
             except (DBAPIError, sqlite3.DatabaseError) as exc:
@@ -201,6 +212,23 @@ class Ledger:
                         self._round_conn.close()
                     self._round_conn = None
                 raise LedgerUnavailableError(f"the ledger cannot write: {exc}") from exc
+
+    @staticmethod
+    def _alive(conn: Connection) -> Connection | None:
+        """The connection if it answers a ping, else None (it is invalidated and closed)."""
+        if conn.closed or conn.invalidated:
+            return conn
+        try:
+            dbapi = conn.connection.dbapi_connection
+            if dbapi is not None and conn.dialect.do_ping(dbapi):
+                return conn
+        except Exception:  # the driver's own error for a lost connection
+            pass
+        with contextlib.suppress(Exception):
+            conn.invalidate()
+        with contextlib.suppress(Exception):
+            conn.close()
+        return None
 
     def close(self) -> None:
         """Give back the round methods' connection (the app calls this on shutdown)."""
