@@ -13,9 +13,12 @@ def money_check(
     starting: int,
     baseline: dict[str, int],
     shown: dict[str, int | None],
+    *,
+    voided_ok: bool = False,
 ) -> tuple[list[str], dict[str, Any]]:
     """Check the books after the run; (problems, facts). Empty problems: not a chip lost or
-    duplicated."""
+    duplicated. ``voided_ok``: rounds a restart voided (``refunded``, as after a kill) are
+    allowed, each player's entries for such a round netting to exactly zero."""
     from sqlalchemy import func, select
 
     from twentyone.replay import replay
@@ -103,8 +106,12 @@ def money_check(
             problems.append(f"round {e.round_id}: an entry not against the house")
     recorded = {(p.round_id, p.account_id): p.net for p in parts}
     status = Counter(r.status for r in rounds)
-    if status["open"] or status["refunded"]:
+    if status["open"] or (status["refunded"] and not voided_ok):
         problems.append(f"rounds not settled: {dict(status)}")
+    voided = {r.id for r in rounds if r.status == "refunded"}
+    for (round_id, acct), net in sorted(ledger_net.items()):
+        if round_id in voided and net != 0:
+            problems.append(f"round {round_id} (voided), account {acct}: its entries net {net}")
     nets_by_player: Counter[int] = Counter()
     for r in rounds:
         if r.status != "settled":
