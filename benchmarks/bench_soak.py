@@ -374,6 +374,7 @@ def summarize(
         "illegal_that_were_legal": state.illegal_accepted,
         "connects": state.reconnects,
         "connect_failures": state.connect_failures,
+        "players_sockets_closed_by_code": {str(k): v for k, v in state.lost_codes.items()},
         "unanswered": state.unanswered,
         "abusers": dict(sorted(state.abuse.items())),
         "errors": sum(stats.errors.values()),
@@ -445,6 +446,9 @@ def print_report(r: dict[str, Any]) -> None:
     for k, v in r["abusers"].items():
         print(f"    {k}: {v}")
     print(f"  errors: {r['errors']} {r['errors_by_kind'] or ''}")
+    if r["players_sockets_closed_by_code"]:
+        codes = r["players_sockets_closed_by_code"]
+        print(f"    players' sockets closed outside a kill, by close code: {codes}")
     for s in r["error_samples"]:
         print(f"    {s}")
     print(f"  tracebacks in the server's log: {r['server_log_tracebacks']}")

@@ -35,7 +35,10 @@ class SoakState:
     unanswered: int = 0  # intentions with no answer for 60 s while the server was up
     timed: list[tuple[float, float]] = field(default_factory=list)  # (sent at, latency)
     abuse: Counter[str] = field(default_factory=Counter)
+    lost_codes: Counter[int | None] = field(default_factory=Counter)  # players' sockets
 
+
+IDLE_CLOSE = 4408  # the server closes a socket silent for --idle-seconds
 
 ILLEGAL_KINDS = (
     "out-of-turn",
@@ -99,6 +102,12 @@ class SoakPlayer(Client):
     def lost(self) -> None:
         if self.soak.killing and not self.done.is_set():
             self.done.set()  # the kill: not an error
+        if not self.done.is_set():  # lost while the server runs: which close code
+            rcvd = getattr(self.ws.proto, "close_rcvd", None) if self.ws is not None else None
+            code = getattr(rcvd, "code", None)
+            self.soak.lost_codes[code] += 1
+            if code == IDLE_CLOSE:  # silent for --idle-seconds (waiting at a slow table):
+                self.done.set()  # the server's rule, not an error; the player reconnects
         super().lost()
         first = self.first_view
         if first is not None and first.done() and not first.cancelled():
