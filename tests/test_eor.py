@@ -103,5 +103,7 @@ def test_cli_eor_json() -> None:
     )
     data = json.loads(out.stdout)
     assert list(data["eor_basic"]) == list("A23456789T") == list(data["eor_optimal"])
-    assert set(data["betting_correlation"]) == set(PUBLISHED_BC)
+    # every built-in count system (counting/systems/*.toml), Red 7 too (no published figure)
+    assert set(data["betting_correlation"]) == set(PUBLISHED_BC) | {"Red 7"}
+    assert data["tags"]["Wong Halves"]["5"] == 1.5 and data["tags"]["Red 7"]["7"] == 0.5
     assert data["eor_basic"]["5"] > 0 > data["eor_basic"]["A"]

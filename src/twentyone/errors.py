@@ -268,6 +268,52 @@ TEMPLATES: dict[str, Template] = {
         N_("--address needs Ray, which is not installed: pip install 'twentyone[cluster]'")
     ),
     "ray-connect": _t(N_("--address {address!r}: cannot connect to Ray: {reason}")),
+    # card counting (twentyone.counting) and the counting simulation
+    "count-tag": _t(N_('{where}={value!r}: expected a tag such as -1, 0.5 or "1/2"')),
+    "count-tags": _t(
+        N_("count {count!r}: {field}={tags}: expected a tag for each rank A, 2..9, T")
+    ),
+    "count-file": _t(N_("count file {source!r}: {reason}")),
+    "count-key": _t(N_("count file {source!r}: unknown or misshapen key {key!r}; expected {keys}")),
+    "count-unknown": _t(N_("--count {name!r}: no such count system or file; built in: {names}")),
+    "ramp-pair": _t(
+        N_("--ramp {text!r}: {pair!r} is not tc:units in whole numbers, units 0 or more (e.g. 2:4)")
+    ),
+    "ramp-order": _t(N_("--ramp {text!r}: the true counts must rise from pair to pair ({tcs})")),
+    "ramp-empty": _t(N_('--ramp {text!r}: expected tc:units pairs, e.g. "0:1 1:2 2:4"')),
+    "ramp-file": _t(N_("--ramp {source!r}: {reason}")),
+    "index-file": _t(N_("--indices {source!r}: {reason}")),
+    "index-keys": _t(
+        N_(
+            "--indices {source!r}, entry {n}: expected an object with the keys hand, up, "
+            "below, at_or_above, index; got {keys}"
+        )
+    ),
+    "index-hand": _t(
+        N_(
+            '--indices {source!r}, entry {n}: hand {hand!r}: expected a hard total ("16"), '
+            'a soft total ("soft 18"), a pair ("T,T") or "insurance"'
+        )
+    ),
+    "index-up": _t(
+        N_("--indices {source!r}, entry {n}: up {up!r}: expected one of 2 3 4 5 6 7 8 9 T A")
+    ),
+    "index-play": _t(
+        N_("--indices {source!r}, entry {n}: {field}={play!r}: expected one of {plays}")
+    ),
+    "index-number": _t(
+        N_("--indices {source!r}, entry {n}: index={index!r}: expected a whole number")
+    ),
+    "index-twice": _t(N_("--indices {source!r}: {hand} against {up} is given twice")),
+    "count-needs": _t(N_("{option} needs --count (a counting system such as hilo)")),
+    "count-wong": _t(N_("--wong-out {out} is above --wong-in {into}: expected at most {into}")),
+    "count-players": _t(
+        N_(
+            "--players {players}: {table} seats {most} boxes; with the counter's {boxes} "
+            "expected 1 to {most_players} players"
+        )
+    ),
+    "count-bankroll": _t(N_("--bankroll {units}: expected more than 0 units")),
     # the reinforcement-learning environments (twentyone.gym)
     "gym-vector-only": _t(
         N_(
@@ -390,6 +436,10 @@ class ShoeExhaustedError(TwentyOneError):
 
 class TrainerError(TwentyOneError):
     """A trainer's option, answer or index list is invalid."""
+
+
+class CountError(TwentyOneError):
+    """A counting system, true-count rule, bet ramp or index set is invalid."""
 
 
 class ReplayError(TwentyOneError):

@@ -21,17 +21,14 @@ from typing import Any
 
 from twentyone.analysis.report import EdgeReport
 from twentyone.analysis.shoe import RANKS
+from twentyone.counting.counts import builtin_counts
 from twentyone.rules import Rules
 
-#: Tags of the counting systems, by rank A, 2..9, T.
+#: Tags of the counting systems, by rank A, 2..9, T: read from the systems' TOML files
+#: (:mod:`twentyone.counting.counts`, written once there). A rank whose colours count
+#: differently (Red 7's sevens) has the mean of its colours' tags.
 TAGS: dict[str, tuple[float, ...]] = {
-    "Hi-Lo": (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1),
-    "KO": (-1, 1, 1, 1, 1, 1, 1, 0, 0, -1),
-    "Hi-Opt I": (0, 0, 1, 1, 1, 1, 0, 0, 0, -1),
-    "Hi-Opt II": (0, 1, 1, 2, 2, 1, 1, 0, 0, -2),
-    "Omega II": (0, 1, 1, 2, 2, 2, 1, 0, -1, -2),
-    "Zen": (-1, 1, 1, 2, 2, 2, 1, 0, 0, -2),
-    "Wong Halves": (-1, 0.5, 1, 1, 1.5, 1, 0.5, 0, -0.5, -1),
+    name: tuple(float(t) for t in system.rank_tags) for name, system in builtin_counts().items()
 }
 
 _PER_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
