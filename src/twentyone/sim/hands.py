@@ -54,6 +54,7 @@ FL_ACTED = 8
 FL_DONE = 16
 FL_BUST = 32
 FL_SURRENDERED = 64
+FL_EVEN_MONEY = 128  # a counter's blackjack took even money (settled at the deal)
 
 
 @fast()

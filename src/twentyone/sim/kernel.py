@@ -31,6 +31,21 @@ from __future__ import annotations
 import numpy as np
 
 from twentyone.compiled import dealer_draws_jit, may_stand_jit
+from twentyone.sim.count_play import (
+    CP_COUNTER,
+    CP_EVEN_MONEY,
+    CP_INS_A,
+    CP_INS_T,
+    CP_SCALE,
+    CP_SIZE,
+    ST_SIZE,
+    deal,
+    deal_hole,
+    index_act,
+    new_shoe,
+    surrenders_before_play,
+    true_count,
+)
 from twentyone.sim.encode import (
     A_DOUBLE,
     A_HIT,
@@ -64,6 +79,7 @@ from twentyone.sim.hands import (
     FL_BUST,
     FL_DONE,
     FL_DOUBLED,
+    FL_EVEN_MONEY,
     FL_SPLIT,
     FL_SPLIT_ACES,
     FL_SURRENDERED,
@@ -84,7 +100,7 @@ from twentyone.sim.hands import (
     keep,
     split_allowed,
 )
-from twentyone.sim.rng import Arr, Int, draw, fast
+from twentyone.sim.rng import Arr, Int, fast
 
 
 @fast(inline="always")
@@ -104,15 +120,31 @@ def _play_round(
     record: bool,
     cards: Arr,
     r: Int,
-) -> tuple[float, Int]:
-    """One round; returns its money (all boxes, units of one box's bet) and, when
-    ``record``, the number of cards written to ``rec``."""
+    bm: Arr,
+    pbox: Arr,
+    cp: Arr,
+    tags: Arr,
+    sides: Arr,
+    ixt: Arr,
+    ixe: Arr,
+    ins: Arr,
+) -> Int:
+    """One round of ``boxes`` boxes (a new shoe first when due); writes each box's money
+    (units of the box's bet) to ``bm`` and returns, when ``record``, the number of cards
+    written to ``cards[r]``. ``pbox[b]``: how many boxes box ``b``'s player plays (pl.7).
+    The first ``cp[CP_COUNTER]`` boxes are a counter's: index plays (``ixt``, ``ixe``) and
+    insurance at ``ins`` (see :mod:`twentyone.sim.count_play`); every card seen is counted
+    with ``tags`` and ``sides``."""
     nrec: Int = 0
+    size = shoe.shape[0]
+    counter = cp[CP_COUNTER]
     if p[P_CONTINUOUS] or st[0] >= p[P_CUT]:
         st[0] = 0
+        new_shoe(st, cp)
     for b in range(boxes):
         base = b * MAX_HANDS
         nh[b] = 1
+        bm[b] = 0.0
         for fld in range(H_FIELDS):
             hands[base, fld] = 0
         hands[base, H_BET] = 1
@@ -121,24 +153,24 @@ def _play_round(
     if p[P_BOX_BY_BOX]:
         for b in range(boxes):
             for _ in range(2):
-                c = draw(shoe, st, rng)
+                c = deal(shoe, st, rng, tags, sides, cp)
                 if record:
                     nrec = keep(cards, r, nrec, c)
                 add(hands, b * MAX_HANDS, c)
-        up = draw(shoe, st, rng)
+        up = deal(shoe, st, rng, tags, sides, cp)
         if record:
             nrec = keep(cards, r, nrec, up)
     else:
         for b in range(boxes):
-            c = draw(shoe, st, rng)
+            c = deal(shoe, st, rng, tags, sides, cp)
             if record:
                 nrec = keep(cards, r, nrec, c)
             add(hands, b * MAX_HANDS, c)
-        up = draw(shoe, st, rng)
+        up = deal(shoe, st, rng, tags, sides, cp)
         if record:
             nrec = keep(cards, r, nrec, up)
         for b in range(boxes):
-            c = draw(shoe, st, rng)
+            c = deal(shoe, st, rng, tags, sides, cp)
             if record:
                 nrec = keep(cards, r, nrec, c)
             add(hands, b * MAX_HANDS, c)
@@ -147,7 +179,7 @@ def _play_round(
     dace = 1 if upv == 1 else 0
     dn = 1
     if p[P_HOLE]:
-        c = draw(shoe, st, rng)
+        c = deal_hole(shoe, st, rng, tags, sides, cp)
         if record:
             nrec = keep(cards, r, nrec, c)
         v = CARD_VALUE[c]
@@ -163,16 +195,37 @@ def _play_round(
         if best_total(hands[h, H_SUM], hands[h, H_ACE]) == 21:
             hands[h, H_FLAGS] = FL_DONE  # a blackjack (insurance and even money declined)
 
+    # ------------------------------------------------------------ a counter's insurance
+    insured = 0  # bit b: box b insured (half its bet)
+    if counter > 0 and dbj == -1:
+        offered = cp[CP_INS_A] if upv == 1 else cp[CP_INS_T]
+        at = ins[0] if upv == 1 else ins[1]
+        even = upv == 1 and cp[CP_EVEN_MONEY]
+        if (offered or even) and true_count(st, cp, size) >= at:
+            for b in range(counter):
+                h = b * MAX_HANDS
+                if hands[h, H_FLAGS] & FL_DONE and even:
+                    hands[h, H_FLAGS] = FL_DONE | FL_EVEN_MONEY
+                    bm[b] = 1.0
+                elif offered:
+                    insured |= 1 << b
+
     # ------------------------------------------------------------ the peek
     if p[P_PEEK] and dbj == -1:
         dbj = 1 if best_total(dsum, dace) == 21 else 0
         if dbj == 1:
-            money = 0.0
             for b in range(boxes):
                 h = b * MAX_HANDS
-                if best_total(hands[h, H_SUM], hands[h, H_ACE]) != 21:
-                    money -= 1.0
-            return money, nrec
+                if insured & (1 << b):
+                    bm[b] += 1.0
+                fl = hands[h, H_FLAGS]
+                if not fl & FL_EVEN_MONEY and best_total(hands[h, H_SUM], hands[h, H_ACE]) != 21:
+                    bm[b] -= 1.0
+            return nrec
+        for b in range(counter):
+            if insured & (1 << b):
+                bm[b] -= 0.5
+        insured = 0
 
     # ------------------------------------------------------------ surrender before play
     surrender = p[P_SURRENDER]
@@ -181,28 +234,31 @@ def _play_round(
             h = b * MAX_HANDS
             if not hands[h, H_FLAGS] & FL_DONE:
                 code = chart_code(hard, soft, pairs, hands, h, col, True)
-                if code in (C_RH, C_RS, C_RP):
+                says = code in (C_RH, C_RS, C_RP)
+                if b < counter:
+                    says = surrenders_before_play(says, hands, h, col, ixt, ixe, st, cp, size)
+                if says:
                     hands[h, H_FLAGS] |= FL_SURRENDERED | FL_DONE
 
     # ------------------------------------------------------------ play
-    money = 0.0
     min_stand = p[P_MIN_STAND]
     surr_in_play = surrender != 0 and not p[P_SURR_BEFORE] and (upv != 1 or p[P_SURR_VS_ACE])
     hsa = p[P_HSA]
     for b in range(boxes):
         base = b * MAX_HANDS
+        own = pbox[b]
         j = 0
         while j < nh[b]:
             h = base + j
             if not hands[h, H_FLAGS] & FL_DONE and hands[h, H_N] == 1:
-                c = draw(shoe, st, rng)
+                c = deal(shoe, st, rng, tags, sides, cp)
                 if record:
                     nrec = keep(cards, r, nrec, c)
                 add(hands, h, c)
-                money += after_card(p, f, hands, h, nh[b], boxes)
+                bm[b] += after_card(p, f, hands, h, nh[b], own)
             while not hands[h, H_FLAGS] & FL_DONE:
                 fl = hands[h, H_FLAGS]
-                can_split = split_allowed(p, hands, h, nh[b], boxes)
+                can_split = split_allowed(p, hands, h, nh[b], own)
                 if fl & FL_SPLIT_ACES and not hsa:
                     if not can_split:
                         hands[h, H_FLAGS] = fl | FL_DONE
@@ -232,6 +288,25 @@ def _play_round(
                     if code in (C_P, C_RP):
                         code = chart_code(hard, soft, pairs, hands, h, col, False)
                     act = restab[code, acts]
+                if b < counter:
+                    act = int(
+                        index_act(
+                            act,
+                            acts,
+                            hard,
+                            soft,
+                            pairs,
+                            restab,
+                            hands,
+                            h,
+                            col,
+                            ixt,
+                            ixe,
+                            st,
+                            cp,
+                            size,
+                        )
+                    )
                 if act == A_STAND:
                     hands[h, H_FLAGS] = fl | FL_DONE | FL_ACTED
                 elif act in (A_HIT, A_DOUBLE):
@@ -239,11 +314,11 @@ def _play_round(
                         hands[h, H_BET] = 2
                         fl |= FL_DOUBLED
                     hands[h, H_FLAGS] = fl | FL_ACTED
-                    c = draw(shoe, st, rng)
+                    c = deal(shoe, st, rng, tags, sides, cp)
                     if record:
                         nrec = keep(cards, r, nrec, c)
                     add(hands, h, c)
-                    money += after_card(p, f, hands, h, nh[b], boxes)
+                    bm[b] += after_card(p, f, hands, h, nh[b], own)
                 elif act == A_SURRENDER:
                     hands[h, H_FLAGS] = fl | FL_DONE | FL_SURRENDERED
                 else:  # split
@@ -261,28 +336,28 @@ def _play_round(
                         hands[k, H_C0] = ck
                         hands[k, H_BET] = 1
                         hands[k, H_FLAGS] = FL_SPLIT | aces
-                    c = draw(shoe, st, rng)
+                    c = deal(shoe, st, rng, tags, sides, cp)
                     if record:
                         nrec = keep(cards, r, nrec, c)
                     add(hands, h, c)
-                    money += after_card(p, f, hands, h, nh[b], boxes)
+                    bm[b] += after_card(p, f, hands, h, nh[b], own)
                     if p[P_AT_ONCE]:
-                        c = draw(shoe, st, rng)
+                        c = deal(shoe, st, rng, tags, sides, cp)
                         if record:
                             nrec = keep(cards, r, nrec, c)
                         add(hands, h + 1, c)
-                        money += after_card(p, f, hands, h + 1, nh[b], boxes)
+                        bm[b] += after_card(p, f, hands, h + 1, nh[b], own)
             j += 1
 
     # ------------------------------------------------------------ the dealer
     live = False
-    waiting = False
+    waiting = insured != 0
     early = surrender == 2
     for b in range(boxes):
         base = b * MAX_HANDS
         for j in range(nh[b]):
             fl = hands[base + j, H_FLAGS]
-            if fl & FL_BUST:
+            if fl & (FL_BUST | FL_EVEN_MONEY):
                 continue
             if fl & FL_SURRENDERED:
                 if not early:
@@ -296,7 +371,7 @@ def _play_round(
             ):
                 live = True
     if dn == 1 and (live or (waiting and dbj == -1)):
-        c = draw(shoe, st, rng)
+        c = deal(shoe, st, rng, tags, sides, cp)
         if record:
             nrec = keep(cards, r, nrec, c)
         v = CARD_VALUE[c]
@@ -312,7 +387,7 @@ def _play_round(
             best = best_total(dsum, dace)
             if not dealer_draws_jit(best, best != dsum, h17 != 0):
                 break
-            c = draw(shoe, st, rng)
+            c = deal(shoe, st, rng, tags, sides, cp)
             if record:
                 nrec = keep(cards, r, nrec, c)
             v = CARD_VALUE[c]
@@ -326,6 +401,9 @@ def _play_round(
     obo = p[P_OBO]
     for b in range(boxes):
         base = b * MAX_HANDS
+        money = 0.0
+        if insured & (1 << b):
+            money += 1.0 if dbj == 1 else -0.5
         original_lost = False
         for j in range(nh[b]):
             if hands[base + j, H_FLAGS] & FL_BUST:
@@ -334,6 +412,8 @@ def _play_round(
             h = base + j
             fl = hands[h, H_FLAGS]
             bet = np.float64(hands[h, H_BET])
+            if fl & FL_EVEN_MONEY:
+                continue
             if fl & FL_BUST:
                 money -= bet
                 continue
@@ -354,7 +434,8 @@ def _play_round(
                 money += bet
             elif total < dealer:
                 money -= bet
-    return money, nrec
+        bm[b] += money
+    return nrec
 
 
 @fast()
@@ -376,14 +457,42 @@ def _run(
     cards: Arr,
     ncards: Arr,
     money: Arr,
+    t: tuple[Arr, ...],
 ) -> tuple[float, float]:
-    """The loop both entry points share (``record`` is the only difference)."""
+    """The loop both entry points share (``record`` is the only difference); ``t`` holds the
+    per-box arrays and the (all-zero) counting tables of a player who does not count."""
+    bm, pbox, cp, tags, sides, ixt, ixe, ins = t
     total = 0.0
     squares = 0.0
     for r in range(n):
-        m, k = _play_round(
-            boxes, p, f, hard, soft, pairs, restab, shoe, st, rng, hands, nh, record, cards, r
+        k = _play_round(
+            boxes,
+            p,
+            f,
+            hard,
+            soft,
+            pairs,
+            restab,
+            shoe,
+            st,
+            rng,
+            hands,
+            nh,
+            record,
+            cards,
+            r,
+            bm,
+            pbox,
+            cp,
+            tags,
+            sides,
+            ixt,
+            ixe,
+            ins,
         )
+        m = 0.0
+        for b in range(boxes):
+            m += bm[b]
         total += m
         squares += m * m
         if record:
@@ -392,14 +501,32 @@ def _run(
     return total, squares
 
 
-def _new_state(decks: int, boxes: int) -> tuple[Arr, Arr, Arr, Arr]:
-    """A fresh shoe (in deck order: the lazy shuffle makes it random), the shoe position and
-    the hand table."""
+def new_state(decks: int, boxes: int) -> tuple[Arr, Arr, Arr, Arr]:
+    """A fresh shoe (in deck order: the lazy shuffle makes it random), the shoe state (see
+    :mod:`twentyone.sim.count_play`) and the hand table."""
     shoe = (np.arange(52 * decks) % 52).astype(np.uint8)
-    st = np.zeros(1, dtype=np.int64)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
     hands = np.zeros((boxes * MAX_HANDS, H_FIELDS), dtype=np.int64)
     nh = np.zeros(boxes, dtype=np.int64)
     return shoe, st, hands, nh
+
+
+def no_count(boxes: int) -> tuple[Arr, ...]:
+    """``(bm, pbox, cp, tags, sides, ixt, ixe, ins)`` for one player on ``boxes`` boxes who
+    does not count: per-box money, the player's boxes for each box, and empty counting
+    tables."""
+    cp = np.zeros(CP_SIZE, dtype=np.int64)
+    cp[CP_SCALE] = 1
+    return (
+        np.zeros(boxes, dtype=np.float64),
+        np.full(boxes, boxes, dtype=np.int64),
+        cp,
+        np.zeros(52, dtype=np.int64),
+        np.zeros(52, dtype=np.int64),
+        np.full((6, 22, 10), -1, dtype=np.int64),
+        np.zeros((1, 3), dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+    )
 
 
 # The entry points are plain Python: they allocate, then make one call into the compiled loop
@@ -418,12 +545,12 @@ def play_rounds_kernel(
     """Play ``n`` rounds from a fresh shoe; return the sum and the sum of squares of the
     rounds' money. ``rng`` (4 ``uint64``, not all zero) is the xoshiro256** state, advanced
     in place."""
-    shoe, st, hands, nh = _new_state(int(p[P_DECKS]), boxes)
+    shoe, st, hands, nh = new_state(int(p[P_DECKS]), boxes)
     cards = np.zeros((1, 1), dtype=np.uint8)
     ncards = np.zeros(1, dtype=np.int64)
     money = np.zeros(1, dtype=np.float64)
     args = (p, f, hard, soft, pairs, restab, rng, shoe, st, hands, nh)
-    total, squares = _run(n, boxes, *args, False, cards, ncards, money)
+    total, squares = _run(n, boxes, *args, False, cards, ncards, money, no_count(boxes))
     return float(total), float(squares)
 
 
@@ -444,7 +571,7 @@ def record_rounds_kernel(
     """:func:`play_rounds_kernel`, keeping each round's cards (``cards[r, :ncards[r]]``, in
     the order they left the shoe; ``cards`` needs :func:`twentyone.sim.encode.max_cards`
     columns) and money (``money[r]``)."""
-    shoe, st, hands, nh = _new_state(int(p[P_DECKS]), boxes)
+    shoe, st, hands, nh = new_state(int(p[P_DECKS]), boxes)
     args = (p, f, hard, soft, pairs, restab, rng, shoe, st, hands, nh)
-    total, squares = _run(n, boxes, *args, True, cards, ncards, money)
+    total, squares = _run(n, boxes, *args, True, cards, ncards, money, no_count(boxes))
     return float(total), float(squares)
