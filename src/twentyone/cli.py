@@ -215,8 +215,33 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from twentyone.analysis.warmup import notice
     from twentyone.rulesets import load_rules
     from twentyone.sim.command import run
+    from twentyone.sim.count_command import (
+        check_count_options,
+        run_counting,
+        setup_from_options,
+    )
 
+    check_count_options(args)
     notice(command="simulate")
+    if args.count is not None:
+        setup = setup_from_options(
+            count=args.count,
+            ramp=args.ramp,
+            indices=args.indices,
+            wong_in=args.wong_in,
+            wong_out=args.wong_out,
+            players=args.players,
+            boxes=args.boxes,
+            bankroll=args.bankroll,
+        )
+        return run_counting(
+            load_rules(args.rules),
+            setup,
+            rounds=args.rounds,
+            seed=args.seed,
+            workers=args.workers,
+            as_json=args.json,
+        )
     return run(
         load_rules(args.rules),
         rounds=args.rounds,
@@ -489,6 +514,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--strategy", default=None, help="a chart JSON file instead of basic strategy")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
+    cg = s.add_argument_group("card counting (docs/counting.md)")
+    cg.add_argument("--count", default=None, help="count system (hilo, ko, zen...) or TOML file")
+    cg.add_argument(
+        "--ramp", default=None, help='bet ramp "tc:units ..." such as "0:1 1:2 2:4" or a TOML file'
+    )
+    cg.add_argument(
+        "--indices", default=None, help="index plays: I18, FAB4, I18+FAB4 or a JSON file"
+    )
+    cg.add_argument(
+        "--wong-in", type=int, default=None, help="join (back-count) at this true count"
+    )
+    cg.add_argument("--wong-out", type=int, default=None, help="leave below this true count")
+    cg.add_argument(
+        "--players", type=int, default=None, help="players at the table, the counter too"
+    )
+    cg.add_argument("--bankroll", type=float, default=None, help="bankroll in units: risk of ruin")
     s.set_defaults(func=_cmd_simulate)
 
     w = sub.add_parser("serve", help="serve the web table (page, JSON API, WebSocket)")
