@@ -305,6 +305,8 @@ def count_from_toml(text: str, source: str = "<toml>", key: str = "") -> CountSy
     if not isinstance(initial, dict) or set(initial) - {"per_deck", "constant"}:
         raise CountError("count-key", source=source, key="initial", keys="per_deck, constant")
     sides = []
+    if len(data.get("side_counts", [])) > 1:  # the simulator keeps one side count
+        raise CountError("count-key", source=source, key="side_counts", keys="one side count")
     for s in data.get("side_counts", []):
         if not isinstance(s, dict) or set(s) != {"name", "rank", "betting_weight"}:
             raise CountError(

@@ -28,7 +28,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from twentyone.sim.count_play import CP_COUNTER, ST_SIZE, new_shoe, show_hole, true_count
+from twentyone.sim.count_play import (
+    CP_COUNTER,
+    CP_IRC,
+    ST_RC,
+    ST_SIZE,
+    new_shoe,
+    show_hole,
+    true_count,
+)
 from twentyone.sim.encode import MAX_HANDS, P_CONTINUOUS, P_CUT, P_DECKS
 from twentyone.sim.hands import H_FIELDS
 from twentyone.sim.kernel import _play_round
@@ -200,6 +208,7 @@ def play_counting_kernel(
     boxes = counter_boxes + max(others, 1)
     shoe = (np.arange(52 * int(p[P_DECKS])) % 52).astype(np.uint8)
     st = np.zeros(ST_SIZE, dtype=np.int64)
+    st[ST_RC] = count[0][CP_IRC]  # a new shoe: the initial running count
     hands = np.zeros((boxes * MAX_HANDS, H_FIELDS), dtype=np.int64)
     nh = np.zeros(boxes, dtype=np.int64)
     bm = np.zeros(boxes, dtype=np.float64)
