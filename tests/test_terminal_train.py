@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -121,6 +122,27 @@ def test_index_flashcards_show_the_true_count_and_name_the_index(tmp_path: Path)
     assert "16 against T: stand at 0 or more, else hit" in text
 
 
+def test_the_published_sets_are_drilled_by_name() -> None:
+    out = io.StringIO()
+    # "n" answers an insurance card (and is refused by a hand, which "h" then answers)
+    strategy_drill("6D S17 DAS", indices="I18+FAB4", chart=Strategy.uniform("H"), rounds=12,
+                   seed=5, stdin=io.StringIO("n\nh\n" * 12), stdout=out)  # fmt: skip
+    text = out.getvalue()
+    assert text.count("true count") >= 6 and "Your answers" in text
+    assert re.search(r"Wrong: .* or more, else ", text)
+
+
+def test_a_count_system_of_the_counting_package_is_drilled() -> None:
+    # KO starts a 6-deck shoe at 4 - 24 = -20 and counts sevens +1
+    cards = shoe_cards("6D S17", 6, 5)
+    ko = {**HILO, "7": 1}
+    rc = -20 + sum(ko[c.rank] for c in cards)
+    out = io.StringIO()
+    count_drill("6D S17", count="ko", rounds=1, cards=5, speed=0, seed=6,
+                stdin=io.StringIO(f"{rc}\n"), stdout=out)  # fmt: skip
+    assert "Count drill: KO" in out.getvalue() and "1 of 1 right" in out.getvalue()
+
+
 def test_insurance_cards_are_answered_yes_or_no(tmp_path: Path) -> None:
     path = tmp_path / "i.json"
     entry = {"hand": "insurance", "up": "A", "below": "no-insurance", "at_or_above": "insure",
@@ -138,6 +160,7 @@ def test_insurance_cards_are_answered_yes_or_no(tmp_path: Path) -> None:
     ("argv", "message"),
     [
         (["train", "count", "6D", "--count", "nonesuch"], "--count 'nonesuch': no such count"),
+        (["train", "strategy", "6D", "--indices", "I19"], "--indices 'I19'"),
         (["train", "count", "6D", "--rounds", "0"], "--rounds 0: expected at least 1"),
         (["train", "count", "6D", "--cards", "53"], "--cards 53: expected 1 to 52"),
         (["train", "count", "6D", "--speed", "11"], "--speed 11.0: expected 0 to 10"),

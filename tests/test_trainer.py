@@ -11,19 +11,28 @@ from pathlib import Path
 import pytest
 
 from twentyone.cards import Card, full_deck, hand_total, parse_cards
-from twentyone.errors import TrainerError
+from twentyone.counting.index_set import IndexPlay
+from twentyone.errors import CountError, TrainerError
 from twentyone.hands import BoxBet
 from twentyone.round import Round
 from twentyone.rulesets import PRESETS, load_rules
 from twentyone.shoe import Shoe, StackedShoe
 from twentyone.strategy import CODES, HARD_TOTALS, PAIR_VALUES, SOFT_TOTALS, Strategy, decide
-from twentyone.trainer import CountDrill, Mark, Tally, count_of, count_system, parse_count
+from twentyone.trainer import (
+    CountDrill,
+    Mark,
+    Tally,
+    count_names,
+    count_of,
+    count_system,
+    parse_count,
+)
 from twentyone.trainer_cards import (
     Flashcard,
     FlashcardDeck,
-    IndexPlay,
     answer,
     chart_play,
+    entries_for,
     grade,
     legal_plays,
     load_index_list,
@@ -133,8 +142,24 @@ def test_drill_options_are_checked() -> None:
     drill = CountDrill(load_rules("6D S17"), HILO_SYSTEM, seed=1)
     with pytest.raises(TrainerError, match="--cards 0: expected 1 to 52"):
         drill.deal(0)
-    with pytest.raises(TrainerError, match="no such count"):
+    with pytest.raises(CountError, match="no such count system"):
         count_system("zen-and-the-art")
+
+
+def test_every_built_in_system_counts_a_whole_shoe_to_its_end_value() -> None:
+    # balanced counts end a shoe at zero; KO starts at 4 - 4 x decks and ends at +4
+    rules = load_rules("6D S17")
+    shoe = list(full_deck()) * 6
+    for key in count_names():
+        system = count_system(key)
+        end = count_of(rules, system, shoe).running
+        assert end == (4 if key == "ko" else 0), key
+
+
+def test_wong_halves_counts_in_halves() -> None:
+    halves = count_system("halves")
+    got = count_of(load_rules("1D S17"), halves, "5H 2C 9D")  # +1.5 +0.5 -0.5
+    assert got.running == Fraction(3, 2)
 
 
 # ----------------------------------------------------------------------------- flashcards
@@ -221,30 +246,63 @@ I18_PART = [
 ]
 
 
-def test_index_cards_take_the_side_of_the_index_the_true_count_is_on() -> None:
-    plays = load_index_list("i18.json", json.dumps({"indices": I18_PART}))
+def write(tmp_path: Path, entries: list[dict[str, object]]) -> str:
+    path = tmp_path / "i.json"
+    path.write_text(json.dumps({"indices": entries}))
+    return str(path)
+
+
+def test_index_cards_take_the_side_of_the_index_the_true_count_is_on(tmp_path: Path) -> None:
+    plays = load_index_list(write(tmp_path, I18_PART))
     rules, chart = load_rules("6D S17 DAS LS"), Strategy.uniform("H")
     deck = FlashcardDeck(plays, seed=4)
     seen = set()
     for _ in range(400):
         card = deck.draw()
-        e = card.entry
-        assert e is not None and card.true_count is not None
+        assert len(card.entries) == 1 and card.true_count is not None
+        e = card.entries[0]
         assert abs(card.true_count - e.index) <= 3
         seen.add(e.hand)
-        side = e.at_or_above if card.true_count >= e.index else e.below
+        side = e.play_at(card.true_count)
         expected = {"double-stand": "double", "no-surrender": "hit"}.get(side, side)
         assert answer(card, rules, chart) == expected
-        if e.hand not in ("insurance",):
+        if not e.is_insurance:
             t = hand_total(card.hand)
-            spelled = f"soft {t.total}" if t.soft else str(t.total)
             if "," in e.hand:
-                spelled = f"{card.hand[0].rank},{card.hand[1].rank}".replace("J", "T")
                 assert card.hand[0].rank == card.hand[1].rank
+                assert card.hand[0].value == (10 if e.hand == "T,T" else int(e.hand[0]))
             else:
-                assert spelled == e.hand
+                assert (f"soft {t.total}" if t.soft else str(t.total)) == e.hand
         assert grade(card, rules, chart, answer(card, rules, chart)).right
     assert seen == {e["hand"] for e in I18_PART}
+
+
+def test_a_surrender_index_comes_before_the_play_index_of_the_same_hand() -> None:
+    # 15 against a ten: I18 stands from +4, Fab 4 surrenders from 0
+    both = load_index_list("I18+FAB4")
+    hand, up = parse_cards("9S 6D"), Card.parse("QH")
+    entries = entries_for(both, hand, up)
+    assert {(e.below, e.at_or_above) for e in entries} == {
+        ("hit", "stand"),
+        ("hit", "surrender"),
+    }
+    chart = Strategy.uniform("H")
+    late, none = load_rules("6D S17 DAS LS"), load_rules("6D S17 DAS NS")
+    for tc, with_surrender, without in ((-1, "hit", "hit"), (1, "surrender", "hit"),
+                                        (5, "surrender", "stand")):  # fmt: skip
+        card = Flashcard(hand=hand, up=up, true_count=tc, entries=entries)
+        assert answer(card, late, chart) == with_surrender
+        assert answer(card, none, chart) == without
+
+
+def test_a_drawn_pair_card_follows_its_split_entry() -> None:
+    deck = FlashcardDeck(load_index_list("I18"), seed=2)
+    rules, chart = load_rules("6D S17 DAS"), Strategy.uniform("S")
+    pairs = [c for c in (deck.draw() for _ in range(300)) if c.hand[0].rank == c.hand[1].rank]
+    assert pairs
+    for card in pairs:
+        assert card.entries[0].hand == "T,T"
+        assert answer(card, rules, chart) == card.entries[0].play_at(card.true_count or 0)
 
 
 def test_an_index_play_the_rules_refuse_falls_back_as_the_chart_would() -> None:
@@ -254,11 +312,13 @@ def test_an_index_play_the_rules_refuse_falls_back_as_the_chart_would() -> None:
         hand=parse_cards("AS 8D"),
         up=Card.parse("6H"),
         true_count=2,
-        entry=IndexPlay(hand="soft 19", up="6", below="stand", at_or_above="double-stand", index=1),
+        entries=(
+            IndexPlay(hand="soft 19", up="6", below="stand", at_or_above="double-stand", index=1),
+        ),
     )
     assert answer(soft19, pt, chart) == "stand"
     sur = IndexPlay(hand="16", up="A", below="no-surrender", at_or_above="surrender", index=0)
-    card = Flashcard(hand=parse_cards("TS 6D"), up=Card.parse("AH"), true_count=3, entry=sur)
+    card = Flashcard(hand=parse_cards("TS 6D"), up=Card.parse("AH"), true_count=3, entries=(sur,))
     assert answer(card, pt, Strategy.uniform("H")) == "hit"
 
 
@@ -269,39 +329,17 @@ def test_chart_play_without_surrender_plays_the_codes_other_half() -> None:
     assert chart_play(Strategy.uniform("Rs"), rules, hand, up, surrender=False) == "stand"
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("{", "not JSON"),
-        ('{"name": "x"}', "expected a list of entries"),
-        ("[]", "holds no index plays"),
-        ('[{"hand": "16"}]', "entry 0: expected the keys"),
-        (
-            '[{"hand": "16", "up": "1", "below": "hit", "at_or_above": "stand", "index": 0}]',
-            "entry 0: up '1'",
-        ),
-        (
-            '[{"hand": "16", "up": "T", "below": "run", "at_or_above": "stand", "index": 0}]',
-            "entry 0: below='run'",
-        ),
-        (
-            '[{"hand": "16", "up": "T", "below": "hit", "at_or_above": "stand", "index": 0.5}]',
-            "index=0.5: expected a whole number",
-        ),
-        (
-            '[{"hand": "22", "up": "T", "below": "hit", "at_or_above": "stand", "index": 0}]',
-            "hand '22'",
-        ),
-    ],
-)
-def test_a_bad_index_list_is_refused_naming_the_entry(text: str, message: str) -> None:
-    with pytest.raises(TrainerError, match=message.replace("(", r"\(")):
-        load_index_list("bad.json", text)
-
-
-def test_an_index_list_file_is_read(tmp_path: Path) -> None:
-    path = tmp_path / "i.json"
-    path.write_text(json.dumps(I18_PART))
-    assert len(load_index_list(str(path))) == len(I18_PART)
-    with pytest.raises(TrainerError, match=r"missing\.json"):
+def test_index_lists_load_by_name_or_file_and_keep_what_two_cards_can_show(
+    tmp_path: Path,
+) -> None:
+    assert len(load_index_list("I18")) == 18 and len(load_index_list("I18+FAB4")) == 22
+    entry = {"up": "6", "below": "stand", "at_or_above": "stand", "index": 0}
+    only: list[dict[str, object]] = [{**entry, "hand": "soft 21"}, {**entry, "hand": "20"}]
+    with pytest.raises(TrainerError, match="the list holds no index plays"):
+        load_index_list(write(tmp_path, only))
+    kept = load_index_list(write(tmp_path, [*only, I18_PART[1]]))
+    assert [e.hand for e in kept] == ["16"]
+    with pytest.raises(CountError, match=r"missing\.json"):
         load_index_list(str(tmp_path / "missing.json"))
+    with pytest.raises(CountError, match="hand '22'"):
+        load_index_list(write(tmp_path, [{**I18_PART[1], "hand": "22"}]))

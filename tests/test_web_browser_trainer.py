@@ -1,7 +1,8 @@
 """The page's trainer (``#/train``, static/trainer.js) in a real browser: one count drill and
-one flashcard, answered right, graded by the server and tallied by the page. The count is
-worked out here from the cards the page shows (Hi-Lo's published tags); the flashcard's
-answer from the table's basic-strategy chart. A screenshot goes with the others
+three flashcards (basic strategy, one by its key, one of the Illustrious 18), answered right,
+graded by the server and tallied by the page. The count is worked out here from the cards the
+page shows (Hi-Lo's published tags); the flashcards' answers from the table's basic-strategy
+chart and the index set. A screenshot goes with the others
 (``TWENTYONE_SCREENSHOTS=docs/screenshots`` writes ``trainer.png``)."""
 
 from __future__ import annotations
@@ -13,15 +14,17 @@ from test_web_browser import Server, browser, expect, register, shots_dir
 from twentyone.analysis import basic_strategy
 from twentyone.cards import parse_cards
 from twentyone.rulesets import load_rules
-from twentyone.trainer_cards import chart_play
+from twentyone.trainer_cards import Flashcard, answer, chart_play, entries_for, load_index_list
 
 __all__ = ["browser"]  # the fixture, shared with the page's other tests
 
+I18 = load_index_list("I18")
 HILO = {**dict.fromkeys("23456", 1), **dict.fromkeys("789", 0), **dict.fromkeys("TJQKA", -1)}
 
 
 def test_a_count_drill_and_a_flashcard_in_the_page(browser: Any, tmp_path: Path) -> None:
-    chart = basic_strategy(load_rules("pt-casino"))  # computed (and compiled) before the page asks
+    rules = load_rules("pt-casino")
+    chart = basic_strategy(rules)  # computed (and compiled) before the page asks
     with Server(f"sqlite:///{tmp_path}/train.db", {}, names=("pt-casino",)) as server:
         ctx = browser.new_context(viewport={"width": 1280, "height": 900})
         page = ctx.new_page()
@@ -73,9 +76,20 @@ def test_a_count_drill_and_a_flashcard_in_the_page(browser: Any, tmp_path: Path)
         page.keyboard.press({"hit": "h", "stand": "s", "double": "d", "split": "p"}.get(right, "r"))
         expect(page.get_by_test_id("train-card-tally")).to_contain_text("2 of 2 right")
 
+        # an index card of the Illustrious 18: its true count shown, the index's play clicked
+        page.select_option("#train-deck", "I18")
+        page.get_by_test_id("train-next-card").click()
+        expect(page.get_by_test_id("train-tc")).to_contain_text("true count")
+        card = page.evaluate("window.twentyoneTrainer.card")
+        hand, up = parse_cards(" ".join(card["hand"])), parse_cards(card["up"])[0]
+        entries = entries_for(I18, hand, up, insurance=card["insurance"])
+        flash = Flashcard(hand=hand, up=up, true_count=card["true_count"], entries=entries)
+        page.get_by_test_id(f"train-play-{answer(flash, rules, chart)}").click()
+        expect(page.get_by_test_id("train-card-tally")).to_contain_text("3 of 3 right")
+
         # the page's language: the trainer's words in Portuguese
         page.select_option("#language", "pt")
-        expect(page.get_by_test_id("train-card-tally")).to_contain_text("2 certas em 2")
+        expect(page.get_by_test_id("train-card-tally")).to_contain_text("3 certas em 3")
         expect(page.locator("#trainer-view h1")).to_have_text("Treino")
         page.select_option("#language", "en")
         expect(page.locator("#trainer-view h1")).to_have_text("Trainer")

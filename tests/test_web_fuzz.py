@@ -68,6 +68,7 @@ def test_every_endpoint_answers_within_its_schema_logged_out(app: FastAPI) -> No
     ran = _fuzz(app, {})
     assert "POST /api/login" in ran and "GET /api/rounds/{round_id}" in ran
     assert {"GET /api/train/count", "POST /api/train/count", "POST /api/train/card"} <= set(ran)
+    assert "GET /api/train/systems" in ran
 
 
 def test_every_endpoint_answers_within_its_schema_logged_in(app: FastAPI) -> None:

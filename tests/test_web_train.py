@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from twentyone.analysis import basic_strategy
 from twentyone.cards import parse_cards
 from twentyone.rulesets import load_rules
-from twentyone.trainer_cards import Flashcard, chart_play, legal_plays
+from twentyone.trainer_cards import Flashcard, chart_play, legal_plays, load_index_list
 from twentyone.web.tables import TableConfig
 from web_support import make_app
 
@@ -60,8 +60,8 @@ def test_count_refusals_name_the_problem(client: TestClient) -> None:
     assert r.json()["detail"] == "card AS appears more often than in 2 decks"
     r = client.post("/api/train/count", json={**body, "cards": ["ZZ"]})
     assert r.status_code == 400 and "bad rank 'Z'" in r.json()["detail"]
-    r = client.post("/api/train/count", json={**body, "count": "zen"})
-    assert r.status_code == 400 and r.json()["params"]["name"] == "zen"
+    r = client.post("/api/train/count", json={**body, "count": "/etc/passwd"})  # never a file
+    assert r.status_code == 400 and r.json()["params"]["name"] == "/etc/passwd"
 
 
 def test_a_flashcard_offers_the_plays_the_rules_give_and_is_graded_by_the_chart(
@@ -80,6 +80,7 @@ def test_a_flashcard_offers_the_plays_the_rules_give_and_is_graded_by_the_chart(
             "given": right,
             "expected": right,
             "right": True,
+            "rules": [],
         }
         other = "stand" if right != "stand" else "hit"
         g = client.post("/api/train/card", json={**body, "play": other}).json()
@@ -109,3 +110,54 @@ def test_a_cluster_node_trains_on_tables_it_does_not_deal(client: TestClient) ->
     client.app.state.hub.tables.pop("two")  # type: ignore[attr-defined]
     q = client.get("/api/train/count", params={"table": "two", "cards": 4}).json()
     assert q["decks"] == 2 and len(q["cards"]) == 4
+
+
+def test_the_trainer_offers_every_built_in_count_and_the_published_index_sets(
+    client: TestClient,
+) -> None:
+    got = client.get("/api/train/systems").json()
+    assert got["counts"]["hilo"] == "Hi-Lo" and got["counts"]["halves"] == "Wong Halves"
+    assert len(got["counts"]) == 8 and got["indices"] == ["I18", "FAB4", "I18+FAB4"]
+
+
+def test_ko_and_halves_drills_are_graded(client: TestClient) -> None:
+    # KO: a 2-deck shoe starts at 4 - 8 = -4, sevens count +1
+    body = {"table": "two", "count": "ko", "cards": ["7H", "5C", "KD"], "running": -3}
+    assert client.post("/api/train/count", json=body).json()["running"]["right"]
+    # Wong Halves: 5 +1.5, 2 +0.5, 9 -0.5
+    body = {"table": "two", "count": "halves", "cards": ["5H", "2C", "9D"], "running": 1.5}
+    g = client.post("/api/train/count", json=body).json()
+    assert g["running"] == {"given": "+3/2", "expected": "+3/2", "right": True, "rules": []}
+
+
+def test_index_flashcards_of_a_published_set(client: TestClient) -> None:
+    seen_tc, insurance = set(), 0
+    for _ in range(30):
+        c = client.get("/api/train/card", params={"table": "two", "indices": "I18"}).json()
+        assert c["true_count"] is not None and c["indices"] == "I18"
+        seen_tc.add(c["true_count"])
+        if c["insurance"]:
+            insurance += 1
+            assert c["plays"] == ["insure", "no-insurance"]
+            right = "insure" if c["true_count"] >= 3 else "no-insurance"
+        else:
+            right = None
+        body = {
+            key: c[key] for key in ("table", "hand", "up", "indices", "true_count", "insurance")
+        }
+        g = client.post("/api/train/card", json={**body, "play": right or c["plays"][0]}).json()
+        assert g["rules"] and all(r in I18 for r in g["rules"])
+        if right is not None:
+            assert g["right"] and g["expected"] == right
+    assert len(seen_tc) > 3
+    # 16 against a ten at +1: stand (I18: stand from 0)
+    body = {"table": "two", "hand": ["TS", "6D"], "up": "KH", "indices": "I18", "true_count": 1,
+            "play": "stand"}  # fmt: skip
+    assert client.post("/api/train/card", json=body).json()["right"]
+    r = client.post("/api/train/card", json={**body, "true_count": None})
+    assert r.status_code == 400
+    r = client.get("/api/train/card", params={"table": "two", "indices": "/etc/passwd"})
+    assert r.status_code in (400, 422)
+
+
+I18 = [e.to_dict() for e in load_index_list("I18")]

@@ -338,15 +338,12 @@ TEMPLATES: dict[str, Template] = {
         N_("action {action} is not open: the round was settled at the deal; open: next")
     ),
     # the trainers (twentyone.trainer, twentyone.trainer_cards, twentyone train)
-    "train-count": _t(N_("--count {name!r}: no such count; choose one of {names}")),
     "train-not-a-count": _t(N_("{text!r} is not a count: type a number such as 3, -2 or +1")),
     "train-cards": _t(N_("--cards {cards}: expected 1 to {most} cards a round")),
     "train-too-many": _t(N_("{cards} cards: the shoe holds {size}")),
     "train-card-repeated": _t(N_("card {card} appears more often than in {decks} decks")),
     "train-rounds": _t(N_("--rounds {rounds}: expected at least 1")),
     "train-speed": _t(N_("--speed {speed}: expected 0 to 10 seconds a card")),
-    "train-indices-file": _t(N_("--indices {source!r}: {reason}")),
-    "train-index-entry": _t(N_("--indices {source!r}, entry {n}: {reason}")),
     "train-no-indices": _t(N_("--indices {source!r}: the list holds no index plays")),
     "train-not-a-play": _t(N_("{text!r} is not a play: expected one of {plays}")),
     # the terminal game's options and languages

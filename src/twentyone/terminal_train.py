@@ -23,6 +23,7 @@ from rich.text import Text
 
 from twentyone import i18n
 from twentyone.cards import Card, hand_total
+from twentyone.counting.index_set import IndexPlay
 from twentyone.errors import TrainerError, TwentyOneError
 from twentyone.rules import Rules
 from twentyone.rulesets import load_rules
@@ -52,7 +53,6 @@ from twentyone.trainer import (
 from twentyone.trainer_cards import (
     Flashcard,
     FlashcardDeck,
-    IndexPlay,
     answer,
     legal_plays,
     load_index_list,
@@ -338,19 +338,19 @@ class StrategyTrainer(Trainer):
         given, seconds = got
         right = answer(card, self.rules, self.chart)
         mark = Mark(
-            question="index" if card.entry else "strategy",
+            question="index" if card.entries else "strategy",
             given=str(given),
             expected=right,
             right=given == right,
             seconds=seconds,
         )
-        if card.entry is None:
+        if not card.entries:
             wrong = _("Wrong: the chart says {right} (you said {given})",
                       right=play_name(right), given=play_name(str(given)))  # fmt: skip
         else:
             wrong = _("Wrong: {right} (you said {given}); {rule}",
                       right=play_name(right), given=play_name(str(given)),
-                      rule=index_rule(card.entry))  # fmt: skip
+                      rule="; ".join(index_rule(e) for e in card.entries))  # fmt: skip
         self.verdict(mark, play_name(right), wrong)
         return True
 

@@ -4,7 +4,9 @@ of a counting system, answers graded and tallied (accuracy and time per answer).
 Plain, I/O-free code: the terminal (``twentyone train count``) and the web page deal, show and
 time the cards; this module says what the answer is. A drill deals through one shoe of the
 rules' decks down to their cut card (a continuous shuffler's table: three quarters of the shoe,
-where a cut card would sit), then starts a new shoe and a new count.
+where a cut card would sit), then starts a new shoe and a new count. The counting systems
+are :mod:`twentyone.counting`'s: tags as TOML data, an unbalanced count's initial running count,
+and the true count as a player takes it (its deck estimation and rounding).
 
 >>> from twentyone.rulesets import load_rules
 >>> drill = CountDrill(load_rules("6D S17"), count_system("hilo"), seed=1)
@@ -20,115 +22,38 @@ Basic-strategy and index flashcards are :mod:`twentyone.trainer_cards`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol
 
 from twentyone.cards import Card, parse_cards
+from twentyone.counting.counts import SYSTEMS, CountSystem, load_count
 from twentyone.errors import TrainerError
 from twentyone.rules import Rules
 from twentyone.shoe import Shoe
 
-#: Counting ranks, in the order of a tag tuple (ten-value cards are ``T``).
-COUNT_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 #: Where a drill's shoe is cut when the rules shuffle continuously (no cut card to follow).
 DRILL_PENETRATION = Fraction(3, 4)
 #: Most cards one question of a drill deals.
 MAX_CARDS = 52
 
 
-class TrueCountRule(Protocol):
-    """How a running count becomes a true count (``twentyone.counting``'s ``TrueCount``)."""
+def count_system(name: str) -> CountSystem:
+    """The counting system ``name``: a built-in one (``hilo``, ``ko``, ``zen``...: see
+    :data:`twentyone.counting.counts.SYSTEMS`) or a TOML file.
 
-    def decks_left(self, cards_left: int) -> Fraction: ...
-
-    def of(self, running: Fraction, cards_left: int) -> int: ...
-
-
-class CountingSystem(Protocol):
-    """What the drill needs of a counting system (``twentyone.counting``'s ``CountSystem``)."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def key(self) -> str: ...
-
-    @property
-    def true_count(self) -> TrueCountRule: ...
-
-    def tag_of(self, rank: str, suit: str) -> Fraction: ...
-
-    def initial_running_count(self, decks: int) -> Fraction: ...
-
-
-@dataclass(frozen=True, kw_only=True)
-class ExactTrueCount:
-    """The running count over the exact decks left (cards left / 52), rounded down.
-
-    >>> ExactTrueCount().of(Fraction(7), 104), ExactTrueCount().of(Fraction(-1), 208)
-    (3, -1)
+    >>> count_system("Hi-Lo").name, count_system("halves").tag_of("5", "H")
+    ('Hi-Lo', Fraction(3, 2))
     """
-
-    def decks_left(self, cards_left: int) -> Fraction:
-        """The decks the player divides by."""
-        return Fraction(max(cards_left, 1), 52)
-
-    def of(self, running: Fraction, cards_left: int) -> int:
-        """The true count, rounded down (floor)."""
-        return math.floor(Fraction(running) / self.decks_left(cards_left))
-
-
-@dataclass(frozen=True, kw_only=True)
-class TagSystem:
-    """A balanced counting system given by its tags (by rank ``A 2 .. 9 T``)."""
-
-    name: str
-    key: str
-    tags: tuple[Fraction, ...]
-    true_count: ExactTrueCount = field(default_factory=ExactTrueCount)
-
-    def tag_of(self, rank: str, suit: str) -> Fraction:
-        """The tag of a card (``suit`` is there for systems where colour counts)."""
-        return self.tags[COUNT_RANKS.index("T" if rank in "TJQK" else rank)]
-
-    def initial_running_count(self, decks: int) -> Fraction:
-        """A balanced count starts every shoe at zero."""
-        return Fraction(0)
-
-
-def _built_in() -> dict[str, TagSystem]:
-    from twentyone.analysis.eor import TAGS
-
-    tags = tuple(Fraction(t) for t in TAGS["Hi-Lo"])
-    return {"hilo": TagSystem(name="Hi-Lo", key="hilo", tags=tags)}
-
-
-def count_system(name: str) -> CountingSystem:
-    """The counting system called ``name`` (``hilo``; case, spaces and ``-`` ignored).
-
-    >>> count_system("Hi-Lo").name
-    'Hi-Lo'
-    >>> count_system("nonesuch")
-    Traceback (most recent call last):
-    ...
-    twentyone.errors.TrainerError: --count 'nonesuch': no such count; choose one of hilo
-    """
-    systems = _built_in()
-    key = name.lower().replace("-", "").replace(" ", "")
-    if key not in systems:
-        raise TrainerError("train-count", name=name, names=", ".join(systems))
-    return systems[key]
+    return load_count(name)
 
 
 def count_names() -> tuple[str, ...]:
-    """The keys of the counting systems a drill knows."""
-    return tuple(_built_in())
+    """The keys of the built-in counting systems."""
+    return SYSTEMS
 
 
-def tag(card: Card, system: CountingSystem | None = None) -> Fraction:
+def tag(card: Card, system: CountSystem | None = None) -> Fraction:
     """A card's tag in ``system`` (default Hi-Lo).
 
     >>> tag(Card.parse("5H")), tag(Card.parse("KS")), tag(Card.parse("8D"))
@@ -234,7 +159,7 @@ class CountDrill:
     def __init__(
         self,
         rules: Rules,
-        system: CountingSystem,
+        system: CountSystem,
         *,
         seed: int | None = None,
         shoe: Shoe | None = None,
@@ -312,7 +237,7 @@ class CountAnswer:
     decks_left: Fraction
 
 
-def count_of(rules: Rules, system: CountingSystem, cards: Sequence[Card] | str) -> CountAnswer:
+def count_of(rules: Rules, system: CountSystem, cards: Sequence[Card] | str) -> CountAnswer:
     """The running and true count after ``cards``, dealt from the top of a new shoe of
     ``rules``' decks (the web drill's answer, which the server grades from the cards the page
     was shown).
@@ -340,10 +265,8 @@ def count_of(rules: Rules, system: CountingSystem, cards: Sequence[Card] | str) 
 
 
 __all__ = [
-    "COUNT_RANKS",
     "CountAnswer",
     "CountDrill",
-    "CountingSystem",
     "Mark",
     "Tally",
     "count_names",

@@ -9,12 +9,13 @@ the answer is what the chart plays with the actions the rules give a first hand 
 ``Dh`` is a hit where the rules refuse that double). Index cards draw an entry of the list and a
 true count up to three either side of its index.
 
-An index list is JSON in the shape ``twentyone indices`` writes: a list of entries
-``{"hand": "16", "up": "T", "below": "hit", "at_or_above": "stand", "index": 0}`` or an object
-with the list under ``"indices"``. Hands: a hard total ``"16"``, ``"soft 18"``, a pair ``"T,T"``
-or ``"insurance"``; plays: ``hit``, ``stand``, ``double`` (else hit), ``double-stand`` (else
-stand), ``split``, ``surrender``, ``no-surrender`` (the chart's play without surrendering), and
-``insure`` / ``no-insurance``.
+Index lists are :mod:`twentyone.counting.index_set`'s (``I18``, ``FAB4``, ``I18+FAB4`` or a JSON
+file as ``twentyone indices`` writes it). A card is answered with every entry of the list for
+its hand and up card: a surrender entry that says surrender (where the rules let the hand
+surrender) first, else the play entry's side of its index, else the chart; ``double`` is a
+double where the rules allow it, else a hit (``double-stand``: else a stand), and
+``no-surrender`` the chart's play without surrendering. Entries no two-card hand makes (hard 4,
+20 and 21, soft 12 and 21) are not drawn.
 
 >>> from twentyone.cards import parse_cards
 >>> from twentyone.strategy import Strategy
@@ -24,21 +25,20 @@ stand), ``split``, ``surrender``, ``no-surrender`` (the chart's play without sur
 >>> answer(card, rules, chart), grade(card, rules, chart, "h").right
 ('stand', False)
 >>> entry = IndexPlay(hand="16", up="T", below="hit", at_or_above="stand", index=0)
->>> answer(Flashcard(hand=card.hand, up=card.up, true_count=-1, entry=entry), rules, chart)
+>>> answer(Flashcard(hand=card.hand, up=card.up, true_count=-1, entries=(entry,)), rules, chart)
 'hit'
 """
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from twentyone.cards import SUITS, Card, hand_total
+from twentyone.counting.index_set import K_PAIR, K_SOFT, IndexPlay, load_indices, parse_hand
 from twentyone.errors import TrainerError
 from twentyone.rules import Rules
 from twentyone.strategy import UPCARDS, Strategy, hand_code, resolve, upcard_key
@@ -50,8 +50,6 @@ PLAYS = ("hit", "stand", "double", "split", "surrender")
 INSURANCE_PLAYS = ("insure", "no-insurance")
 KEYS = {"h": "hit", "s": "stand", "d": "double", "p": "split", "r": "surrender"}
 KEYS_INSURANCE = {"y": "insure", "i": "insure", "n": "no-insurance"}
-#: The plays an index entry may name.
-INDEX_PLAYS = ("hit", "stand", "double", "double-stand", "split", "surrender", "no-surrender")
 _PLAY_CODE = {"hit": "H", "stand": "S", "double": "Dh", "double-stand": "Ds", "split": "P"}
 #: How far either side of an entry's index an index card's true count falls.
 SPREAD = 3
@@ -59,115 +57,30 @@ SPREAD = 3
 _TENS = "TJQK"
 
 
-@dataclass(frozen=True, kw_only=True)
-class IndexPlay:
-    """One index: against ``up``, ``hand`` plays ``below`` under a true count of ``index``
-    and ``at_or_above`` from it up."""
-
-    hand: str
-    up: str
-    below: str
-    at_or_above: str
-    index: int
-
-    def __post_init__(self) -> None:
-        problem = _entry_problem(self)
-        if problem:
-            raise TrainerError("train-index-entry", source="<entry>", n=0, reason=problem)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "hand": self.hand,
-            "up": self.up,
-            "below": self.below,
-            "at_or_above": self.at_or_above,
-            "index": self.index,
-        }
+def _row(e: IndexPlay) -> tuple[str, int] | None:
+    """The two-card row an entry's hand is: ``("hard", 16)``, ``("soft", 18)``, ``("pair",
+    value)`` (ace 1), ``("insurance", 0)``; ``None`` for a hand no two cards make."""
+    kind, row = parse_hand(e.hand)
+    if kind == -1:
+        return "insurance", 0
+    if kind == K_PAIR:
+        return "pair", row
+    if kind == K_SOFT:
+        return ("soft", row) if 13 <= row <= 20 else None
+    return ("hard", row) if 5 <= row <= 19 else None
 
 
-def _entry_problem(e: IndexPlay) -> str:
-    """What is wrong with an entry, or ``""``."""
-    if e.up not in UPCARDS:
-        return f"up {e.up!r}: expected one of {' '.join(UPCARDS)}"
-    plays = INSURANCE_PLAYS if e.hand == "insurance" else INDEX_PLAYS
-    for side in ("below", "at_or_above"):
-        if getattr(e, side) not in plays:
-            return f"{side}={getattr(e, side)!r}: expected one of {', '.join(plays)}"
-    if isinstance(e.index, bool) or not isinstance(e.index, int):
-        return f"index={e.index!r}: expected a whole number"
-    if e.hand == "insurance":
-        return ""
-    try:
-        _hand_of(e.hand)
-    except ValueError:
-        return (
-            f'hand {e.hand!r}: expected a hard total ("16"), a soft total ("soft 18"), '
-            'a pair ("T,T") or "insurance"'
-        )
-    return ""
+def load_index_list(spec: str) -> tuple[IndexPlay, ...]:
+    """The entries of ``--indices`` (``I18``, ``FAB4``, ``I18+FAB4`` or a JSON file) that a
+    two-card flashcard can show; :class:`TrainerError` when none can.
 
-
-def _hand_of(text: str) -> tuple[str, int]:
-    """``("hard", 16)``, ``("soft", 18)`` or ``("pair", value)`` (ace 1); ``ValueError``."""
-    t = text.strip()
-    if t.startswith("soft "):
-        total = int(t[5:])
-        if 13 <= total <= 20:
-            return "soft", total
-    elif "," in t:
-        a, _, b = t.partition(",")
-        if a == b and a in ("A", *UPCARDS):
-            return "pair", 1 if a == "A" else 10 if a == "T" else int(a)
-    elif t.isdigit() and 5 <= int(t) <= 19:
-        return "hard", int(t)
-    raise ValueError(text)
-
-
-def load_index_list(source: str, text: str | None = None) -> tuple[IndexPlay, ...]:
-    """The entries of an index list: the JSON ``text`` if given, else the file ``source``.
-
-    >>> plays = load_index_list("x.json", '[{"hand": "16", "up": "T", "below": "hit", '
-    ...     '"at_or_above": "stand", "index": 0}]')
-    >>> plays[0].at_or_above
-    'stand'
-    >>> load_index_list("x.json", '[{"hand": "A,7", "up": "6", "below": "hit", '
-    ...     '"at_or_above": "double", "index": 1}]')
-    Traceback (most recent call last):
-    ...
-    twentyone.errors.TrainerError: --indices 'x.json', entry 0: hand 'A,7': expected a hard \
-total ("16"), a soft total ("soft 18"), a pair ("T,T") or "insurance"
+    >>> len(load_index_list("I18")), load_index_list("FAB4")[0].at_or_above
+    (18, 'surrender')
     """
-    if text is None:
-        try:
-            text = Path(source).read_text("utf-8")
-        except OSError as exc:
-            raise TrainerError(
-                "train-indices-file", source=source, reason=exc.strerror or str(exc)
-            ) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TrainerError("train-indices-file", source=source, reason=f"not JSON: {exc}") from None
-    if isinstance(data, dict):
-        data = data.get("indices")
-    if not isinstance(data, list):
-        reason = 'expected a list of entries, or an object with the list under "indices"'
-        raise TrainerError("train-indices-file", source=source, reason=reason)
-    keys = {"hand", "up", "below", "at_or_above", "index"}
-    out = []
-    for n, item in enumerate(data):
-        if not isinstance(item, dict) or set(item) != keys:
-            got = sorted(item) if isinstance(item, dict) else type(item).__name__
-            reason = f"expected the keys hand, up, below, at_or_above, index; got {got}"
-            raise TrainerError("train-index-entry", source=source, n=n, reason=reason)
-        try:
-            out.append(IndexPlay(**{k: item[k] for k in keys}))
-        except TrainerError as exc:
-            reason = str(exc.params["reason"])
-            raise TrainerError("train-index-entry", source=source, n=n, reason=reason) from None
-    if not out:
-        raise TrainerError("train-no-indices", source=source)
-    return tuple(out)
+    plays = tuple(e for e in load_indices(spec) if _row(e) is not None)
+    if not plays:
+        raise TrainerError("train-no-indices", source=spec)
+    return plays
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,12 +90,12 @@ class Flashcard:
     hand: tuple[Card, ...]
     up: Card
     true_count: int | None = None
-    entry: IndexPlay | None = None
+    entries: tuple[IndexPlay, ...] = ()
 
     @property
     def insurance(self) -> bool:
         """Whether the card asks about insurance (not a play of the hand)."""
-        return self.entry is not None and self.entry.hand == "insurance"
+        return any(e.is_insurance for e in self.entries)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -236,8 +149,6 @@ def chart_play(
 
 
 def _index_side(play: str, card: Flashcard, rules: Rules, chart: Strategy) -> str:
-    if play in INSURANCE_PLAYS:
-        return play
     legal = legal_plays(rules, card.hand, card.up)
     if play == "surrender" and "surrender" in legal:
         return "surrender"
@@ -247,12 +158,44 @@ def _index_side(play: str, card: Flashcard, rules: Rules, chart: Strategy) -> st
 
 
 def answer(card: Flashcard, rules: Rules, chart: Strategy) -> str:
-    """The right play for ``card``: its index entry's side of the index at its true count,
-    else the chart's play."""
-    if card.entry is None or card.true_count is None:
+    """The right play for ``card``: its index entries' at its true count (a surrender entry
+    first, then the play entry), else the chart's play."""
+    if not card.entries or card.true_count is None:
         return chart_play(chart, rules, card.hand, card.up)
-    e = card.entry
-    return _index_side(e.at_or_above if card.true_count >= e.index else e.below, card, rules, chart)
+    tc = card.true_count
+    if card.insurance:
+        return next(e for e in card.entries if e.is_insurance).play_at(tc)
+    surrender = [e for e in card.entries if e.is_surrender]
+    plays = [e for e in card.entries if not e.is_surrender]
+    legal = legal_plays(rules, card.hand, card.up)
+    if surrender and surrender[0].play_at(tc) == "surrender" and "surrender" in legal:
+        return "surrender"
+    if plays:
+        return _index_side(plays[0].play_at(tc), card, rules, chart)
+    return chart_play(chart, rules, card.hand, card.up, surrender=False)
+
+
+def entries_for(
+    indices: Sequence[IndexPlay], hand: Sequence[Card], up: Card, *, insurance: bool = False
+) -> tuple[IndexPlay, ...]:
+    """The entries of ``indices`` that answer a first hand against ``up`` (or, with
+    ``insurance``, the insurance entry of ``up``).
+
+    >>> from twentyone.cards import parse_cards
+    >>> i18 = load_index_list("I18")
+    >>> [e.at_or_above for e in entries_for(i18, parse_cards("TS 5D"), Card.parse("KH"))]
+    ['stand']
+    """
+    key = upcard_key(up)
+    if insurance:
+        return tuple(e for e in indices if e.is_insurance and e.up == key)
+    total = hand_total(hand)
+    a, b = hand[0], hand[1]
+    rows = {("soft", total.total) if total.soft else ("hard", total.total)}
+    if a.value == b.value:
+        rows.add(("pair", a.value))
+    found = [e for e in indices if e.up == key and not e.is_insurance and _row(e) in rows]
+    return tuple(sorted(found, key=lambda e: _row(e) != ("pair", a.value)))  # a split first
 
 
 def parse_play(text: str, *, insurance: bool = False) -> str:
@@ -281,7 +224,7 @@ def grade(card: Flashcard, rules: Rules, chart: Strategy, given: str, seconds: f
     """Grade a typed play (a name or a key) for ``card``."""
     play = parse_play(given, insurance=card.insurance)
     right = answer(card, rules, chart)
-    question = "index" if card.entry is not None else "strategy"
+    question = "index" if card.entries else "strategy"
     return Mark(question=question, given=play, expected=right, right=play == right, seconds=seconds)
 
 
@@ -335,11 +278,17 @@ class FlashcardDeck:
 
     def _index_card(self, e: IndexPlay) -> Flashcard:
         tc = e.index + self.rng.randint(-SPREAD, SPREAD)
-        if e.hand == "insurance":
-            kind, row = self.rng.choice([("hard", t) for t in range(5, 18)])
-        else:
-            kind, row = _hand_of(e.hand)
-        return Flashcard(hand=self.hand(kind, row), up=self._up(e.up), true_count=tc, entry=e)
+        row = _row(e)
+        assert row is not None
+        up = self._up(e.up)
+        if row[0] == "insurance":
+            hand = self.hand("hard", self.rng.randint(5, 17))
+            return Flashcard(hand=hand, up=up, true_count=tc, entries=(e,))
+        hand = self.hand(*row)
+        entries = entries_for(self.indices, hand, up)
+        if row[0] != "pair":  # a pair's play entries are for the split; its total's apart
+            entries = tuple(x for x in entries if _row(x) == row)
+        return Flashcard(hand=hand, up=up, true_count=tc, entries=entries)
 
 
 __all__ = [
@@ -347,9 +296,9 @@ __all__ = [
     "PLAYS",
     "Flashcard",
     "FlashcardDeck",
-    "IndexPlay",
     "answer",
     "chart_play",
+    "entries_for",
     "grade",
     "legal_plays",
     "load_index_list",

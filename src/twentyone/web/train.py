@@ -17,17 +17,29 @@ computed once (in a worker thread, a few seconds the first time) and kept.
 from __future__ import annotations
 
 import threading
+from fractions import Fraction
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, status
 from pydantic import BaseModel, Field
 
 from twentyone.cards import Card, hand_total, parse_cards
-from twentyone.errors import N_, TwentyOneError
+from twentyone.counting.counts import SYSTEMS, CountSystem
+from twentyone.counting.index_set import IndexPlay
+from twentyone.errors import N_, CountError, TwentyOneError
 from twentyone.rules import Rules
 from twentyone.strategy import Strategy
-from twentyone.trainer import MAX_CARDS, CountDrill, count_of, count_system
-from twentyone.trainer_cards import PLAYS, Flashcard, FlashcardDeck, answer, legal_plays
+from twentyone.trainer import MAX_CARDS, CountDrill, count_of, count_system, count_text
+from twentyone.trainer_cards import (
+    INSURANCE_PLAYS,
+    PLAYS,
+    Flashcard,
+    FlashcardDeck,
+    answer,
+    entries_for,
+    legal_plays,
+    load_index_list,
+)
 from twentyone.web.refusal import Refusal
 
 router = APIRouter(prefix="/api/train", tags=["trainer"])
@@ -72,8 +84,38 @@ def _cards(text: list[str], most: int) -> tuple[Card, ...]:
 
 Table = Annotated[str, Query(max_length=64, description="a lobby table's id: its rules")]
 CountName = Annotated[
-    str, Query(description="the counting system", json_schema_extra={"enum": ["hilo"]})
+    str, Query(description="the counting system", json_schema_extra={"enum": list(SYSTEMS)})
 ]
+#: The index sets the page offers (the shipped published Hi-Lo sets).
+INDEX_SETS = ("I18", "FAB4", "I18+FAB4")
+IndexSet = Annotated[
+    str | None,
+    Query(
+        description="index flashcards from a published set (default: basic strategy)",
+        json_schema_extra={"enum": [*INDEX_SETS, None]},
+    ),
+]
+
+
+def _system(name: str) -> CountSystem:
+    """A built-in counting system (never a file: the name comes from the web)."""
+    key = name.lower().replace("-", "").replace(" ", "")
+    if key not in SYSTEMS:
+        raise _refused(CountError("count-unknown", name=name, names=", ".join(SYSTEMS)))
+    return count_system(key)
+
+
+def _indices(name: str | None) -> tuple[IndexPlay, ...]:
+    if name is None:
+        return ()
+    if name not in INDEX_SETS:
+        raise Refusal(
+            status.HTTP_400_BAD_REQUEST,
+            N_("--indices {source!r}: {reason}"),
+            source=name,
+            reason="expected one of " + ", ".join(INDEX_SETS),
+        )
+    return load_index_list(name)
 
 
 class CountQuestion(BaseModel):
@@ -93,16 +135,17 @@ class CountAnswer(BaseModel):
     table: str = Field(max_length=64)
     count: str = Field(default="hilo", max_length=32)
     cards: list[str] = Field(max_length=8 * 52, examples=[["TS", "5H", "2C"]])
-    running: int
+    running: float = Field(description="a whole number, or a half for Wong Halves")
     true_count: int | None = None
 
 
 class Graded(BaseModel):
-    """One graded answer."""
+    """One graded answer (``rules``: the index entries the answer followed, if any)."""
 
     given: str
     expected: str
     right: bool
+    rules: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class CountGrade(BaseModel):
@@ -123,6 +166,9 @@ class CardQuestion(BaseModel):
     total: int
     soft: bool
     plays: list[str] = Field(examples=[["hit", "stand", "double", "surrender"]])
+    true_count: int | None = Field(default=None, description="an index card's true count")
+    insurance: bool = Field(default=False, description="an index card asking about insurance")
+    indices: str | None = None
 
 
 class CardAnswer(BaseModel):
@@ -131,11 +177,17 @@ class CardAnswer(BaseModel):
     table: str = Field(max_length=64)
     hand: list[str] = Field(min_length=2, max_length=2, examples=[["TS", "6D"]])
     up: str = Field(max_length=3, examples=["TH"])
-    play: str = Field(examples=["stand"], json_schema_extra={"enum": list(PLAYS)})
+    play: str = Field(examples=["stand"], json_schema_extra={"enum": [*PLAYS, *INSURANCE_PLAYS]})
+    indices: str | None = Field(default=None, json_schema_extra={"enum": [*INDEX_SETS, None]})
+    true_count: int | None = None
+    insurance: bool = False
 
 
-def _signed(value: Any) -> str:
-    return f"+{value}" if value > 0 else str(value)
+class Systems(BaseModel):
+    """The counting systems and index sets the trainer offers."""
+
+    counts: dict[str, str] = Field(description="key -> the system's name")
+    indices: list[str]
 
 
 @router.get("/count")
@@ -148,7 +200,7 @@ def count_question(
     """``cards`` cards from the top of a newly shuffled shoe of the table's decks."""
     rules = _rules(request, table)
     try:
-        drill = CountDrill(rules, count_system(count))
+        drill = CountDrill(rules, _system(count))
     except TwentyOneError as exc:
         raise _refused(exc) from None
     dealt = drill.deal(cards)
@@ -169,41 +221,54 @@ def count_grade(request: Request, body: CountAnswer) -> CountGrade:
     rules = _rules(request, body.table)
     cards = _cards(body.cards, 52 * rules.decks)
     try:
-        right = count_of(rules, count_system(body.count), cards)
+        right = count_of(rules, _system(body.count), cards)
     except TwentyOneError as exc:
         raise _refused(exc) from None
     tc = None
     if body.true_count is not None:
         tc = Graded(
-            given=_signed(body.true_count),
-            expected=_signed(right.true),
+            given=count_text(body.true_count),
+            expected=count_text(right.true),
             right=body.true_count == right.true,
         )
     return CountGrade(
         running=Graded(
-            given=_signed(body.running),
-            expected=_signed(right.running),
-            right=body.running == right.running,
+            given=count_text(Fraction(str(body.running))),
+            expected=count_text(right.running),
+            right=Fraction(str(body.running)) == right.running,
         ),
         true_count=tc,
         cards_left=right.cards_left,
     )
 
 
+@router.get("/systems")
+def systems() -> Systems:
+    """The counting systems of the count drill and the index sets of the flashcards."""
+    return Systems(
+        counts={key: count_system(key).name for key in SYSTEMS}, indices=list(INDEX_SETS)
+    )
+
+
 @router.get("/card")
-def card_question(request: Request, table: Table) -> CardQuestion:
-    """A basic-strategy flashcard for the table's rules (drawn evenly over the chart's rows
-    and the up cards)."""
+def card_question(request: Request, table: Table, indices: IndexSet = None) -> CardQuestion:
+    """A flashcard for the table's rules: basic strategy (drawn evenly over the chart's rows
+    and the up cards) or, with ``indices``, an entry of the set at a true count near its
+    index."""
     rules = _rules(request, table)
-    card = FlashcardDeck().draw()
+    card = FlashcardDeck(_indices(indices)).draw()
     total = hand_total(card.hand)
+    plays = INSURANCE_PLAYS if card.insurance else legal_plays(rules, card.hand, card.up)
     return CardQuestion(
         table=table,
         hand=[str(c) for c in card.hand],
         up=str(card.up),
         total=total.total,
         soft=total.soft,
-        plays=list(legal_plays(rules, card.hand, card.up)),
+        plays=list(plays),
+        true_count=card.true_count,
+        insurance=card.insurance,
+        indices=indices,
     )
 
 
@@ -220,12 +285,27 @@ def card_grade(request: Request, body: CardAnswer) -> Graded:
             hand=" ".join(body.hand),
             up=body.up,
         )
-    if body.play not in PLAYS:
+    plays = INSURANCE_PLAYS if body.insurance else PLAYS
+    if body.play not in plays:
         raise Refusal(
             status.HTTP_400_BAD_REQUEST,
             N_("{text!r} is not a play: expected one of {plays}"),
             text=body.play,
-            plays=", ".join(PLAYS),
+            plays=", ".join(plays),
         )
-    right = answer(Flashcard(hand=hand, up=up[0]), rules, chart_of(rules))
-    return Graded(given=body.play, expected=right, right=body.play == right)
+    entries = entries_for(_indices(body.indices), hand, up[0], insurance=body.insurance)
+    if body.indices is not None and body.true_count is None:
+        raise Refusal(
+            status.HTTP_400_BAD_REQUEST,
+            N_("{field}={value!r}: expected a whole number"),
+            field="true_count",
+            value=None,
+        )
+    card = Flashcard(hand=hand, up=up[0], true_count=body.true_count, entries=entries)
+    right = answer(card, rules, chart_of(rules))
+    return Graded(
+        given=body.play,
+        expected=right,
+        right=body.play == right,
+        rules=[e.to_dict() for e in entries],
+    )

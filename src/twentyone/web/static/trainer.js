@@ -1,5 +1,5 @@
-// The trainer ("#/train"): a count drill and basic-strategy flashcards for a lobby table's
-// rules. The server deals and grades (POST /api/train/count, /api/train/card: it works each
+// The trainer ("#/train"): a count drill (any of the server's counting systems) and
+// basic-strategy or index flashcards (the published Hi-Lo sets) for a lobby table's rules. The server deals and grades (POST /api/train/count, /api/train/card: it works each
 // answer out again from the cards sent); the page shows the cards at the chosen speed, times
 // each answer and keeps the tally.
 
@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   bound: false,
   tables: null,
+  systems: null, // {counts: key -> name, indices: [set names]}
   question: null, // the count drill's question shown
   card: null, // the flashcard shown
   asked: 0, // when the answer was asked for (ms)
@@ -67,7 +68,8 @@ async function deal() {
   const speed = Math.max(0, Math.min(10, Number($("train-speed").value) || 0));
   let q;
   try {
-    q = await api("GET", `/api/train/count?table=${encodeURIComponent(table())}&cards=${cards}`);
+    const count = encodeURIComponent($("train-system").value || "hilo");
+    q = await api("GET", `/api/train/count?table=${encodeURIComponent(table())}&cards=${cards}&count=${count}`);
   } catch (err) {
     error("train-count-verdict", err);
     return;
@@ -112,14 +114,14 @@ async function answerCount(e) {
   e.preventDefault();
   const q = state.question;
   if (!q) return;
-  const running = parseInt($("train-running").value.replace("\u2212", "-"), 10);
+  const running = Number($("train-running").value.trim().replace("\u2212", "-").replace(",", "."));
   const withTrue = $("train-true-on").checked;
   const trueCount = parseInt($("train-true").value.replace("\u2212", "-"), 10);
-  if (Number.isNaN(running) || (withTrue && Number.isNaN(trueCount))) {
+  if (!$("train-running").value.trim() || Number.isNaN(running) || (withTrue && Number.isNaN(trueCount))) {
     verdict("train-count-verdict", false, _("Type a whole number such as 3, -2 or 0."));
     return;
   }
-  const body = { table: q.table, cards: q.cards, running, true_count: withTrue ? trueCount : null };
+  const body = { table: q.table, count: $("train-system").value || "hilo", cards: q.cards, running, true_count: withTrue ? trueCount : null };
   try {
     const g = await api("POST", "/api/train/count", body);
     const right = g.running.right && (!g.true_count || g.true_count.right);
@@ -150,7 +152,9 @@ async function nextCard() {
   fill($("train-card-verdict"));
   let c;
   try {
-    c = await api("GET", `/api/train/card?table=${encodeURIComponent(table())}`);
+    const deck = $("train-deck").value;
+    const extra = deck ? `&indices=${encodeURIComponent(deck)}` : "";
+    c = await api("GET", `/api/train/card?table=${encodeURIComponent(table())}${extra}`);
   } catch (err) {
     error("train-card-verdict", err);
     return;
@@ -160,6 +164,8 @@ async function nextCard() {
     $("train-card"),
     el("div", { class: "train-hand" }, el("span", { class: "label" }, _("Your hand")), cardsEl(c.hand), el("span", { class: "total" }, totalText(c.total, c.soft))),
     el("div", { class: "train-hand" }, el("span", { class: "label" }, _("Dealer")), cardsEl([c.up])),
+    c.true_count === null ? null : el("div", { class: "train-tc", "data-testid": "train-tc" }, _("true count {tc}", { tc: signed(c.true_count) })),
+    c.insurance ? el("div", { class: "train-tc" }, _("Insurance?")) : null,
   );
   fill(
     $("train-plays"),
@@ -178,14 +184,18 @@ async function answerCard(play) {
   const c = state.card;
   if (!c) return;
   try {
-    const g = await api("POST", "/api/train/card", { table: c.table, hand: c.hand, up: c.up, play });
+    const body = { table: c.table, hand: c.hand, up: c.up, play, indices: c.indices, true_count: c.true_count, insurance: c.insurance };
+    const g = await api("POST", "/api/train/card", body);
+    const why = g.rules.map(ruleText).join("; ");
     mark("card", g.right);
     verdict(
       "train-card-verdict",
       g.right,
       g.right
         ? _("Right: {play}", { play: decisionText(g.expected) })
-        : _("Wrong: the chart says {right} (you said {given})", { right: decisionText(g.expected), given: decisionText(g.given) }),
+        : why
+          ? _("Wrong: {right} (you said {given}); {rule}", { right: decisionText(g.expected), given: decisionText(g.given), rule: why })
+          : _("Wrong: the chart says {right} (you said {given})", { right: decisionText(g.expected), given: decisionText(g.given) }),
     );
     fill($("train-plays"));
     state.card = null;
@@ -194,8 +204,24 @@ async function answerCard(play) {
   }
 }
 
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** An index entry in words: "16 against T: stand at 0 or more, else hit". */
+function ruleText(e) {
+  const name = (p) => (p === "double-stand" ? _("double, else stand") : decisionText(p));
+  return _("{hand} against {up}: {above} at {index} or more, else {below}", {
+    hand: e.hand === "insurance" ? _("insurance") : e.hand,
+    up: e.up,
+    above: name(e.at_or_above),
+    below: name(e.below),
+    index: signed(e.index),
+  });
+}
+
 // the keys of the plays, as at the table
-const KEYS = { h: "hit", s: "stand", d: "double", p: "split", r: "surrender" };
+const KEYS = { h: "hit", s: "stand", d: "double", p: "split", r: "surrender", y: "insure", n: "no-insurance" };
 
 function onKey(e) {
   if ($("trainer-view").hidden || !state.card || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -219,6 +245,22 @@ async function loadTables() {
   const chosen = menu.value;
   fill(menu, state.tables.map((t) => el("option", { value: t.id }, t.rules === t.name ? t.name : `${t.name} (${t.rules})`)));
   if (chosen) menu.value = chosen;
+  try {
+    state.systems = await api("GET", "/api/train/systems");
+  } catch {
+    state.systems = { counts: { hilo: "Hi-Lo" }, indices: [] };
+  }
+  fill($("train-system"), Object.entries(state.systems.counts).map(([key, name]) => el("option", { value: key }, name)));
+  decks();
+}
+
+/** The flashcards' menu: basic strategy, then the index sets. */
+function decks() {
+  const menu = $("train-deck");
+  const chosen = menu.value;
+  const sets = state.systems ? state.systems.indices : [];
+  fill(menu, el("option", { value: "" }, _("Basic strategy")), sets.map((name) => el("option", { value: name }, _("Index plays: {set}", { set: name.replace("+", " + ") }))));
+  menu.value = chosen;
 }
 
 /** Show the trainer (the route "#/train"). */
@@ -242,6 +284,7 @@ export function close() {
 
 /** Redraw what the trainer drew itself, in the page's language. */
 export function relabel() {
+  if (state.systems) decks();
   $("train-count-tally").textContent = tallyText(state.tallies.count);
   $("train-card-tally").textContent = tallyText(state.tallies.card);
 }
