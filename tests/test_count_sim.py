@@ -186,6 +186,21 @@ def test_cli_simulate_count_json() -> None:
     assert "count        Zen" in text.stdout and "only a guide" in text.stderr
 
 
+def test_score_is_schlesinger_s_di_squared() -> None:
+    # a counter who plays only at a true count of +2 or more has a positive expectation;
+    # SCORE (the win per 100 rounds with a 10,000-unit Kelly bankroll) is then DI squared
+    out = run_cli(
+        "6D S17 DAS", "--rounds", "200000", "--count", "hilo", "--ramp", "0:0 2:8",
+        "--indices", "I18", "--json", "--workers", "1", "--seed", "3",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["ev_per_round"] > 0
+    assert data["di"] == pytest.approx(1000 * data["ev_per_round"] / data["sd_per_round"])
+    assert data["score"] == pytest.approx(data["di"] ** 2, rel=1e-9)
+    assert data["n0"] == pytest.approx((data["sd_per_round"] / data["ev_per_round"]) ** 2)
+
+
 @pytest.mark.parametrize(
     ("args", "named"),
     [
@@ -198,3 +213,19 @@ def test_cli_simulate_count_json() -> None:
 def test_cli_errors_name_the_bad_value(args: list[str], named: str) -> None:
     out = run_cli("6D S17", "--rounds", "10", *args)
     assert out.returncode != 0 and named in out.stderr and "Traceback" not in out.stderr
+
+
+def test_indices_full_are_the_generated_set_for_the_rules() -> None:
+    from twentyone.counting.index_set import indices_from_data, load_indices
+    from twentyone.counting.indices import named_indices
+    from twentyone.rulesets import load_rules
+    from twentyone.sim.count_command import setup_from_options
+
+    rules = load_rules("pt-casino")
+    setup = setup_from_options(
+        rules=rules, count="hilo", ramp=None, indices="full", wong_in=None, wong_out=None,
+        players=None, boxes=1, bankroll=None,
+    )  # fmt: skip
+    generated = indices_from_data(named_indices(rules, "hilo", "FULL"), "FULL")
+    assert setup.indices == generated
+    assert len(generated) > len(load_indices("I18+FAB4"))  # every decision, not a subset

@@ -224,7 +224,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     check_count_options(args)
     notice(command="simulate")
     if args.count is not None:
+        rules = load_rules(args.rules)
         setup = setup_from_options(
+            rules=rules,
             count=args.count,
             ramp=args.ramp,
             indices=args.indices,
@@ -235,7 +237,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             bankroll=args.bankroll,
         )
         return run_counting(
-            load_rules(args.rules),
+            rules,
             setup,
             rounds=args.rounds,
             seed=args.seed,
@@ -520,7 +522,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--ramp", default=None, help='bet ramp "tc:units ..." such as "0:1 1:2 2:4" or a TOML file'
     )
     cg.add_argument(
-        "--indices", default=None, help="index plays: I18, FAB4, I18+FAB4 or a JSON file"
+        "--indices",
+        default=None,
+        help="index plays: I18, FAB4, I18+FAB4 (the published Hi-Lo figures), FULL (every "
+        "index generated for these rules from the exact analysis, docs/indices/) or a JSON file",
     )
     cg.add_argument(
         "--wong-in", type=int, default=None, help="join (back-count) at this true count"

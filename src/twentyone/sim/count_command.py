@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from twentyone.counting.counts import load_count
-from twentyone.counting.index_set import PUBLISHED, load_indices
+from twentyone.counting.index_set import PUBLISHED, IndexPlay, indices_from_data, load_indices
 from twentyone.counting.ramp import load_ramp
 from twentyone.errors import CountError
 from twentyone.rules import Rules
@@ -46,6 +46,7 @@ def counting_options_without_count(args: Any) -> str | None:
 
 def setup_from_options(
     *,
+    rules: Rules | None = None,
     count: str,
     ramp: str | None,
     indices: str | None,
@@ -59,7 +60,7 @@ def setup_from_options(
     return CountSetup(
         system=load_count(count),
         ramp=load_ramp(ramp if ramp is not None else "0:1"),
-        indices=load_indices(indices) if indices else (),
+        indices=_indices(indices, rules, count) if indices else (),
         indices_name=indices or "",
         wong_in=wong_in,
         wong_out=wong_out,
@@ -143,3 +144,16 @@ def check_count_options(args: Any) -> None:
     option = counting_options_without_count(args)
     if getattr(args, "count", None) is None and option is not None:
         raise CountError("count-needs", option=option)
+
+
+def _indices(spec: str, rules: Rules | None, count: str) -> tuple[IndexPlay, ...]:
+    """``--indices``: ``FULL`` is every index generated for the rules and the count from the
+    exact analysis (:func:`twentyone.counting.indices.named_indices`; shipped for the presets,
+    computed for other rules, a minute or two); anything else goes to :func:`load_indices`."""
+    if spec.strip().upper() != "FULL":
+        return load_indices(spec)
+    if rules is None:
+        raise ValueError("--indices FULL needs the rules the indices are generated for")
+    from twentyone.counting.indices import named_indices
+
+    return indices_from_data(named_indices(rules, count, "FULL"), "FULL")

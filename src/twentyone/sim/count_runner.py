@@ -7,9 +7,9 @@ Figures, in units of the ramp (a round the counter sits out counts as a round wo
 - ``ev_per_round`` (the mean), ``sd_per_round``, ``win_per_100`` = 100 x the mean;
 - ``avg_bet``: units bet a round played (all the counter's boxes); ``ev_per_unit``: the money
   per unit bet;
-- ``di`` = 1000 x ev / sd, ``score`` = 100,000 x (ev / sd)^2 (the win per 100 rounds of a
-  bettor scaled to a 1,000-unit Kelly bankroll), ``n0`` = (sd / ev)^2 (rounds for the
-  expectation to reach one standard deviation), the last two only for a positive ev;
+- ``di`` = 1000 x ev / sd, ``score`` = 1,000,000 x (ev / sd)^2 = di^2 (Schlesinger's SCORE:
+  the win per 100 rounds of a Kelly bettor with a 10,000-unit bankroll), ``n0`` = (sd / ev)^2
+  (rounds for the expectation to reach one standard deviation), the last two only for a positive ev;
 - with ``--bankroll B``: ``ror.formula`` = exp(-2 ev B / sd^2) (the classic approximation of
   a long run's risk of ruin), ``ror.simulated``: bankroll trips started at ``B`` and run until
   ruin (the bankroll at 0 or below) or until it reaches ``ceiling`` = 10 B (where the formula
@@ -275,7 +275,7 @@ class CountResult:
             "ev_per_unit": float(self.acc[0]) / units if units else None,
             "win_per_100": 100 * ev,
             "di": 1000 * ev / sd if sd else None,
-            "score": 1e5 * (ev / sd) ** 2 if positive else None,
+            "score": 1e6 * (ev / sd) ** 2 if positive else None,
             "n0": (sd / ev) ** 2 if positive else None,
             "ce": None,
             "ror": None,
