@@ -251,13 +251,7 @@ def check_options(rules: Rules, boxes: int, bankroll: int, log_path: str | None)
     if not 1 <= boxes <= rules.boxes_per_player:
         raise BetError("option-boxes", boxes=boxes, table=rules.name, most=rules.boxes_per_player)
     if bankroll < rules.table_min:
-        raise BetError(
-            "option-bankroll",
-            units=bankroll,
-            amount=bankroll,
-            minimum=rules.table_min,
-            example=100_000,
-        )
+        raise BetError("option-bankroll", amount=bankroll, minimum=rules.table_min)
     if log_path is not None:
         try:
             with open(log_path, "a", encoding="utf-8"):
