@@ -125,6 +125,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             log_path=args.log,
             hints=args.hints,
             lang=args.lang,
+            side_bets=args.side_bets,
         )
     return run_game(
         rules=args.rules,
@@ -134,6 +135,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         log_path=args.log,
         hints=args.hints,
         lang=args.lang,
+        side_bets=args.side_bets,
     )
 
 
@@ -318,6 +320,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log", default=None, help="write each round's replay JSON to this file")
     p.add_argument(
         "--hints", action="store_true", help="show the chart's move and the cost of a deviation"
+    )
+    p.add_argument(
+        "--side-bets",
+        action="store_true",
+        help="ask the table's side bets (pt-casino's jackpot) with each bet; b at a bet "
+        "switches them on or off",
     )
     p.set_defaults(func=_cmd_play)
 
