@@ -254,7 +254,7 @@ RULEBOOK_TERMS = {
         "stój", "Black Jack",
     ],
     ("pt-casino", "pt"): [
-        "Seguro", "Pagamento igual", "Desistência", "duplicar", "desdobr", "empate", "Banca",
+        "Seguro", "Pagamento 1:1", "Desistência", "duplicar", "desdobr", "empate", "Banca",
         "ficar", "Black-Jack",
     ],
     ("hu-casino", "hu"): [
@@ -262,7 +262,7 @@ RULEBOOK_TERMS = {
         "játékhely", "megáll", "lapot kér",
     ],
     ("ru-online", "ru"): [
-        "Страховка", "Сдачи нет", "Удвоение", "разделить", "ничья", "бокс", "ещё", "хватит",
+        "Страховка", "Капитуляции нет", "Удвоение", "разделить", "ничья", "бокс", "ещё", "хватит",
         "Блекджек",
     ],
 }  # fmt: skip
@@ -275,6 +275,8 @@ def test_rule_card_in_the_rulebooks_language(preset: str, lang: str) -> None:
     for term in RULEBOOK_TERMS[preset, lang]:
         assert term in words, f"{preset} in {lang}: {term!r} missing"
     assert "Insurance" not in card and "The dealer" not in card
+    if lang == "ru":  # "Сдача" is the deal (сдача из башмака), never the surrender (issue 15)
+        assert "Капитуляция" in card and "Сдача\n" not in card and "Сдачи нет" not in card
     assert card == (ROOT / "docs" / "rulecards" / f"{preset}.{lang}.txt").read_text().rstrip("\n")
 
 
@@ -327,7 +329,7 @@ def test_command_line_language(
     )
     monkeypatch.setenv("LANG", "pt_PT.UTF-8")
     assert main(["rules", "pt-casino"]) == 0
-    assert "Seguro e pagamento igual" in capsys.readouterr().out
+    assert "Seguro e pagamento 1:1" in capsys.readouterr().out
     assert main(["rules", "pt-casino", "--lang", "en"]) == 0
     assert "Insurance and even money" in capsys.readouterr().out
     assert main(["rules", "pt-casino", "--lang", "xx"]) == 2

@@ -265,7 +265,7 @@ def reason(exc: Exception) -> str:
     >>> from twentyone.errors import BetError
     >>> _ = use_language("pl")
     >>> reason(BetError("no-bets"))
-    'brak zakładów: runda wymaga co najmniej jednego pola z zakładem'
+    'brak stawek: runda wymaga co najmniej jednego pola ze stawką'
     >>> _ = use_language("en")
     """
     if isinstance(exc, TwentyOneError):
