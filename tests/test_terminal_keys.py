@@ -248,3 +248,18 @@ def test_help_says_the_bankroll_is_money(capsys: pytest.CaptureFixture[str]) -> 
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     assert "starting bankroll in money" in " ".join(capsys.readouterr().out.split())
+
+
+def test_shared_table_offers_r_only_to_a_player_with_a_last_round() -> None:
+    from twentyone.terminal_table import play_shared
+
+    # ro-casino (no hole card): ann 10♠ 9♦ against 8♣ declines early surrender (ro.12) and
+    # stands; the dealer draws 10♥: 18, ann wins. bob sits out. Round 2: r is offered to ann,
+    # not to bob; q quits.
+    out = io.StringIO()
+    stdin = io.StringIO("10\n0\nn\ns\nq\n")
+    shoe = StackedShoe("TS 8C 9D TH")
+    assert play_shared("ro-casino", ["ann", "bob"], stdin=stdin, stdout=out, shoe=shoe) == 0
+    first, second = out.getvalue().split("Round 2", 1)
+    assert "r rebets" not in first and "r repeats" not in first
+    assert "r repeats ann's last bets" in second and "r repeats bob's" not in second
