@@ -228,3 +228,29 @@ def test_simulate_says_it_compiles_before_the_first_run(
     told.clear()
     assert main(["simulate", "ru-online", "--rounds", "10"]) == 0
     assert told == [""]
+
+
+def test_serve_says_where_it_serves_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
+    """After the checks, "serving on" names the real port; Ctrl-C ends it with status 0."""
+    import signal
+
+    port = _free_port()
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    argv = ["serve", "--port", str(port), "--database-url", db, "--table", "solo=ru-online"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "twentyone.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line == f"twentyone: serving on http://127.0.0.1:{port}/\n"
+        with socket.create_connection(("127.0.0.1", port), timeout=30):
+            pass  # it listens where it said
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=60)
+    assert code == 0
+    assert proc.stderr is not None and "Traceback" not in proc.stderr.read()

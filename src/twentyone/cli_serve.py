@@ -8,6 +8,7 @@ and exit status 2, never a traceback after a promise.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
 import sys
 from typing import Any
@@ -132,7 +133,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         proxy_headers=args.forwarded_allow_ips is not None,
         forwarded_allow_ips=args.forwarded_allow_ips or "",
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: shut down, then re-raised
+        uvicorn.Server(config).run(sockets=[sock])
     return 0
 
 
