@@ -230,6 +230,22 @@ def test_simulate_says_it_compiles_before_the_first_run(
     assert told == [""]
 
 
+def _answers(url: str, seconds: float = 60.0) -> None:
+    """Wait until ``url`` answers 200 (the server has started: Ctrl-C is its to handle)."""
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                assert r.status == 200
+                return
+        except OSError:
+            assert time.monotonic() < deadline, f"{url} never answered"
+            time.sleep(0.2)
+
+
 def test_serve_says_where_it_serves_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     """After the checks, "serving on" names the real port; Ctrl-C ends it with status 0."""
     import signal
@@ -247,8 +263,7 @@ def test_serve_says_where_it_serves_and_stops_cleanly_on_ctrl_c(tmp_path: Path) 
         assert proc.stdout is not None
         line = proc.stdout.readline()
         assert line == f"twentyone: serving on http://127.0.0.1:{port}/\n"
-        with socket.create_connection(("127.0.0.1", port), timeout=30):
-            pass  # it listens where it said
+        _answers(f"http://127.0.0.1:{port}/api/tables")  # it serves where it said
     finally:
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=60)
