@@ -211,11 +211,13 @@ def test_hu_chart_legend_lists_no_surrender_code() -> None:
 def test_simulate_says_it_compiles_before_the_first_run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The notice is h12b's (analysis/warmup.py, ``command="simulate"``); simulate says it
+    before the run, so the first run is never silent at 0%."""
+    import twentyone.analysis.warmup as warmup
     import twentyone.sim.command
-    import twentyone.sim.warmup as warmup
 
     told: list[str] = []
-    monkeypatch.setattr(warmup, "compile_pending", lambda: True)
+    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis": True)
 
     def run(*args: Any, **kw: Any) -> int:
         told.append(capsys.readouterr().err)  # what was said before the simulation began
@@ -223,8 +225,8 @@ def test_simulate_says_it_compiles_before_the_first_run(
 
     monkeypatch.setattr(twentyone.sim.command, "run", run)
     assert main(["simulate", "ru-online", "--rounds", "10"]) == 0
-    assert told and "compiling the simulator" in told[0] and "minute" in told[0]
-    monkeypatch.setattr(warmup, "compile_pending", lambda: False)
+    assert told and "compiling the simulator" in told[0] and "cache" in told[0]
+    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis": False)
     told.clear()
     assert main(["simulate", "ru-online", "--rounds", "10"]) == 0
     assert told == [""]
