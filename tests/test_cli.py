@@ -28,6 +28,8 @@ from twentyone import (
     round_result,
     round_to_replay,
 )
+from twentyone.cards import Card
+from twentyone.i18n import format_money
 from twentyone.rulesets import preset_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -171,11 +173,42 @@ def test_replay_from_stdin() -> None:
     assert json.loads(proc.stdout)["net"] == {"ann": 3000}
 
 
-def test_replay_pretty_is_the_same_result() -> None:
-    path = str(EXAMPLES / "hu-casino-resplit-aces.json")
+def _pretty(card: str) -> str:
+    return Card.parse(card).pretty
+
+
+@pytest.mark.parametrize(
+    "name", ["hu-casino-resplit-aces.json", "pt-casino-678-bonus-and-jackpot.json"]
+)
+def test_replay_pretty_is_a_table_of_the_same_round(name: str) -> None:
+    """``--pretty`` draws the round (issue 15): a row per hand with its cards, decisions,
+    result and net, as the JSON result has them; no JSON."""
+    path = str(EXAMPLES / name)
     pretty = cli("replay", path, "--pretty").stdout
-    assert "\n  " in pretty
-    assert json.loads(pretty) == json.loads(cli("replay", path).stdout)
+    result = json.loads(cli("replay", path).stdout)
+    assert pretty.lstrip().startswith("Round at") and "┃ box" in pretty and "{" not in pretty
+    rows = [line for line in pretty.splitlines() if line.startswith("│")]
+    dealer = " ".join(_pretty(c) for c in result["dealer"]["cards"])
+    assert any("dealer" in r and dealer in r for r in rows)
+    for box in result["boxes"]:
+        for hand in box["hands"]:
+            cards = " ".join(_pretty(c) for c in hand["cards"])
+            row = next(r for r in rows if f" {cards} " in r)
+            net = hand["bet"] * {"win": 1, "push": 0, "lose": -1, "bust": -1}[hand["result"]]
+            net += hand.get("bonus", 0)
+            assert hand["result"] in row and format_money(net, "en", sign=True) in row, row
+    for player, net in result["net"].items():
+        assert any(player in r and "net" in r and format_money(net, "en", sign=True) in r
+                   for r in rows)  # fmt: skip
+    assert "split, split" in pretty or "hit → " in pretty  # the decisions, in order
+
+
+def test_replay_pretty_of_a_log_draws_each_round(tmp_path: Path) -> None:
+    log = tmp_path / "rounds.jsonl"
+    one = json.dumps(example("hu-casino-resplit-aces.json"))
+    log.write_text(one + "\n" + one + "\n", "utf-8")
+    pretty = cli("replay", str(log), "--pretty").stdout
+    assert "round 1" in pretty and "round 2" in pretty
 
 
 # ----------------------------------------------------------------------------- replay errors

@@ -293,8 +293,8 @@ def test_the_web_refusal_follows_the_rules_limits(tmp_path: Path) -> None:
 
 def test_the_web_error_text_is_in_the_language_the_player_chose(tmp_path: Path) -> None:
     too_much, _, too_little = _web_refusals(tmp_path, 1000, 3000, chosen="pl")
-    assert too_much["text"] == "pole 1: zakład 40,00 jest poza limitami stołu od 10,00 do 30,00"
-    assert too_little["text"] == "pole 1: zakład 5,00 jest poza limitami stołu od 10,00 do 30,00"
+    assert too_much["text"] == "pole 1: stawka 40,00 jest poza limitami stołu od 10,00 do 30,00"
+    assert too_little["text"] == "pole 1: stawka 5,00 jest poza limitami stołu od 10,00 do 30,00"
     assert too_much["error"] == "box 0: bet 4000 is outside the table limits 1000 to 3000"
 
 

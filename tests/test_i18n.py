@@ -254,7 +254,7 @@ RULEBOOK_TERMS = {
         "stój", "Black Jack",
     ],
     ("pt-casino", "pt"): [
-        "Seguro", "Pagamento igual", "Desistência", "duplicar", "desdobr", "empate", "Banca",
+        "Seguro", "Pagamento 1:1", "Desistência", "duplicar", "desdobr", "empate", "Banca",
         "ficar", "Black-Jack",
     ],
     ("hu-casino", "hu"): [
@@ -262,7 +262,7 @@ RULEBOOK_TERMS = {
         "játékhely", "megáll", "lapot kér",
     ],
     ("ru-online", "ru"): [
-        "Страховка", "Сдачи нет", "Удвоение", "разделить", "ничья", "бокс", "ещё", "хватит",
+        "Страховка", "Капитуляции нет", "Удвоение", "разделить", "ничья", "бокс", "ещё", "хватит",
         "Блекджек",
     ],
 }  # fmt: skip
@@ -275,6 +275,8 @@ def test_rule_card_in_the_rulebooks_language(preset: str, lang: str) -> None:
     for term in RULEBOOK_TERMS[preset, lang]:
         assert term in words, f"{preset} in {lang}: {term!r} missing"
     assert "Insurance" not in card and "The dealer" not in card
+    if lang == "ru":  # "Сдача" is the deal (сдача из башмака), never the surrender (issue 15)
+        assert "Капитуляция" in card and "Сдача\n" not in card and "Сдачи нет" not in card
     assert card == (ROOT / "docs" / "rulecards" / f"{preset}.{lang}.txt").read_text().rstrip("\n")
 
 
@@ -327,7 +329,7 @@ def test_command_line_language(
     )
     monkeypatch.setenv("LANG", "pt_PT.UTF-8")
     assert main(["rules", "pt-casino"]) == 0
-    assert "Seguro e pagamento igual" in capsys.readouterr().out
+    assert "Seguro e pagamento 1:1" in capsys.readouterr().out
     assert main(["rules", "pt-casino", "--lang", "en"]) == 0
     assert "Insurance and even money" in capsys.readouterr().out
     assert main(["rules", "pt-casino", "--lang", "xx"]) == 2
@@ -335,28 +337,28 @@ def test_command_line_language(
 
 
 HINT = {
-    "en": "Hint: the chart says hit (returns per unit bet: hit -",
-    "ro": "Sfat: tabelul spune carte (câștig pe unitatea de pariu: carte -",
-    "pl": "Podpowiedź: tabela mówi dobierz (zwrot na jednostkę stawki: dobierz -",
-    "pt": "Dica: a tabela diz carta (retorno por unidade apostada: carta -",
-    "hu": "Tipp: a táblázat szerint lapot kér (hozam tétegységenként: lapot kér -",
-    "ru": "Подсказка: по таблице — ещё (доход на единицу ставки: ещё -",
+    "en": "Hint: the chart says hit; stand costs {cost} of your bet on average",
+    "ro": "Sfat: tabelul spune carte; „stai” costă în medie {cost} din pariul dumneavoastră",
+    "pl": "Podpowiedź: tabela mówi dobierz; „stój” kosztuje średnio {cost} twojej stawki",
+    "pt": "Dica: a tabela diz carta; «ficar» custa em média {cost} da sua aposta",
+    "hu": "Tipp: a táblázat szerint lapot kér; „megáll” átlagosan a tétje {cost} részébe kerül",
+    "ru": "Подсказка: по таблице — ещё; «хватит» в среднем стоит {cost} ставки",
 }
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_the_hint_line_in_each_language(lang: str) -> None:
-    """``--hints``: ru-online, TS 6D against 8C: the chart hits; the returns are written with
-    the locale's decimal separator, and standing draws the cost line in the language too."""
+    """``--hints``: ru-online, TS 6D against 8C: the chart hits; the hint says in words what
+    standing costs, a percentage with the locale's decimal separator, and standing draws the
+    cost line in the language too."""
     out = io.StringIO()
     shoe = StackedShoe("TS 8C 6D 7S 3C")
     stdin = io.StringIO("10\ns\nq\n")
     assert play("ru-online", stdin=stdin, stdout=out, shoe=shoe, lang=lang, hints=True) == 0
     text = out.getvalue()
-    assert HINT[lang] in text
-    returns = re.search(r"\((?:[^:]+): (.*)\)", text.split(HINT[lang][:4], 1)[1].splitlines()[0])
-    assert returns is not None
     point = "." if lang == "en" else ","
-    assert re.fullmatch(rf"(?:[^,]+ [+-]\d{re.escape(point)}\d{{3}}(?:, )?)+", returns[1])
+    cost = rf"\d+{re.escape(point)}\d\d?%"
+    pattern = re.escape(HINT[lang]).replace(re.escape("{cost}"), cost)
+    assert re.search(pattern, text), text
     if lang != "en":
         assert "Hint" not in text and "The chart says" not in text

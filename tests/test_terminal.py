@@ -219,7 +219,7 @@ def test_double_for_less_and_its_log_replays_to_the_same_net(tmp_path: Path) -> 
 def test_pt_jackpot_bet_and_menu_with_split_and_surrender() -> None:
     # pt-casino: A♠ A♥ against 9♦ (hole 8♣). Jackpot 1.00 on two aces pays 25:1 (pt.13 preset
     # paytable); soft 12 may stand (pt.5), loses to 17: -10.00 + 25.00 = +15.00.
-    _, text, _ = run(["10", "1", "s", "q"], rules="pt-casino", shoe="AS 9D AH 8C")
+    _, text, _ = run(["10", "1", "s", "q"], rules="pt-casino", shoe="AS 9D AH 8C", side_bets=True)
     assert "Aces jackpot bet on box 1 (0 for none)" in text
     assert "h hit · s stand · p split · r surrender ›" in text
     assert "jackpot 1.00: paid 26.00 (+25.00)" in text
@@ -347,13 +347,19 @@ def test_hints_show_the_chart_move_and_the_cost_of_a_deviation() -> None:
     assert code == 0
     evs = action_evs(load_rules("ru-online"), list(parse_cards("TS 6D")), parse_cards("8C")[0])
     assert evs["hit"] > evs["stand"]
-    assert "Hint: the chart says hit" in text
+    # the hint in words, before the choice (issue 15): the chart's move and what stand costs
+    hint = re.search(
+        r"Hint: the chart says hit; stand costs ([\d.]+)% of your bet on average", text
+    )
+    assert hint is not None
+    assert float(hint[1]) == pytest.approx(100 * (evs["hit"] - evs["stand"]), abs=0.006)
+    assert "-0." not in text  # no raw returns
     cost = re.search(r"stand costs ([\d.]+)% of the bet", text)
     assert cost is not None
     assert float(cost[1]) == pytest.approx(100 * (evs["hit"] - evs["stand"]), abs=0.006)
     # following the chart draws no complaint
     _, quiet, _ = run(["10", "h", "s", "q"], shoe="TS 8C 6D 7S 2C 3C 9H", hints=True)
-    assert "Hint: the chart says" in quiet and "costs" not in quiet
+    assert "Hint: the chart says" in quiet and "The chart says" not in quiet
 
 
 def test_side_bets_of_a_rules_file_are_asked_per_box_and_paid_after_the_deal() -> None:
@@ -361,7 +367,7 @@ def test_side_bets_of_a_rules_file_are_asked_per_box_and_paid_after_the_deal() -
     # 7♥ 7♦ (a coloured pair, 12 to 1) against 8♥ (7-7-8: no 21+3 hand); stands on 14, the
     # dealer 8♥ T♣ (18) wins: -10.00 + 60.00 - 2.00 = +48.00.
     rules = str(Path(__file__).parent.parent / "examples" / "rules" / "side-bets.toml")
-    _, text, _ = run(["10", "5", "2", "s", "q"], rules=rules, shoe="7H 8H 7D TC")
+    _, text, _ = run(["10", "5", "2", "s", "q"], rules=rules, shoe="7H 8H 7D TC", side_bets=True)
     assert "Perfect Pairs bet on box 1 (0 for none) [0.00]" in text
     assert "21+3 bet on box 1 (0 for none) [0.00]" in text
     assert "Box 1: Perfect Pairs pays 65.00! (coloured pair (one colour))" in text

@@ -143,7 +143,7 @@ def test_pt_jackpot_side_bet_for_one_player() -> None:
     # pt-casino (hole card): ann 9S 9D = 18 with a 1.00 jackpot bet, bob TH 7C = 17, dealer
     # 8C + hole TC = 18. ann pushes (jackpot lost: no ace), bob loses.
     lines = ["10", "1", "10", "0", "s", "s", "q"]
-    _, text, script = run(lines, rules="pt-casino", shoe="9S TH 8C 9D 7C TC")
+    _, text, script = run(lines, rules="pt-casino", shoe="9S TH 8C 9D 7C TC", side_bets=True)
     assert script.prompts[1].strip().startswith("ann, Aces jackpot bet on box 1 (0 for none)")
     assert "ann · Box 1 Aces jackpot 1.00: lost (-1.00)" in text
     assert bankrolls(text) == {"ann": (1, 100_000, 99_900), "bob": (1, 100_000, 99_000)}

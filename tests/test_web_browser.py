@@ -540,7 +540,7 @@ def test_tables_speak_their_rulebooks_languages(browser: Any, tmp_path: Path) ->
             page.click('button[data-chip="1000"]')
             page.click('[data-testid="box-0"]')
             page.click("#deal")
-            wait_prompt(page, "Te következel — 1. játékhely, 1. kéz")
+            wait_prompt(page, "Ön következik — 1. játékhely, 1. kéz")  # Ön: the formal address
             expect(page.locator('#actions button[data-action="hit"]')).to_contain_text("Lapot kér")
             expect(page.locator('#actions button[data-action="stand"]')).to_contain_text("Megáll")
             expect(page.locator("#table-facts")).to_contain_text(box_facts("hu", "hu-casino"))

@@ -18,6 +18,7 @@ import io
 import json
 from typing import Any
 
+from twentyone.errors import TwentyOneError
 from twentyone.strategy import HARD_TOTALS, PAIR_VALUES, SOFT_TOTALS, UPCARDS, Strategy
 
 LEGEND = {
@@ -44,6 +45,16 @@ COLOURS = {
 }
 
 
+def legend(strategy: Strategy) -> dict[str, str]:
+    """The legend of the codes the chart uses (a table without surrender lists no ``R`` code).
+
+    >>> list(legend(Strategy.uniform("S")))  # (hard 4 to 11 hit: no total stands there)
+    ['H', 'S']
+    """
+    used = {c for _, rows in _rows(strategy) for _, codes in rows for c in codes}
+    return {code: meaning for code, meaning in LEGEND.items() if code in used}
+
+
 def _rows(strategy: Strategy) -> list[tuple[str, list[tuple[str, tuple[str, ...]]]]]:
     """(table title, [(row label, codes)]) in print order: high totals first."""
     hard = [(str(t), strategy.hard[t]) for t in reversed(HARD_TOTALS) if t >= 5]
@@ -64,7 +75,7 @@ def chart_text(strategy: Strategy, *, title: str | None = None) -> str:
             lines.append(f"{label:<6}" + "".join(f"{c:>4}" for c in codes))
         lines.append("")
     lines.append("Legend")
-    lines.extend(f"  {code:<3} {meaning}" for code, meaning in LEGEND.items())
+    lines.extend(f"  {code:<3} {meaning}" for code, meaning in legend(strategy).items())
     lines.extend(f"  {note}" for note in strategy.notes)
     return "\n".join(lines) + "\n"
 
@@ -72,7 +83,7 @@ def chart_text(strategy: Strategy, *, title: str | None = None) -> str:
 def chart_json(strategy: Strategy, *, title: str | None = None) -> str:
     """The chart as JSON: ``{"title", "upcards", "hard", "soft", "pairs", "legend", "notes"}``."""
     data: dict[str, Any] = {"title": title or strategy.name, **strategy.to_dict()}
-    data["legend"] = LEGEND
+    data["legend"] = legend(strategy)
     return json.dumps(data, indent=2)
 
 
@@ -101,7 +112,7 @@ def chart_html(strategy: Strategy, *, title: str | None = None) -> str:
             parts.append("</tr>")
         parts.append("</table>")
     parts.append("<h2>Legend</h2><ul>")
-    for code, meaning in LEGEND.items():
+    for code, meaning in legend(strategy).items():
         parts.append(f"<li><span class='c{code}'>&nbsp;{code}&nbsp;</span> {meaning}</li>")
     parts.extend(f"<li>{html.escape(note)}</li>" for note in strategy.notes)
     parts.append("</ul></body></html>")
@@ -116,10 +127,11 @@ def chart_png(strategy: Strategy, *, title: str | None = None) -> bytes:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         from matplotlib.patches import Rectangle
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise RuntimeError("PNG charts need matplotlib: pip install 'twentyone[png]'") from exc
+    except ImportError as exc:
+        raise TwentyOneError("png-needs-matplotlib") from exc
     tables = _rows(strategy)
-    n_rows = sum(len(rows) + 2 for _, rows in tables) + len(LEGEND) // 2 + 3
+    keys = legend(strategy)
+    n_rows = sum(len(rows) + 2 for _, rows in tables) + (len(keys) + 1) // 2 + 3
     fig, ax = plt.subplots(figsize=(6.4, 0.27 * n_rows + 0.6), dpi=130)
     ax.set_xlim(0, 11)
     ax.set_ylim(n_rows, 0)
@@ -141,7 +153,7 @@ def chart_png(strategy: Strategy, *, title: str | None = None) -> bytes:
                 ax.text(1.5 + i, y + 0.5, code, ha="center", va="center", fontsize=8)
             y += 1
         y += 1
-    for i, (code, meaning) in enumerate(LEGEND.items()):
+    for i, (code, meaning) in enumerate(keys.items()):
         col, row = i % 2, i // 2
         x = 0.1 + col * 5.5
         ax.add_patch(Rectangle((x, y + row), 0.9, 0.9, facecolor=COLOURS[code]))

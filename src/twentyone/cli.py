@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import json
+import os
 import sys
 from collections.abc import Sequence
 
+from twentyone.cli_serve import add_serve_parser
 from twentyone.errors import ReplayError, TwentyOneError
 from twentyone.web import cluster_cli
 
@@ -37,7 +40,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from twentyone.replay import replay_text
+    from twentyone.replay import replay_text, replay_text_round
 
     try:
         if args.file == "-":
@@ -58,6 +61,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             rounds = lines
     for number, round_text in enumerate(rounds, 1):
         try:
+            if args.pretty:
+                _print_round_table(replay_text_round(round_text), number if len(rounds) > 1 else 0)
+                continue
             result = replay_text(round_text)
         except ReplayError as exc:
             error: dict[str, object] = {"error": str(exc), "decision": exc.decision}
@@ -65,12 +71,47 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                 error["round"] = number
             print(json.dumps(error))
             return 2
-        print(json.dumps(result, indent=2 if args.pretty else None))
+        print(json.dumps(result))
     return 0
+
+
+def _print_round_table(rnd: object, number: int) -> None:
+    """``replay --pretty``: the round as a table (round ``number`` of a log; 0: the only one)."""
+    from rich.console import Console
+
+    from twentyone.replay_view import round_table
+    from twentyone.round import Round
+
+    assert isinstance(rnd, Round)
+    table = round_table(rnd)
+    if number:
+        table.title = f"{table.title}, round {number}"
+    console = Console(highlight=False)
+    if not console.is_terminal:  # a file or a pipe: wide enough for a row per hand
+        console = Console(highlight=False, width=140)
+    console.print(table)
+
+
+def _bankroll(args: argparse.Namespace) -> int:
+    """``--bankroll`` in money (``500``, ``500.00``, ``500,00`` where the language writes a
+    decimal comma), in minor units."""
+    from twentyone.errors import BetError
+    from twentyone.i18n import choose_language, format_money, parse_amount
+
+    text = str(args.bankroll)
+    lang = choose_language(args.lang)
+    try:
+        return parse_amount(text, lang)
+    except ValueError:
+        raise BetError(
+            "option-bankroll-money", text=text, example=format_money(50_000, lang)
+        ) from None
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from twentyone.terminal import run_game
+
+    args.bankroll = _bankroll(args)
 
     if args.players is not None:
         from twentyone.terminal_table import run_shared
@@ -84,6 +125,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             log_path=args.log,
             hints=args.hints,
             lang=args.lang,
+            side_bets=args.side_bets,
         )
     return run_game(
         rules=args.rules,
@@ -93,6 +135,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         log_path=args.log,
         hints=args.hints,
         lang=args.lang,
+        side_bets=args.side_bets,
     )
 
 
@@ -198,6 +241,8 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
     from twentyone.rulesets import load_rules
 
     rules = load_rules(args.rules)
+    if args.format == "png" and importlib.util.find_spec("matplotlib") is None:
+        raise TwentyOneError("png-needs-matplotlib")  # before the chart's seconds of work
     chart = basic_strategy(rules, boxes=args.boxes)
     out = render(chart, args.format, title=f"Basic strategy: {rules.name}")
     if isinstance(out, bytes) or args.output:
@@ -222,9 +267,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     )
 
     check_count_options(args)
+    rules = load_rules(args.rules)  # (a bad rule set is told before the notice)
     notice(command="simulate")
     if args.count is not None:
-        rules = load_rules(args.rules)
         setup = setup_from_options(
             rules=rules,
             count=args.count,
@@ -245,7 +290,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             as_json=args.json,
         )
     return run(
-        load_rules(args.rules),
+        rules,
         rounds=args.rounds,
         boxes=args.boxes,
         seed=args.seed,
@@ -276,149 +321,6 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from twentyone.web.cluster_cli import node_config, run_workers
-
-    if args.workers is not None:
-        return run_workers(args, sys.argv[1:])
-    try:
-        node = node_config(args)
-    except ValueError as exc:
-        print(f"twentyone: error: {exc}", file=sys.stderr)
-        return 2
-
-    from twentyone.i18n import RULEBOOK_LANGUAGES
-    from twentyone.web import gc_tuning, guard
-    from twentyone.web.app import create_app, default_tables
-    from twentyone.web.tables import TableConfig
-    from twentyone.web.ws_limits import SocketLimits
-
-    tables = None
-    if args.table:
-        tables = []
-        for spec in args.table:
-            table_id, sep, rules = spec.partition("=")
-            if not sep or not table_id or not rules:
-                print(f"twentyone: error: --table {spec!r}: expected ID=RULES", file=sys.stderr)
-                return 2
-            language = RULEBOOK_LANGUAGES.get(rules)  # a preset speaks its rulebook's
-            shuffle = "provable" if table_id in (args.provable or ()) else "secure"
-            tables.append(TableConfig(id=table_id, rules=rules, language=language, shuffle=shuffle))
-    if args.provable and not args.table:
-        tables = [
-            TableConfig(
-                id=t.id,
-                rules=t.rules,
-                language=t.language,
-                shuffle="provable" if t.id in args.provable else "secure",
-            )
-            for t in default_tables()
-        ]
-    known = {t.id for t in tables} if tables is not None else set()
-    unknown = sorted(set(args.provable or ()) - known)
-    if unknown:
-        print(f"twentyone: error: --provable {unknown[0]!r}: no such table", file=sys.stderr)
-        return 2
-    try:
-        sockets = SocketLimits(
-            max_message_bytes=args.max_message_bytes,
-            rate=args.messages_per_second,
-            burst=args.message_burst,
-            max_sockets_per_table=args.max_sockets_per_table,
-            idle_seconds=args.idle_seconds,
-        )
-    except ValueError as exc:
-        print(f"twentyone: error: {exc}", file=sys.stderr)
-        return 2
-    app = create_app(
-        args.database_url,
-        tables=tables,
-        starting_balance=args.starting_balance,
-        secure_cookies=args.secure_cookies,
-        after_analysis=gc_tuning.settle,
-        max_body_bytes=args.max_body_bytes,
-        login_limits=args.login_limits or guard.LOGIN_LIMITS,
-        register_limits=args.register_limits or guard.REGISTER_LIMITS,
-        socket_limits=sockets,
-        exact_hints=args.exact_hints,
-        node=node,
-    )
-    gc_tuning.tune_for_serving()
-    print(f"twentyone: serving on http://{args.host}:{args.port}/", flush=True)
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws_max_size=args.max_message_bytes,
-        proxy_headers=args.forwarded_allow_ips is not None,
-        forwarded_allow_ips=args.forwarded_allow_ips or "",
-    )
-    return 0
-
-
-def _add_guard_options(w: argparse.ArgumentParser) -> None:
-    """``serve``'s limits (docs/web.md, "Limits")."""
-    from twentyone.web import guard
-    from twentyone.web.ws_limits import SocketLimits
-
-    w.add_argument(
-        "--forwarded-allow-ips",
-        default=None,
-        metavar="IPS",
-        help="trust X-Forwarded-For from these proxy addresses (comma-separated, as uvicorn's)",
-    )
-    w.add_argument(
-        "--max-body-bytes",
-        type=int,
-        default=guard.MAX_BODY_BYTES,
-        help="request bodies over this get 413",
-    )
-    w.add_argument(
-        "--login-limits",
-        action="append",
-        metavar="N per PERIOD",
-        help=f"login failures per username and per address (default: {guard.LOGIN_LIMITS})",
-    )
-    w.add_argument(
-        "--register-limits",
-        action="append",
-        metavar="N per PERIOD",
-        help=f"registrations per address (default: {guard.REGISTER_LIMITS})",
-    )
-    sockets = SocketLimits()
-    w.add_argument(
-        "--max-message-bytes",
-        type=int,
-        default=sockets.max_message_bytes,
-        help="a WebSocket frame over this closes the socket with 1009",
-    )
-    w.add_argument(
-        "--messages-per-second",
-        type=float,
-        default=sockets.rate,
-        help="a socket's token bucket rate (over it: an error; kept up 2 s: closed with 1008)",
-    )
-    w.add_argument(
-        "--message-burst", type=int, default=sockets.burst, help="the token bucket's size"
-    )
-    w.add_argument(
-        "--max-sockets-per-table",
-        type=int,
-        default=sockets.max_sockets_per_table,
-        help="sockets one account may open at one table (the next is refused with 1008)",
-    )
-    w.add_argument(
-        "--idle-seconds",
-        type=float,
-        default=sockets.idle_seconds,
-        help="a silent socket is closed, and an idle player stood up, after this long",
-    )
-    w.set_defaults(login_limits=None, register_limits=None)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="twentyone", description="Blackjack exactly as real houses play it."
@@ -435,7 +337,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(ann,bob); each gets --boxes boxes and --bankroll",
     )
     p.add_argument(
-        "--bankroll", type=int, default=100_000, help="starting bankroll in minor units (cents)"
+        "--bankroll",
+        default="1000",
+        help="starting bankroll in money, as every amount: 500 or 500.00 (default 1000)",
     )
     p.add_argument("--seed", type=int, default=None, help="seed for a reproducible shoe")
     p.add_argument("--lang", default=None, help=_LANG_HELP)
@@ -443,11 +347,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--hints", action="store_true", help="show the chart's move and the cost of a deviation"
     )
+    p.add_argument(
+        "--side-bets",
+        action="store_true",
+        help="ask the table's side bets (pt-casino's jackpot) with each bet; b at a bet "
+        "switches them on or off",
+    )
     p.set_defaults(func=_cmd_play)
 
     r = sub.add_parser("replay", help="replay a round from its JSON hand history")
     r.add_argument("file", help="replay JSON file, or - for standard input")
-    r.add_argument("--pretty", action="store_true", help="indent the JSON output")
+    r.add_argument(
+        "--pretty",
+        action="store_true",
+        help="print each round as a table (boxes, hands, cards, decisions, results), not JSON",
+    )
     r.set_defaults(func=_cmd_replay)
 
     v = sub.add_parser("verify", help="check a provably fair shoe against its rounds")
@@ -537,39 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     cg.add_argument("--bankroll", type=float, default=None, help="bankroll in units: risk of ruin")
     s.set_defaults(func=_cmd_simulate)
 
-    w = sub.add_parser("serve", help="serve the web table (page, JSON API, WebSocket)")
-    w.add_argument("--host", default="127.0.0.1", help="address to bind")
-    w.add_argument("--port", type=int, default=8000, help="port to bind")
-    w.add_argument(
-        "--database-url",
-        default="sqlite:///twentyone.db",
-        help="sqlite:///file.db (default ./twentyone.db) or postgresql://user:pass@host/db",
-    )
-    w.add_argument(
-        "--table",
-        action="append",
-        metavar="ID=RULES",
-        help="a table of the lobby (repeatable; default: one per preset)",
-    )
-    w.add_argument(
-        "--starting-balance", type=int, default=100_000, help="a new wallet, in minor units"
-    )
-    w.add_argument("--secure-cookies", action="store_true", help="mark cookies Secure (HTTPS)")
-    w.add_argument(
-        "--provable",
-        action="append",
-        metavar="ID",
-        help="deal this table from a provably fair shoe (repeatable; docs/web.md)",
-    )
-    w.add_argument(
-        "--exact-hints",
-        action="store_true",
-        help="hints and the clock's default play the exact best move for the cards left "
-        "(cut-card tables; about 25 ms a new shoe composition)",
-    )
-    _add_guard_options(w)
-    cluster_cli.add_node_options(w)
-    w.set_defaults(func=_cmd_serve)
+    add_serve_parser(sub)
     cluster_cli.add_proxy_config_parser(sub)
 
     from twentyone.counting.commands import add_parsers
@@ -599,12 +481,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
     except TwentyOneError as exc:
         print(f"twentyone: error: {_told(exc, args)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0  # the reader had what it wanted (`twentyone rules pt-casino | head`)
     return code
+
+
+def _quiet_stdout() -> None:
+    """After the reader closed standard output: point it at /dev/null so that the flush at
+    exit writes nothing (and prints no second error)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (tests capture it)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def entry() -> None:

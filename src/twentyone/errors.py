@@ -133,6 +133,12 @@ TEMPLATES: dict[str, Template] = {
     "bad-rules-file": _t(N_("{source}: {reason}; the fields are {fields}")),
     "unreadable-rules-file": _t(N_("cannot read rules file {path!r}: {reason}")),
     "unknown-token": _t(N_("unknown shorthand token {token!r} in {text!r}: expected {expected}")),
+    "contradictory-tokens": _t(
+        N_("shorthand {text!r} says both {first} and {second}: keep one of them")
+    ),
+    "png-needs-matplotlib": _t(
+        N_("--format png needs matplotlib: pip install 'twentyone[png]' (or use text or html)")
+    ),
     "no-deck-count": _t(N_("shorthand {text!r} has no deck count: expected a token like 6D")),
     "empty-rules": _t(
         N_("empty rules: expected a preset name, a TOML file or shorthand such as '6D S17 DAS'")
@@ -351,13 +357,10 @@ TEMPLATES: dict[str, Template] = {
         N_("--boxes {boxes}: the {table} table allows 1 to {most} boxes per player")
     ),
     "option-bankroll": _t(
-        N_(
-            "--bankroll {units}: {amount} is below the table minimum {minimum} (the bankroll"
-            " is in minor units: 100000 = {example})"
-        ),
-        "amount",
-        "minimum",
-        "example",
+        N_("--bankroll {amount}: below the table minimum {minimum}"), "amount", "minimum"
+    ),
+    "option-bankroll-money": _t(
+        N_("--bankroll {text!r}: expected money such as 500 or {example}"), "example"
     ),
     "option-log": _t(N_("--log {path!r}: cannot write it: {why}")),
     "option-players": _t(

@@ -120,6 +120,26 @@ class Advisor:
             return None
         return best - mine
 
+    def blackjack_chance(self, rnd: Any) -> float:
+        """The chance that the dealer's hidden card (or next card) makes a blackjack under
+        the up card, over the cards left as the player knows them (an insurance or even-money
+        question: the box's first hand, the up card and every other card seen are out)."""
+        counts = list(self.shoe_counts(rnd))
+        q = rnd.question
+        for c in (*rnd.boxes[q.box].hands[q.hand].cards, rnd.upcard):
+            counts[c.value - 1] = max(counts[c.value - 1] - 1, 0)
+        need = 9 if rnd.upcard.value == 1 else 0  # under an ace a ten, under a ten an ace
+        return counts[need] / sum(counts) if sum(counts) else 0.0
+
+    def insurance_return(self, rnd: Any) -> float:
+        """The return of each unit insured (2:1 on a dealer blackjack), per unit insured."""
+        return 3.0 * self.blackjack_chance(rnd) - 1.0
+
+    def blackjack_return(self, rnd: Any) -> float:
+        """What a blackjack facing the up card returns per unit of its bet when it declines
+        even money: the blackjack payout unless the dealer has one too."""
+        return float(self.rules.blackjack_pays) * (1.0 - self.blackjack_chance(rnd))
+
     def hint(self, rnd: Any) -> str:
         """A line for the player: the chart's move and the return of each action."""
         move = self.move(rnd)

@@ -194,6 +194,16 @@ class Words:
         """The plural form for ``n`` of a message (``{n}`` is filled with ``n`` as written)."""
         return self.tr.ngettext(singular, plural, n).format(n=n, **values)
 
+    def _p(self, context: str, message: str, **values: object) -> str:
+        """``message`` translated in ``context``: one English word that a language says two
+        ways (``_p("rule card heading", "Surrender")`` is a noun; the button's is a verb).
+
+        >>> Words("ru")._p("rule card heading", "Surrender"), Words("ru")._("Surrender")
+        ('Капитуляция', 'Сдаться')
+        """
+        text = self.tr.pgettext(context, message)
+        return text.format(**values) if values else text
+
     def describe(self, err: TwentyOneError) -> str:
         """An error's message in the language (:func:`describe`)."""
         return describe(err, self.lang)

@@ -135,6 +135,15 @@ def _boxes(data: Any) -> list[BoxBet]:
 def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     """Replay a round from its JSON and return its result (see :func:`round_result`).
 
+    Raises :class:`ReplayError` as :func:`replay_round` does.
+    """
+    return round_result(replay_round(data))
+
+
+def replay_round(data: Mapping[str, Any]) -> Round:
+    """Replay a round from its JSON and return the finished :class:`Round` (its log tells
+    every card and decision).
+
     Raises :class:`ReplayError` with the index of the decision at fault for an illegal,
     missing or left-over decision or a shoe that runs out.
     """
@@ -175,13 +184,18 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
         ) from exc
     except TwentyOneError as exc:
         raise ReplayError("replay-refused", decision=index, reason=exc) from exc
-    return round_result(rnd)
+    return rnd
 
 
 def replay_text(text: str) -> dict[str, Any]:
     """Replay from JSON text."""
+    return round_result(replay_text_round(text))
+
+
+def replay_text_round(text: str) -> Round:
+    """Replay from JSON text, to the finished :class:`Round`."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ReplayError("replay-json", reason=str(exc)) from exc
-    return replay(data)
+    return replay_round(data)

@@ -435,7 +435,7 @@ def rule_card_sections(rules: Rules, lang: str = "en") -> list[tuple[str, list[s
         (w._("The dealer"), _dealer(rules, w)),
         (w._("Blackjack"), _blackjack(rules, w)),
         (w._("Insurance and even money"), _insurance(rules, w)),
-        (w._("Surrender"), _surrender(rules, w)),
+        (w._p("rule card heading", "Surrender"), _surrender(rules, w)),
         (w._("Doubling"), _doubling(rules, w)),
         (w._("Splitting"), _splitting(rules, w)),
         (w._("Playing a hand"), _playing(rules, w)),

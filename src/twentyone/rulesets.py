@@ -67,40 +67,47 @@ def parse_shorthand(text: str) -> Rules:
     a peeking hole-card dealer, BJ3:2, PEN0.75, insurance on an ace and even money).
     """
     values: dict[str, Any] = {"name": " ".join(text.split())}
+    said: dict[str, str] = {}  # field -> the token that set it
     for token in text.upper().split():
+        got: dict[str, Any] = {}
         if m := re.fullmatch(r"(\d+)D", token):
-            values["decks"] = int(m[1])
+            got["decks"] = int(m[1])
         elif token in ("S17", "H17"):
-            values["dealer_hits_soft_17"] = token == "H17"
+            got["dealer_hits_soft_17"] = token == "H17"
         elif token in ("DOA", "D9", "D10"):
-            values["double_on"] = {"DOA": "any", "D9": "9-11", "D10": "10-11"}[token]
+            got["double_on"] = {"DOA": "any", "D9": "9-11", "D10": "10-11"}[token]
         elif token in ("DAS", "NDAS"):
-            values["double_after_split"] = token == "DAS"
+            got["double_after_split"] = token == "DAS"
         elif m := re.fullmatch(r"SPL(\d+)", token):
-            values["max_hands"] = int(m[1]) + 1
+            got["max_hands"] = int(m[1]) + 1
         elif token == "RSA":
-            values["resplit_aces"] = True
+            got["resplit_aces"] = True
         elif token == "HSA":
-            values["hit_split_aces"] = True
+            got["hit_split_aces"] = True
         elif token in ("NS", "LS", "ES"):
-            values["surrender"] = {"NS": "none", "LS": "late", "ES": "early"}[token]
+            got["surrender"] = {"NS": "none", "LS": "late", "ES": "early"}[token]
         elif token in ("ENHC", "OBO"):
-            values.update(
+            got.update(
                 hole_card=False,
                 peek=False,
                 dealer_blackjack_takes="all" if token == "ENHC" else "original",
             )
         elif m := re.fullmatch(r"BJ(\d+):(\d+)", token):
-            values["blackjack_pays"] = to_fraction(f"{m[1]}:{m[2]}", "blackjack_pays")
+            got["blackjack_pays"] = to_fraction(f"{m[1]}:{m[2]}", "blackjack_pays")
         elif token == "CSM":
-            values["shuffle"] = "continuous"
+            got["shuffle"] = "continuous"
         elif m := re.fullmatch(r"PEN(0?\.\d+|\d+/\d+)", token):
-            values["shuffle"] = "cut-card"
-            values["penetration"] = to_fraction(m[1], "penetration")
+            got["shuffle"] = "cut-card"
+            got["penetration"] = to_fraction(m[1], "penetration")
         elif token == "DFL":
-            values["double_for_less"] = True
+            got["double_for_less"] = True
         else:
             raise RulesError("unknown-token", token=token, text=text, expected=_TOKENS_HELP)
+        for field in got:
+            if said.get(field, token) != token:  # "6D S17 H17": two answers to one question
+                raise RulesError("contradictory-tokens", text=text, first=said[field], second=token)
+            said[field] = token
+        values.update(got)
     if "decks" not in values:
         raise RulesError("no-deck-count", text=text)
     return Rules(**values)

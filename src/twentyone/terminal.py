@@ -1,10 +1,10 @@
 """The terminal game: ``twentyone play``.
 
-A line-based game: every answer is a line read from standard input (``input()``), so it plays
-the same in a terminal and with piped input. Output goes through ``rich``: coloured cards in a
-terminal, plain text when standard output is not one. :func:`play` takes the input and output
-streams (and optionally a shoe) so tests drive a whole session in-process; :func:`run_game` is
-what ``twentyone play`` calls.
+Amounts are typed lines; an action or a yes/no answer is one key, without Enter, at a terminal
+(lines with piped input, so scripts play the same: :mod:`twentyone.terminal_io`). Output goes
+through ``rich``: coloured cards in a terminal, plain text when standard output is not one.
+:func:`play` takes the input and output streams (and optionally a shoe) so tests drive a whole
+session in-process; :func:`run_game` is what ``twentyone play`` calls.
 
 The dealer's cards are always drawn from :attr:`Round.dealer_visible`, so the hole card stays
 hidden until the dealer shows it. Only the legal actions of each question are offered; anything
@@ -23,14 +23,15 @@ from rich.text import Text
 from twentyone.errors import IllegalActionError, TwentyOneError
 from twentyone.hands import Box, Hand
 from twentyone.hints import Advisor
-from twentyone.records import Action, Deal, Payment, Peek, Question, Record
+from twentyone.records import Payment, Question
 from twentyone.round import Round
 from twentyone.rules import Rules
 from twentyone.rulesets import load_rules
 from twentyone.shoe import CardSource
 from twentyone.sidebets import SideBet
 from twentyone.table import Table
-from twentyone.terminal_io import Prompter, _EndOfInput
+from twentyone.terminal_io import _EndOfInput
+from twentyone.terminal_show import TableView
 from twentyone.terminal_text import (
     ACTION_KEYS,
     RESULT_WORDS,
@@ -40,8 +41,11 @@ from twentyone.terminal_text import (
     card_text,
     cards_text,
     check_options,
+    even_money_hint,
     hand_paid,
     hint_text,
+    insurance_hint,
+    latin_key,
     money,
     parse_amount,
     percent,
@@ -53,7 +57,7 @@ from twentyone.terminal_text import (
 )
 
 
-class Game(Prompter):
+class Game(TableView):
     """One terminal session over a :class:`~twentyone.table.Table`."""
 
     def __init__(
@@ -63,6 +67,7 @@ class Game(Prompter):
         console: Console,
         log_path: str | None = None,
         advisor: Advisor | None = None,
+        side_bets: bool = False,
     ) -> None:
         super().__init__(stdin, console)
         self.table = table
@@ -70,6 +75,7 @@ class Game(Prompter):
         self.log_path = log_path
         self.ended = False
         self.advisor = advisor
+        self.side_bets_on = side_bets
 
     # ------------------------------------------------------------------ the session
     def run(self) -> int:
@@ -125,17 +131,33 @@ class Game(Prompter):
         self.say(bankroll, "".join(" · " + part for part in parts))
         self.say(
             _(
-                "Bets: type an amount (10 or {example}); Enter repeats the last bet, r rebets "
-                "every box, q quits.",
+                "Bets: type an amount (10 or {example}) and Enter; Enter alone takes the amount "
+                "in brackets, q quits.",
                 example=money(1050),
             )
         )
+        self.say_side_bets()
+        if self.single_keys:
+            self.say(_("Actions and yes/no answers: one key, no Enter."))
+
+    def say_side_bets(self) -> None:
+        """Tell whether the table's side bets are asked, and the key that switches them."""
+        titles = ", ".join(_(b.spec.title) for b in self.rules.staked_side_bets)
+        if not titles:
+            return
+        if self.side_bets_on:
+            self.say(_("Side bets ({bets}) are asked with each bet; b stops asking.", bets=titles))
+        else:
+            self.say(_("Side bets ({bets}) are off; b at a bet asks them.", bets=titles))
 
     def ask_bets(self) -> tuple[list[int], list[dict[str, int]]] | None:
         """One bet per box (and a stake for each side bet the table offers); ``None``: quit."""
         t, r = self.table, self.rules
         self.console.rule(Text(_("Round {n}", n=t.stats.rounds + 1)), style="dim")
         self.say(Text(_("Bankroll {amount}", amount=money(t.bankroll)), style="bold"))
+        if t.last_bets is not None:  # "r" is offered once there is a round to repeat
+            said = " · ".join(money(b) for b in t.last_bets)
+            self.say(Text("  " + _("r repeats the last round's bets ({bets})", bets=said), "dim"))
         while True:
             bets: list[int] = []
             sides: list[dict[str, int]] = []
@@ -169,13 +191,17 @@ class Game(Prompter):
                         default=money(default),
                     )
                 )
-                key = line.lower()
+                key = latin_key(line.lower())
                 if key in ("q", "quit"):
                     return None
                 if key in ("r", "rebet"):
                     rebet = self.rebet()
                     if rebet is not None:
                         return rebet
+                    continue
+                if key == "b" and r.staked_side_bets:
+                    self.side_bets_on = not self.side_bets_on
+                    self.say_side_bets()
                     continue
                 try:
                     bet = default if not line else parse_amount(line)
@@ -185,11 +211,14 @@ class Game(Prompter):
                         raise ValueError(_("{zero}: with one box the box needs a bet", zero=zero))
                     t.check_bet(bet, available, box=seat)
                 except ValueError as exc:
-                    self.refuse(_("{problem}; r rebets, q quits", problem=reason(exc)))
+                    if t.last_bets is None:
+                        self.refuse(_("{problem}; q quits", problem=reason(exc)))
+                    else:
+                        self.refuse(_("{problem}; r rebets, q quits", problem=reason(exc)))
                     continue
                 available -= bet
                 side: dict[str, int] = {}
-                for side_bet in r.staked_side_bets if bet else ():
+                for side_bet in r.staked_side_bets if bet and self.side_bets_on else ():
                     side[side_bet.id] = self.ask_side_bet(seat, side_bet, available)
                     available -= side[side_bet.id]
                 bets.append(bet)
@@ -214,7 +243,8 @@ class Game(Prompter):
             )
             return None
         self.say("  " + _("Rebet: {bets}", bets=" · ".join(money(b) for b in t.last_bets)))
-        return list(t.last_bets), [dict(s) for s in t.last_side_bets]
+        sides = [dict(s) if self.side_bets_on else {} for s in t.last_side_bets]
+        return list(t.last_bets), sides
 
     def ask_side_bet(self, seat: int, side_bet: SideBet, available: int) -> int:
         t = self.table
@@ -276,92 +306,13 @@ class Game(Prompter):
             return _("Box {seat}", seat=self.seat(box))
         return _("Box {seat} hand {i} of {n}", seat=self.seat(box), i=hand + 1, n=n)
 
-    def dealer_line(self, rnd: Round) -> Text:
-        shown = rnd.dealer_visible
-        hidden = 1 if self.rules.hole_card and len(shown) == 1 else 0
-        bj = bool(rnd.dealer_blackjack) and len(shown) == 2
-        total = f"   {total_text(shown, blackjack=bj)}" if len(shown) > 1 else ""
-        return Text.assemble(
-            (_("Dealer").ljust(self.label_width(rnd) + 2), "bold"), cards_text(shown, hidden), total
-        )
-
-    def label_width(self, rnd: Round) -> int:
-        """The width of the widest box / hand label this round (columns line up)."""
-        labels = [self.label(rnd, b.index, i) for b in rnd.boxes for i in range(len(b.hands))]
-        return max(10, len(_("Dealer")), *map(len, labels))
-
-    def hand_line(self, rnd: Round, box: Box, i: int) -> Text:
-        hand = box.hands[i]
-        name = self.label(rnd, box.index, i)
-        return Text.assemble(
-            (name.ljust(self.label_width(rnd) + 2), "bold"),
-            cards_text(hand.cards),
-            f"   {total_text(hand.cards, blackjack=hand.is_blackjack)}",
-            "   " + _("bet {amount}", amount=money(hand.bet)),
-        )
-
-    def show_table(self, rnd: Round) -> None:
-        self.say(self.dealer_line(rnd))
-        for box in rnd.boxes:
-            for i in range(len(box.hands)):
-                self.say(self.hand_line(rnd, box, i))
-
-    def narrate(self, rnd: Round, seen: int) -> int:
-        """Tell what happened since log record ``seen``: cards dealt to hands, money paid at
-        once, the dealer's peek. Returns the new position in the log."""
-        new: list[Record] = rnd.log[seen:]
-        changed: list[tuple[int, int]] = []
-        for rec in new:
-            if isinstance(rec, Deal) and rec.box is not None:
-                changed.append((rec.box, rec.hand))
-            elif isinstance(rec, Action) and rec.decision == "split":
-                changed += [(rec.box, rec.hand), (rec.box, rec.hand + 1)]
-        changed = sorted(dict.fromkeys(changed))
-        q = rnd.question
-        for b, i in changed:
-            box = rnd.boxes[b]
-            if q is not None and q.kind == "play" and (q.box, q.hand) == (b, i):
-                continue  # the question's prompt shows this hand
-            if i < len(box.hands):
-                self.say(self.hand_line(rnd, box, i))
-        if any(isinstance(rec, Peek) and not rec.blackjack for rec in new):
-            self.say("  " + _("The dealer checks the hole card: no blackjack."))
-        if not rnd.is_over:
-            for rec in new:
-                if isinstance(rec, Payment):
-                    self.tell_payment(rnd, rec)
-        return len(rnd.log)
-
-    def tell_payment(self, rnd: Round, pay: Payment) -> None:
-        name = _("Box {seat}", seat=self.seat(pay.box))
-        box = rnd.boxes[pay.box]
-        paid = money(pay.amount)
-        if pay.kind == "insurance" and box.insurance:
-            lost = _("insurance {amount} lost.", amount=money(box.insurance))
-            self.say(f"  {name}: {lost}")
-        elif pay.kind == "side-bet" and pay.side_bet and pay.amount:
-            spec = self.rules.side_bet(pay.side_bet, staked=False).spec
-            line = _(spec.line_titles[pay.line], n=pay.line) if pay.line else ""
-            won = _("{bet} pays {amount}!", bet=_(spec.title), amount=paid)
-            self.say(Text(f"  {name}: {won} ({line})", "green"))
-        elif pay.kind in ("return", "even-money") and pay.hand is not None:
-            hand = box.hands[pay.hand]
-            words = {
-                "blackjack": _("blackjack pays {amount} now", amount=paid),
-                "even-money": _("even money: {amount} paid now", amount=paid),
-                "surrender": _("surrendered: {amount} back", amount=paid),
-                "bust": _("bust, loses {amount}", amount=money(hand.bet)),
-            }
-            if hand.result in words:
-                name = self.label(rnd, pay.box, pay.hand)
-                style = "red" if hand.result == "bust" else "green"
-                self.say(Text(f"  {name}: {words[hand.result]}", style))
-
     # ------------------------------------------------------------------ questions
     def decide(self, rnd: Round, q: Question) -> str:
         """Ask the player (or, once input has ended, take the safe default) for ``q``."""
         if not self.ended:
             try:
+                if self.advisor is not None and q.kind in ("insurance", "even-money"):
+                    self.say(self.insurance_hint(rnd, q), style="dim")
                 if self.advisor is None or q.kind not in ("play", "surrender"):
                     return self.ask(rnd, q)
                 self.say(hint_text(self.advisor.move(rnd), self.advisor.returns(rnd)), style="dim")
@@ -377,6 +328,14 @@ class Game(Prompter):
         shown = action_name(choice) if choice in ("stand", "hit") else _("no")
         self.say(f"  ({self.label(rnd, q.box, q.hand)}: {shown})")
         return choice
+
+    def insurance_hint(self, rnd: Round, q: Question) -> str:
+        """The hint before an insurance or even-money question, from the cards left."""
+        assert self.advisor is not None
+        chance = self.advisor.blackjack_chance(rnd)
+        if q.kind == "even-money":
+            return even_money_hint(self.advisor.blackjack_return(rnd), chance)
+        return insurance_hint(self.advisor.insurance_return(rnd), chance)
 
     def tell_cost(self, rnd: Round, choice: str) -> None:
         """After a choice that leaves the chart, say what it costs (``--hints``)."""
@@ -463,7 +422,7 @@ class Game(Prompter):
             f" — {menu} ›",
         )
         while True:
-            line = self.read(prompt).lower()
+            line = latin_key(self.read_key(prompt).lower())
             name = keys.get(line) or (line if line in offered else None)
             if name is None:
                 choices = ", ".join(f"{ACTION_KEYS[n]} ({action_name(n)})" for n in offered)
@@ -573,13 +532,16 @@ def play(
     color: bool | None = None,
     hints: bool = False,
     lang: str | None = None,
+    side_bets: bool = False,
 ) -> int:
     """Play a session reading answers from ``stdin`` and writing to ``stdout``.
 
     ``shoe`` replaces the shuffled shoe (tests stack one); ``color`` forces colour on or off
     (default: colour only when ``stdout`` is a terminal); ``lang``: the language (default: the
-    environment's, see :func:`twentyone.i18n.choose_language`). Returns the exit code. A bad
-    ``boxes``, ``bankroll`` or log path raises :class:`~twentyone.errors.TwentyOneError`.
+    environment's, see :func:`twentyone.i18n.choose_language`); ``side_bets``: ask the table's
+    side bets with each bet from the start (``b`` at a bet switches them). Returns the exit
+    code. A bad ``boxes``, ``bankroll`` or log path raises
+    :class:`~twentyone.errors.TwentyOneError`.
     """
     use_language(lang)
     table_rules = load_rules(rules)
@@ -596,7 +558,8 @@ def play(
         soft_wrap=True,
     )
     advisor = Advisor(table_rules, boxes=boxes, shoe=table.shoe) if hints else None
-    game = Game(table, stdin if stdin is not None else sys.stdin, console, log_path, advisor)
+    source = stdin if stdin is not None else sys.stdin
+    game = Game(table, source, console, log_path, advisor, side_bets=side_bets)
     return game.run()
 
 
@@ -608,11 +571,13 @@ def run_game(
     log_path: str | None,
     hints: bool = False,
     lang: str | None = None,
+    side_bets: bool = False,
 ) -> int:
     """``twentyone play``: the game on standard input and output; returns the exit code."""
     return play(
-        rules, boxes=boxes, bankroll=bankroll, seed=seed, log_path=log_path, hints=hints, lang=lang
-    )
+        rules, boxes=boxes, bankroll=bankroll, seed=seed, log_path=log_path, hints=hints,
+        lang=lang, side_bets=side_bets,
+    )  # fmt: skip
 
 
 __all__ = ["Game", "card_text", "cards_text", "money", "play", "run_game", "total_text"]

@@ -39,6 +39,7 @@ from twentyone.terminal_text import (
     _n,
     check_options,
     hand_paid,
+    latin_key,
     money,
     parse_amount,
     side_outcome,
@@ -119,8 +120,10 @@ class SharedGame(Game):
         console: Console,
         log_path: str | None = None,
         advisor: Advisor | None = None,
+        side_bets: bool = False,
     ) -> None:
         Prompter.__init__(self, stdin, console)
+        self.side_bets_on = side_bets
         self.session = session
         self.ledger = ledger
         self.rules = session.rules
@@ -200,11 +203,14 @@ class SharedGame(Game):
             )
         self.say(
             _(
-                "Bets, player by player: type an amount (10 or {example}); Enter repeats the "
-                "last bet, 0 sits the box out, r rebets the player's last round, q quits.",
+                "Bets, player by player: type an amount (10 or {example}) and Enter; Enter "
+                "alone takes the amount in brackets, 0 sits the box out, q quits.",
                 example=money(1050),
             )
         )
+        self.say_side_bets()
+        if self.single_keys:
+            self.say(_("Actions and yes/no answers: one key, no Enter."))
 
     def ask_all_bets(self) -> bool:
         """Every player's bets, one after the other, then the deal; False: quit."""
@@ -233,6 +239,8 @@ class SharedGame(Game):
             )
             return True
         self.say(Text(_("{player}: bankroll {amount}", player=name, amount=money(balance))))
+        if any(player == name for player, _box in self.last):
+            self.say(Text("  " + _("r repeats {player}'s last bets", player=name), "dim"))
         while True:
             outcome = self.ask_boxes(name)
             if outcome is None:
@@ -269,9 +277,13 @@ class SharedGame(Game):
                         default=money(default),
                     )
                 )
-                key = line.lower()
+                key = latin_key(line.lower())
                 if key in ("q", "quit"):
                     return None
+                if key == "b" and r.staked_side_bets:
+                    self.side_bets_on = not self.side_bets_on
+                    self.say_side_bets()
+                    continue
                 if key in ("r", "rebet"):
                     try:
                         self.session.rebet(name)  # the last round's bets replace these
@@ -292,7 +304,7 @@ class SharedGame(Game):
                 except ValueError as exc:
                     self.refuse(_("{problem}; r rebets, q quits", problem=exc))
                     continue
-                for side_bet in r.staked_side_bets if amount else ():
+                for side_bet in r.staked_side_bets if amount and self.side_bets_on else ():
                     self.ask_side(name, box, side_bet)
                 break
         return True
@@ -439,6 +451,7 @@ def play_shared(
     color: bool | None = None,
     hints: bool = False,
     lang: str | None = None,
+    side_bets: bool = False,
 ) -> int:
     """Play a shared table: ``players`` (two or more names) each with ``boxes`` boxes and
     ``bankroll``, reading answers from ``stdin``; returns the exit code. Bad options raise
@@ -469,7 +482,9 @@ def play_shared(
     )
     advisor = Advisor(table_rules, boxes=boxes) if hints else None
     source = stdin if stdin is not None else sys.stdin
-    game = SharedGame(session, ledger, players, boxes, source, console, log_path, advisor)
+    game = SharedGame(
+        session, ledger, players, boxes, source, console, log_path, advisor, side_bets=side_bets
+    )
     return game.run()
 
 
@@ -482,12 +497,13 @@ def run_shared(
     log_path: str | None,
     hints: bool = False,
     lang: str | None = None,
+    side_bets: bool = False,
 ) -> int:
     """``twentyone play --players ann,bob``: the shared table on standard input and output."""
     names = [n.strip() for n in players.split(",")]
     return play_shared(
         rules, names, boxes=boxes, bankroll=bankroll, seed=seed, log_path=log_path, hints=hints,
-        lang=lang,
+        lang=lang, side_bets=side_bets,
     )  # fmt: skip
 
 

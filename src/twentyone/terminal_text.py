@@ -23,7 +23,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Iterable, Sequence
 
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_percent
 from rich.text import Text
 
 from twentyone import i18n
@@ -82,6 +82,29 @@ def N_(message: str) -> str:
 #: are the same in every language; the action names beside them are translated.
 ACTION_KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
 
+#: The Russian (ЙЦУКЕН) layout's letter on each Latin key: a player who left the keyboard in
+#: Russian presses ``р`` for ``h``; the game takes the key's place, not its letter.
+CYRILLIC_KEYS = dict(
+    zip(
+        "йцукенгшщзхъфывапролджэячсмитьбю",
+        "qwertyuiop[]asdfghjkl;'zxcvbnm,.",
+        strict=True,
+    )
+)
+
+
+def latin_key(answer: str) -> str:
+    """The Latin key in the place of a one-letter answer typed in the Russian layout (``р`` is
+    ``h``, ``ы`` is ``s``); any other answer as it is.
+
+    >>> latin_key("р"), latin_key("Ы"), latin_key("в"), latin_key("з"), latin_key("к")
+    ('h', 's', 'd', 'p', 'r')
+    >>> latin_key("h"), latin_key("hit")
+    ('h', 'hit')
+    """
+    return CYRILLIC_KEYS.get(answer.lower(), answer) if len(answer) == 1 else answer
+
+
 #: Each play action's name as the menu shows it.
 ACTION_NAMES = {
     "hit": N_("hit"),
@@ -115,26 +138,96 @@ def percent(value: float) -> str:
     return format_percent(value, "#,##0.00%", locale=_SPEECH.lang)
 
 
-def hint_text(move: str, returns: dict[str, float]) -> str:
-    """The ``--hints`` line: the chart's move and the return of each action per unit bet, best
-    first, in the game's language (``Hint: the chart says hit (returns per unit bet: hit
-    -0.123, stand -0.456)``).
+def share(value: float) -> str:
+    """A part of the bet as a percentage for the locale (``3.7%``, ``0.04%``, ``3,7 %``)."""
+    return format_percent(value, "#,##0.0#%", locale=_SPEECH.lang)
 
+
+def hint_text(move: str, returns: dict[str, float]) -> str:
+    """The ``--hints`` line, in words: the chart's move and what each of the two nearest
+    other choices costs (or, where the cards left favour it, gains) per unit bet against it,
+    from the exact returns (``returns``: per unit bet, by action).
+
+    >>> print(hint_text("hit", {"stand": -0.5, "hit": -0.25, "double": -0.5037}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Hint: the chart says hit; stand costs 25.0% of your bet on average;
+    double costs 25.37% of your bet on average.
     >>> _ = use_language("ru")
     >>> hint_text("hit", {"stand": -0.5, "hit": -0.25})
-    'Подсказка: по таблице — ещё (доход на единицу ставки: ещё -0,250, хватит -0,500)'
+    'Подсказка: по таблице — ещё; «хватит» в среднем стоит 25,0% ставки.'
     >>> _ = use_language("en")
     """
-    if not returns:
-        return _("Hint: {move}", move=action_name(move))
-    parts = ", ".join(
-        f"{action_name(k)} {format_decimal(v, '+0.000;-0.000', locale=_SPEECH.lang)}"
-        for k, v in sorted(returns.items(), key=lambda kv: -kv[1])
-    )
+    best = returns.get(move)
+    if best is None:
+        return _("Hint: the chart says {move}.", move=action_name(move))
+    others = sorted((best - v, k) for k, v in returns.items() if k != move)
+    parts = []
+    for cost, action in others[:2]:
+        if cost > -5e-5:
+            parts.append(
+                _(
+                    "{action} costs {cost} of your bet on average",
+                    action=action_name(action),
+                    cost=share(max(cost, 0.0)),
+                )
+            )
+        else:
+            parts.append(
+                _(
+                    "{action} gains {gain} of your bet on average with the cards left",
+                    action=action_name(action),
+                    gain=share(-cost),
+                )
+            )
+    if not parts:
+        return _("Hint: the chart says {move}.", move=action_name(move))
     return _(
-        "Hint: the chart says {move} (returns per unit bet: {returns})",
-        move=action_name(move),
-        returns=parts,
+        "Hint: the chart says {move}; {costs}.", move=action_name(move), costs="; ".join(parts)
+    )
+
+
+def insurance_hint(insurance: float, chance: float) -> str:
+    """The ``--hints`` line before an insurance question: ``insurance`` is its return per unit
+    insured, ``chance`` the dealer's chance of a blackjack over the cards left.
+
+    >>> print(insurance_hint(-0.0740, 0.3087))  # doctest: +NORMALIZE_WHITESPACE
+    Hint: decline insurance; it loses 7.4% of what you insure on average
+    (a dealer blackjack: 30.87%).
+    """
+    if insurance < 0:
+        return _(
+            "Hint: decline insurance; it loses {cost} of what you insure on average (a dealer "
+            "blackjack: {chance}).",
+            cost=share(-insurance),
+            chance=share(chance),
+        )
+    return _(
+        "Hint: insure; with the cards left it gains {gain} of what you insure on average (a "
+        "dealer blackjack: {chance}).",
+        gain=share(insurance),
+        chance=share(chance),
+    )
+
+
+def even_money_hint(declined: float, chance: float) -> str:
+    """The ``--hints`` line before an even-money question: even money pays the bet for sure;
+    ``declined`` is what the blackjack returns per unit bet waiting for the dealer's card.
+
+    >>> print(even_money_hint(1.0388, 0.3074))  # doctest: +NORMALIZE_WHITESPACE
+    Hint: decline even money; waiting returns 103.88% of your bet on average,
+    even money 100%.
+    """
+    if declined > 1.0:
+        return _(
+            "Hint: decline even money; waiting returns {ret} of your bet on average, even money "
+            "100%.",
+            ret=share(declined),
+        )
+    return _(
+        "Hint: take even money; waiting returns only {ret} of your bet on average (a dealer "
+        "blackjack: {chance}).",
+        ret=share(declined),
+        chance=share(chance),
     )
 
 
@@ -172,7 +265,7 @@ def reason(exc: Exception) -> str:
     >>> from twentyone.errors import BetError
     >>> _ = use_language("pl")
     >>> reason(BetError("no-bets"))
-    'brak zakładów: runda wymaga co najmniej jednego pola z zakładem'
+    'brak stawek: runda wymaga co najmniej jednego pola ze stawką'
     >>> _ = use_language("en")
     """
     if isinstance(exc, TwentyOneError):
@@ -251,13 +344,7 @@ def check_options(rules: Rules, boxes: int, bankroll: int, log_path: str | None)
     if not 1 <= boxes <= rules.boxes_per_player:
         raise BetError("option-boxes", boxes=boxes, table=rules.name, most=rules.boxes_per_player)
     if bankroll < rules.table_min:
-        raise BetError(
-            "option-bankroll",
-            units=bankroll,
-            amount=bankroll,
-            minimum=rules.table_min,
-            example=100_000,
-        )
+        raise BetError("option-bankroll", amount=bankroll, minimum=rules.table_min)
     if log_path is not None:
         try:
             with open(log_path, "a", encoding="utf-8"):

@@ -22,6 +22,40 @@ def _pct(x: float) -> str:
     return f"{100.0 * x:+.4f}%"
 
 
+#: The report's keys as a player reads them (``edge`` shows no raw keys).
+NAMES = {
+    "insurance": "insurance",
+    "even_money": "even money",
+    "blackjack_vs_ace": "a blackjack against an ace",
+    "decline": "decline",
+    "insure_half": "insure for half the bet",
+    "insurance_per_unit": "insurance, per unit insured",
+}
+
+
+def side_bet_name(key: str, kind: str | None = None) -> str:
+    """A side-bet row's name: the report key's words, or the table side bet's title.
+
+    >>> side_bet_name("even_money"), side_bet_name("bonus_678_777", "678-777")
+    ('even money', '6-7-8 / 7-7-7 bonus')
+    >>> side_bet_name("my_bet")
+    'my bet'
+    """
+    from twentyone.sidebets import KINDS
+
+    if kind in KINDS:
+        return KINDS[kind].title
+    return NAMES.get(key, key.replace("_", " "))
+
+
+def _line_name(kind: str, line: str) -> str:
+    """A side bet's paytable line in words (``first 3 cards aces``)."""
+    from twentyone.sidebets import KINDS
+
+    titles = KINDS[kind].line_titles if kind in KINDS else {}
+    return titles[line].format(n=line) if line in titles else line
+
+
 def edge_table(report: EdgeReport) -> Group:
     """Summary, returns by up card, dealer final totals and side bets."""
     head = Table(title=f"Exact analysis: {report.rules}", show_header=False)
@@ -62,17 +96,19 @@ def edge_table(report: EdgeReport) -> Group:
         if isinstance(value, dict) and "kind" in value:
             ret = value["return"]
             side.add_row(
-                f"{name} ({value['kind']})",
+                side_bet_name(name, str(value["kind"])),
                 _pct(float(ret)) if ret is not None else str(value.get("note", "")),
             )
             for line, p in value.get("lines", {}).items():
-                side.add_row(f"  {line} pays {value['paytable'][line]}", f"p={float(p):.6f}")
+                said = _line_name(str(value["kind"]), line)
+                side.add_row(f"  {said} pays {value['paytable'][line]}", f"p={float(p):.6f}")
         elif isinstance(value, dict):
-            for up, x in value.items():
-                side.add_row(f"{name} (up {up})", _pct(float(x)))
+            for key, x in value.items():
+                where = f"up {key}" if key in ("A", "T") else side_bet_name(key)
+                side.add_row(f"{side_bet_name(name)} ({where})", _pct(float(x)))
         elif isinstance(value, float):
-            side.add_row(name, _pct(value))
+            side.add_row(side_bet_name(name), _pct(value))
         else:
-            side.add_row(name, str(value))
+            side.add_row(side_bet_name(name), str(value))
     parts: list[Table] = [head, ups, dealer, side]
     return Group(*parts)

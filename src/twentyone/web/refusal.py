@@ -74,7 +74,7 @@ def engine_text(refusal: TableError, lang: str) -> str | None:
     >>> err = BetError("outside-limits", box=0, bet=50, min=100, max=900)
     >>> refusal = TableError(err.template.text, "box", 0, engine=err, **err.params)
     >>> engine_text(refusal, "pl")
-    'pole 1: zakład 0,50 jest poza limitami stołu od 1,00 do 9,00'
+    'pole 1: stawka 0,50 jest poza limitami stołu od 1,00 do 9,00'
     """
     err = refusal.engine
     if err is None:
