@@ -95,7 +95,7 @@ def test_the_risk_of_ruin_formula_agrees_with_simulated_ruin() -> None:
     assert result.to_dict()["ce"] is not None
 
 
-@pytest.mark.parametrize("spec", [*PRESETS, "6D H17 LS", "2D S17 DAS PEN0.7", "8D ENHC OBO ES"])
+@pytest.mark.parametrize("spec", [*PRESETS, "6D H17 LS", "2D S17 DAS PEN0.7", "8D OBO ES"])
 def test_counting_runs_on_every_preset_and_shorthand(spec: str) -> None:
     rules = load_rules(spec)
     result = simulate_counting(
