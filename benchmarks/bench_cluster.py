@@ -58,13 +58,7 @@ def failover(base_url: str, kills: int, lease: float) -> dict[str, Any]:
         tables = [f"f{i}=pl-online" for i in range(1, 7)]
         cluster = Cluster(url, ["n1", "n2", "n3"], tables, lease_seconds=lease)
         try:
-            cluster.start_node("n1")
-            cluster.wait_up("n1")
-            for n in ("n2", "n3"):
-                cluster.start_node(n)
-            for n in ("n2", "n3"):
-                cluster.wait_up(n)
-            cluster.start_proxy()
+            cluster.start_all()
             for k in range(kills):
                 owners = cluster.wait_balanced(timeout=90)  # the restarted node has its share
                 table = sorted(owners)[k % len(owners)]

@@ -120,14 +120,7 @@ def start_cluster(url: str, nodes: int, specs: list[tuple[str, str]], starting: 
         lease_seconds=5.0,
         extra=extra,
     )
-    first = next(iter(cluster.ports))
-    cluster.start_node(first)
-    cluster.wait_up(first)  # it migrates the database
-    for n in list(cluster.ports)[1:]:
-        cluster.start_node(n)
-    for n in cluster.ports:
-        cluster.wait_up(n)
-    cluster.start_proxy()
+    cluster.start_all()
     return cluster
 
 

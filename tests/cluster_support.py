@@ -22,6 +22,8 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from twentyone.web.proxy_config import nginx_http
+
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 
 
@@ -81,6 +83,17 @@ class Cluster:
         log = open(os.path.join(self.logs, f"{node}.log"), "ab")  # noqa: SIM115
         self.procs[node] = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
 
+    def start_all(self) -> None:
+        """Every node (the first alone: it migrates the database), then nginx in front."""
+        first, *rest = self.ports
+        self.start_node(first)
+        self.wait_up(first)
+        for n in rest:
+            self.start_node(n)
+        for n in rest:
+            self.wait_up(n)
+        self.start_proxy()
+
     def wait_up(self, node: str, timeout: float = 120.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -109,25 +122,7 @@ class Cluster:
         work = self.logs
         with open(os.path.join(work, "twentyone.conf"), "w", encoding="utf-8") as f:
             f.write(generated)
-        main = "\n".join(
-            [
-                "worker_processes 1;",
-                "daemon off;",
-                "error_log stderr warn;",
-                f"pid {work}/nginx.pid;",
-                "events { worker_connections 1024; }",
-                "http {",
-                "    access_log off;",
-                f"    client_body_temp_path {work}/body;",
-                f"    proxy_temp_path {work}/proxy;",
-                f"    fastcgi_temp_path {work}/fastcgi;",
-                f"    uwsgi_temp_path {work}/uwsgi;",
-                f"    scgi_temp_path {work}/scgi;",
-                f"    include {work}/twentyone.conf;",
-                "}",
-                "",
-            ]
-        )
+        main = nginx_http(f"    include {work}/twentyone.conf;\n", workdir=work)
         with open(os.path.join(work, "nginx.conf"), "w", encoding="utf-8") as f:
             f.write(main)
         log = open(os.path.join(work, "nginx.log"), "ab")  # noqa: SIM115

@@ -127,13 +127,7 @@ def cluster() -> Iterator[Cluster]:
     with fresh_database(os.environ[POSTGRES_ENV]) as url:
         c = Cluster(url, ["n1", "n2", "n3"], TABLES, lease_seconds=3.0)
         try:
-            c.start_node("n1")
-            c.wait_up("n1")  # migrates the database first
-            for n in ("n2", "n3"):
-                c.start_node(n)
-            for n in ("n2", "n3"):
-                c.wait_up(n)
-            c.start_proxy()
+            c.start_all()
             c.wait_owned()
             yield c
         finally:

@@ -280,11 +280,6 @@ class Leases:
             rows = c.execute(_OWNERS).all()
         return {t: TableOwner(node, bool(live), summary) for t, node, live, summary in rows}
 
-    def nodes(self) -> list[tuple[str, str]]:
-        """Every registered node and its advertise URL."""
-        with self.engine.connect() as c:
-            return [(n, u) for n, u in c.execute(_NODES).all()]
-
     def fence(self, conn: Connection, table_id: str | None, round_id: int | None) -> None:
         """Inside a round's transaction: lock the table's lease row and check this process
         holds it, or raise :class:`LeaseLostError` (the transaction then rolls back)."""

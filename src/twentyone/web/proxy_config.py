@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from twentyone.web.cluster import route
 
-__all__ = ["haproxy", "nginx"]
+__all__ = ["haproxy", "nginx", "nginx_http", "nginx_main"]
 
 Nodes = Sequence[tuple[str, str]]  # (node id, advertise URL)
 
@@ -140,6 +140,11 @@ def haproxy(nodes: Nodes, *, listen: str = "8080") -> str:
 def nginx_main(nodes: Nodes, *, listen: str, workdir: str, login_rate: str = "30r/m") -> str:
     """A whole ``nginx.conf`` for an nginx run by ``twentyone serve --workers`` (and the
     tests): no daemon, its pid and temporary files under ``workdir``, errors on stderr."""
+    return nginx_http(nginx(nodes, listen=listen, login_rate=login_rate), workdir=workdir)
+
+
+def nginx_http(http: str, *, workdir: str) -> str:
+    """A whole ``nginx.conf`` around the contents ``http`` of its ``http { }`` block."""
     return "\n".join(
         [
             "worker_processes 1;",
@@ -154,7 +159,7 @@ def nginx_main(nodes: Nodes, *, listen: str, workdir: str, login_rate: str = "30
             f"    fastcgi_temp_path {workdir}/fastcgi;",
             f"    uwsgi_temp_path {workdir}/uwsgi;",
             f"    scgi_temp_path {workdir}/scgi;",
-            nginx(nodes, listen=listen, login_rate=login_rate),
+            http,
             "}",
             "",
         ]
