@@ -28,18 +28,14 @@ and the terminal's shared table are front ends of this one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from twentyone.bets import check_box_bet, check_player_bets
-from twentyone.cards import format_cards
-from twentyone.errors import BetError, TwentyOneError
+from twentyone.errors import TwentyOneError
 from twentyone.hands import BoxBet
 from twentyone.i18n import N_
-from twentyone.ledger import InsufficientFundsError, Ledger, LedgerUnavailableError, RoundMove
-from twentyone.records import Action, Payment
-from twentyone.replay import round_result, round_to_replay
+from twentyone.ledger import InsufficientFundsError, LedgerUnavailableError
+from twentyone.records import Action
+from twentyone.replay import round_to_replay
 from twentyone.round import Round
-from twentyone.rules import Rules
+from twentyone.session_betting import BettingTable
 from twentyone.session_parts import (
     Chip,
     Clock,
@@ -54,10 +50,11 @@ from twentyone.session_parts import (
     round_moves,
     stakes_by_box,
 )
-from twentyone.shoe import CardSource, Shoe
+from twentyone.session_settlement import SETTLE_PATIENCE, SettlingTable
 from twentyone.table import format_money
 
 __all__ = [
+    "SETTLE_PATIENCE",
     "Chip",
     "Clock",
     "DefaultAction",
@@ -72,91 +69,13 @@ __all__ = [
 ]
 
 
-#: Seconds a finished round waits for the ledger before it is voided and refunded.
-SETTLE_PATIENCE = 30.0
+class TableSession(BettingTable, SettlingTable):
+    """One table, alive: its seats, chips, countdown, round in play and decision clock.
 
-
-@dataclass(slots=True)
-class Settling:
-    """A finished round whose settlement the ledger could not write yet."""
-
-    played: Played
-    moves: list[RoundMove]
-    since: float
-    retry_at: float
-    pause: float = 0.5
-
-
-class TableSession:
-    """One table, alive: its seats, chips, countdown, round in play and decision clock."""
-
-    def __init__(
-        self,
-        rules: Rules,
-        *,
-        ledger: Ledger,
-        clock: Clock,
-        shoe: CardSource | None = None,
-        default_action: DefaultAction | None = None,
-        table_id: str = "table",
-        multi_player: bool | None = None,
-        countdown_seconds: float = 15.0,
-        decision_seconds: float = 20.0,
-        idle_seconds: float | None = None,
-        idle_rounds: int = 3,
-    ) -> None:
-        self.id = table_id
-        # idle seats: at a single-player table a player who does nothing for idle_seconds
-        # (None: never) is warned, then stood up; at a multi-player table one who lets
-        # idle_rounds betting rounds pass without a bet
-        self.idle_seconds = idle_seconds
-        self.idle_rounds = idle_rounds
-        self.rules = rules
-        self.ledger = ledger
-        self.shoe: CardSource = shoe if shoe is not None else Shoe.for_rules(rules)
-        self.clock = clock
-        self.default_action = default_action or DefaultAction("stand")
-        self.multi_player = is_multi_player(rules) if multi_player is None else multi_player
-        self.countdown_seconds = countdown_seconds
-        self.decision_seconds = decision_seconds
-        self.seq = 0
-        self.seats: dict[str, Seat] = {}
-        self.played: Played | None = None
-        self.countdown: float | None = None
-        self.last_played: Played | None = None
-        self.notices: list[Notice] = []
-        self.settling: Settling | None = None  # a finished round the ledger has not taken
-        self.voids: list[int] = []  # voided rounds whose refund the ledger has not taken
-
-    # ----------------------------------------------------------------- reading
-    def owner(self, box: int) -> str | None:
-        """Who owns a table box: the round's player, or whoever has chips on it."""
-        if self.played is not None:
-            for i, t in enumerate(self.played.box_map):
-                if t == box:
-                    return self.played.rnd.boxes[i].player
-            return None
-        for name, seat in self.seats.items():
-            if any(c.box == box for c in seat.chips):
-                return name
-        return None
-
-    def pending(self, name: str) -> int:
-        """The total of a player's chips not yet staked."""
-        seat = self.seats.get(name)
-        return sum(c.amount for c in seat.chips) if seat else 0
-
-    def free_boxes(self) -> int:
-        """Boxes a newcomer could bet on: nobody bets on or plays them, and a seat is free for
-        them (none while a single-player table is taken, or every seat is)."""
-        if not self.multi_player and self.seats:
-            return 0
-        unowned = sum(1 for b in range(self.rules.table_boxes) if self.owner(b) is None)
-        return max(0, min(unowned, self.rules.table_boxes - len(self.seats)))
-
-    def in_round(self, name: str) -> bool:
-        """Whether a player has a box in the round in play."""
-        return self.played is not None and name in self.played.accounts
+    The seats and the table's state are :class:`~twentyone.session_seats.SeatedTable`'s, the
+    betting :class:`~twentyone.session_betting.BettingTable`'s, the settlement
+    :class:`~twentyone.session_settlement.SettlingTable`'s; this class starts and plays the
+    round and runs the clock."""
 
     @property
     def turn(self) -> Turn | None:
@@ -176,290 +95,7 @@ class TableSession:
             default=played.default,
         )
 
-    def stakes(self, name: str) -> dict[int, dict[str, int]]:
-        """A player's pending chips per table box and side."""
-        seat = self.seats.get(name)
-        return stakes_by_box(seat.chips) if seat else {}
-
-    def take_notices(self) -> list[Notice]:
-        """The notices since the last call (a front end shows or broadcasts them)."""
-        out, self.notices = self.notices, []
-        return out
-
-    def _changed(self) -> None:
-        self.seq += 1
-
-    def _notice(self, kind: str, message: str, params: dict[str, object], text: str = "",
-                **extra: object) -> None:  # fmt: skip
-        """A notice: the English ``text`` (default: the message filled in) and the catalog
-        ``message`` with its ``params``, for a front end to translate."""
-        english = text or message.format(**params)
-        self.notices.append(Notice(kind, english, message, dict(params), dict(extra)))
-
-    # ----------------------------------------------------------------- seats
-    def connect(self, name: str) -> None:
-        """A connection of a player opened (seated or not)."""
-        seat = self.seats.get(name)
-        if seat is not None:
-            seat.connections += 1
-            self._changed()
-
-    def disconnect(self, name: str) -> None:
-        """A connection closed; a seated player with no connection left stands up unless
-        they play in the round (then after it, and the decision clock plays for them)."""
-        seat = self.seats.get(name)
-        if seat is None:
-            return
-        seat.connections = max(0, seat.connections - 1)
-        if seat.connections == 0 and not self.in_round(name):
-            del self.seats[name]
-            self._countdown_check()
-        self._changed()
-
-    def sit(self, name: str, account: int, connections: int = 1) -> None:
-        """Take a seat with a ledger account (a no-op for a seated player)."""
-        if name in self.seats:
-            return
-        if not self.multi_player and self.seats:
-            other = next(iter(self.seats))
-            raise SessionError(
-                N_("table {table} is a single-player table and {other} plays it"),
-                table=self.id,
-                other=other,
-            )
-        if len(self.seats) >= self.rules.table_boxes:
-            raise SessionError(
-                N_("table {table} is full ({seats} seats)"),
-                table=self.id,
-                seats=self.rules.table_boxes,
-            )
-        self.seats[name] = Seat(name, account, connections=connections, active_at=self.clock())
-        self._changed()
-
-    def leave(self, name: str) -> None:
-        """Stand up between rounds; chips go back."""
-        if name not in self.seats:
-            raise SessionError(N_("you are not seated at this table"), "type", "leave")
-        if self.in_round(name):
-            raise SessionError(N_("you play in this round: leave after it"), "type", "leave")
-        del self.seats[name]
-        self._countdown_check()
-        self._changed()
-
-    def _seat(self, name: str) -> Seat:
-        seat = self.seats.get(name)
-        if seat is None:
-            raise SessionError(N_("sit down first: you are not seated at this table"), "type")
-        seat.active_at = self.clock()  # an intention: the player is there
-        seat.warned = False
-        return seat
-
-    def _stand_up(self, name: str, why: str) -> None:
-        """Stand an idle player up: the seat and its chips are free (not during their round)."""
-        del self.seats[name]
-        self._notice(
-            "stood-up",
-            N_("{player} was idle and is stood up: the seat is free"),
-            {"player": name},
-            text=f"{name} was idle ({why}) and is stood up: the seat is free",
-            player=name,
-        )
-        self._countdown_check()
-        self._changed()
-
-    def _idle_check(self, now: float) -> None:
-        """Single-player tables: warn, then stand up, a player idle for ``idle_seconds``."""
-        limit = self.idle_seconds
-        if limit is None or self.multi_player:
-            return
-        for name, seat in list(self.seats.items()):
-            if self.in_round(name):
-                continue
-            idle = now - seat.active_at
-            if idle >= limit:
-                self._stand_up(name, f"{idle:.0f} s without a move")
-            elif idle >= 0.75 * limit and not seat.warned:
-                seat.warned = True
-                left = round(limit - idle)
-                self._notice(
-                    "idle-warning",
-                    N_("{player}: no move for a while; the seat is freed in {seconds} s"),
-                    {"player": name, "seconds": left},
-                    text=f"{name}: no move for a while; the seat is freed in {left} s",
-                    player=name,
-                )
-                self._changed()
-
-    def _count_rounds_without_bet(self) -> None:
-        """Multi-player tables: a player who lets ``idle_rounds`` betting rounds pass without
-        a bet is stood up (warned the round before)."""
-        if self.idle_seconds is None or not self.multi_player:
-            return
-        for name, seat in list(self.seats.items()):
-            if seat.chips:
-                seat.rounds_without_bet = 0
-                continue
-            seat.rounds_without_bet += 1
-            if seat.rounds_without_bet >= self.idle_rounds:
-                self._stand_up(name, f"{seat.rounds_without_bet} rounds without a bet")
-            elif seat.rounds_without_bet == self.idle_rounds - 1:
-                self._notice(
-                    "idle-warning",
-                    N_("{player}: bet in the next round or the seat is freed"),
-                    {"player": name},
-                    text=f"{name}: bet in the next round or the seat is freed",
-                    player=name,
-                )
-
-    # ----------------------------------------------------------------- betting
-    def _betting_seat(self, name: str) -> Seat:
-        seat = self._seat(name)
-        if self.played is not None:
-            raise SessionError(N_("bets are closed: a round is in play"), "type")
-        return seat
-
-    def _check_chips(self, seat: Seat, chips: list[Chip]) -> None:
-        """Raise unless these chips are a valid set of pending bets for the seat: the seats
-        here, and the limits and the balance by the engine's check (:mod:`twentyone.bets`,
-        placing: the minimum waits for ready)."""
-        rules = self.rules
-        boxes: dict[int, tuple[int, dict[str, int]]] = {}
-        for c in chips:
-            if not 0 <= c.box < rules.table_boxes:
-                raise SessionError(
-                    N_("box {box}: the table has boxes 0 to {last}"),
-                    "box",
-                    c.box,
-                    box=c.box,
-                    last=rules.table_boxes - 1,
-                )
-            owner = self.owner(c.box)
-            if owner is not None and owner != seat.name:
-                raise SessionError(
-                    N_("box {box} is {owner}'s"), "box", c.box, box=c.box, owner=owner
-                )
-            main, sides = boxes.get(c.box, (0, {}))
-            if c.side == "main":
-                main += c.amount
-            else:
-                sides = {**sides, c.side: sides.get(c.side, 0) + c.amount}
-            boxes[c.box] = (main, sides)
-            try:
-                check_box_bet(rules, c.box, main, sides, placing=True)
-            except BetError as exc:
-                if exc.code == "no-side-bet":
-                    raise SessionError.from_engine(exc, "side", c.side) from exc
-                raise SessionError.from_engine(exc, "amount", c.amount) from exc
-        if not chips:
-            return
-        try:
-            check_player_bets(
-                rules, seat.name, boxes, self.ledger.balance(seat.account), placing=True
-            )
-        except BetError as exc:
-            last = chips[-1]
-            if exc.code == "over-boxes-per-player":
-                raise SessionError.from_engine(exc, "box", last.box) from exc
-            raise SessionError.from_engine(exc, "amount", last.amount) from exc
-
-    def _set_chips(self, seat: Seat, chips: list[Chip]) -> None:
-        self._check_chips(seat, chips)
-        seat.chips = chips
-        seat.ready = False
-        if self.multi_player and self.countdown is None and chips:
-            self.countdown = self.clock() + self.countdown_seconds
-        self._countdown_check()
-        self._changed()
-
-    def bet(self, name: str, box: object, amount: object, side: object = "main") -> None:
-        """Add a chip to a table box (numbered from 0): on its main bet, or on a side bet the
-        table offers (``side``: its id)."""
-        seat = self._betting_seat(name)
-        if not isinstance(box, int) or isinstance(box, bool):
-            raise SessionError(N_("box {box!r}: expected a box number"), "box", box, box=box)
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise SessionError(
-                N_("amount {amount!r}: expected a whole number of minor units above 0"),
-                "amount",
-                amount,
-                amount=amount,
-            )
-        ids = [b.id for b in self.rules.staked_side_bets]
-        if side != "main" and side not in ids:
-            raise SessionError(
-                N_("side {side!r}: expected 'main' or a side bet of the table ({ids})"),
-                "side",
-                side,
-                side=side,
-                ids=", ".join(ids) or "-",
-            )
-        self._set_chips(seat, [*seat.chips, Chip(box, side, amount)])
-
-    def undo(self, name: str) -> None:
-        """Take back the player's last chip."""
-        seat = self._betting_seat(name)
-        if not seat.chips:
-            raise SessionError(N_("undo: you have no chips on the table"), "type", "undo")
-        self._set_chips(seat, seat.chips[:-1])
-
-    def clear(self, name: str) -> None:
-        """Take back all the player's chips."""
-        seat = self._betting_seat(name)
-        self._set_chips(seat, [])
-
-    def rebet(self, name: str, factor: int = 1) -> None:
-        """The bets of the player's last round again (``factor`` 2: doubled)."""
-        seat = self._betting_seat(name)
-        if not seat.last_bets:
-            what = "rebet" if factor == 1 else "double-rebet"
-            raise SessionError(
-                N_("{name}: you have no last round to repeat here"), "type", what, name=what
-            )
-        self._set_chips(seat, [Chip(c.box, c.side, c.amount * factor) for c in seat.last_bets])
-
-    def ready(self, name: str) -> None:
-        """Multi-player: ready (the round starts once all are); single-player: deal now."""
-        seat = self._betting_seat(name)
-        if not seat.chips:
-            raise SessionError(N_("place a bet first"), "type", "ready")
-        refused = self._refused_box(seat)
-        if refused is not None:
-            raise refused
-        seat.ready = True
-        self._changed()
-        if not self.multi_player:
-            self._start_round()
-        else:
-            self._countdown_check()
-
-    def _refused_box(self, seat: Seat) -> SessionError | None:
-        """The engine's refusal of the first of the seat's boxes it would not take as the bets
-        close (a main bet below the minimum: :func:`twentyone.bets.check_box_bet`)."""
-        for box, stakes in stakes_by_box(seat.chips).items():
-            sides = {k: v for k, v in stakes.items() if k != "main"}
-            try:
-                check_box_bet(self.rules, box, stakes.get("main", 0), sides)
-            except BetError as exc:
-                return SessionError.from_engine(exc, "box", box)
-        return None
-
-    def _countdown_check(self) -> None:
-        """Multi-player: start when every seated player is ready and someone bets."""
-        if self.played is not None or not self.multi_player:
-            return
-        if not any(s.chips for s in self.seats.values()):
-            self.countdown = None
-            return
-        if all(s.ready for s in self.seats.values()):
-            self._start_round()
-
     # ----------------------------------------------------------------- the round
-    def close_betting(self) -> None:
-        """Close the betting window now, as if the countdown ran out: the round starts with
-        the bets placed (bets below the table minimum sit out). A no-op without bets."""
-        if self.played is None and self.countdown is not None:
-            self._start_round()
-
     def _start_round(self) -> None:
         self._count_rounds_without_bet()
         bets: list[tuple[int, BoxBet]] = []
@@ -647,99 +283,6 @@ class TableSession:
             played.deadline = self.clock() + self.decision_seconds
             played.default = self.default_action.decide(rnd)
         self._changed()
-
-    def _finish(self, played: Played, moves: list[RoundMove]) -> None:
-        """Settle a finished round in the ledger, or (the ledger cannot write) keep it as
-        settling: :meth:`tick` tries again with a growing pause, and after
-        :data:`SETTLE_PATIENCE` seconds voids it as a restart does and play goes on."""
-        rnd = played.rnd
-        net = rnd.net()
-        staked: dict[str, int] = {}
-        for rec in rnd.log:
-            if isinstance(rec, Payment) and rec.amount < 0:
-                name = rnd.boxes[rec.box].player
-                staked[name] = staked.get(name, 0) - rec.amount
-        per_player = {
-            acct: (staked.get(name, 0), net.get(name, 0)) for name, acct in played.accounts.items()
-        }
-        try:
-            self.ledger.settle_round(
-                played.id,
-                moves,
-                round_to_replay(rnd),
-                round_result(rnd),
-                per_player,
-                played.clock_decisions,
-            )
-        except LedgerUnavailableError:
-            now = self.clock()
-            if self.settling is None:
-                self.settling = Settling(played, moves, since=now, retry_at=now + 0.5)
-                self._notice(
-                    "settling",
-                    N_("round {round}: the books cannot be written now; it settles when they can"),
-                    {"round": played.id},
-                    round=played.id,
-                )
-                self._changed()
-            return
-        self.settling = None
-        self._round_over(played, net)
-
-    def _round_over(self, played: Played, net: dict[str, int], *, void: bool = False) -> None:
-        note = getattr(self.shoe, "note_round", None)
-        if note is not None:  # a provable shoe keeps each round's cards for verification
-            note(played.id, format_cards(played.rnd.cards_dealt))
-        finish = getattr(self.shoe, "finish_round", None)
-        if finish is not None:  # a shoe that is over is revealed at once
-            finish()
-        self.last_played = played
-        self.played = None
-        for name in [n for n, s in self.seats.items() if s.connections == 0]:
-            del self.seats[name]
-        if void:
-            self._notice(
-                "round-void",
-                N_("round {round} is void: the books could not be written; the stakes go back"),
-                {"round": played.id},
-                round=played.id,
-            )
-        else:
-            summary = ", ".join(f"{n} {format_money(v, sign=True)}" for n, v in net.items())
-            self._notice(
-                "round-end",
-                N_("round {round}: {summary}"),
-                {"round": played.id, "summary": net},
-                text=f"round {played.id}: {summary}",
-                round=played.id,
-                net=net,
-            )
-        self._changed()
-
-    def _retry_settlement(self, now: float) -> None:
-        """A settling round: try the ledger again when due; past the patience, void it."""
-        settling = self.settling
-        if settling is None or now < settling.retry_at:
-            return
-        if now - settling.since < SETTLE_PATIENCE:
-            settling.pause = min(settling.pause * 2, 5.0)
-            settling.retry_at = now + settling.pause
-            self._finish(settling.played, settling.moves)
-            return
-        # the patience is out: void the round (now, or when the books can be written)
-        self.settling = None
-        self.voids.append(settling.played.id)
-        self._flush_voids()
-        self._round_over(settling.played, {}, void=True)
-
-    def _flush_voids(self) -> None:
-        """Refund the voided rounds the ledger has not taken yet (a restart would too)."""
-        for round_id in list(self.voids):
-            try:
-                self.ledger.refund_round(round_id)
-            except LedgerUnavailableError:
-                return
-            self.voids.remove(round_id)
 
     # ----------------------------------------------------------------- time
     def tick(self, now: float) -> bool:

@@ -1,6 +1,7 @@
 """What a table session is made of: its refusals, the decision clock's default action, the
 chips and seats of the betting phase, the round in play with what the table keeps around it,
-the notices it gives, and the small functions between chips, bets and ledger moves.
+a finished round the ledger has not taken yet, the notices it gives, and the small functions
+between chips, bets and ledger moves.
 :class:`~twentyone.session.TableSession` owns and changes these.
 
 >>> Chip(box=0, side="main", amount=500)
@@ -165,6 +166,17 @@ class Played:
     question_key: tuple[Any, ...] | None = None
     deadline: float | None = None
     default: str | None = None
+
+
+@dataclass(slots=True)
+class Settling:
+    """A finished round whose settlement the ledger could not write yet."""
+
+    played: Played
+    moves: list[RoundMove]
+    since: float
+    retry_at: float
+    pause: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)
