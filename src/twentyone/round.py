@@ -28,63 +28,30 @@ once, every amount from :meth:`Round.payout`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 
-from twentyone.bets import verify_bets
 from twentyone.cards import Card, hand_total
 from twentyone.errors import IllegalActionError
 from twentyone.hands import Box, BoxBet, Hand
-from twentyone.predicates import (
-    DOUBLE_ON,
-    cards_pair,
-    dealer_draws,
-    may_stand,
-    total_may_double,
-)
-from twentyone.records import (
-    Action,
-    Deal,
-    Payment,
-    PaymentKind,
-    Peek,
-    Question,
-    Record,
-    Result,
-    Reveal,
-)
+from twentyone.predicates import DOUBLE_ON, cards_pair, may_stand, total_may_double
+from twentyone.records import Action, Payment, Peek, Question
 from twentyone.round_actions import RoundActions, spell
+from twentyone.round_settlement import RoundSettlement, dealer_must_draw
 from twentyone.rules import Rules
 from twentyone.shoe import CardSource
-from twentyone.sidebets import View, settle_side_bets
 
-#: What a hand's result returns, as a multiple of the hand's bet (the blackjack payout is the
-#: table's: see :meth:`Round.payout`).
-_RETURNS: dict[str, Fraction] = {
-    "even-money": Fraction(2),
-    "win": Fraction(2),
-    "push": Fraction(1),
-    "surrender": Fraction(1, 2),
-    "lose": Fraction(0),
-    "bust": Fraction(0),
-}
+__all__ = ["Round", "dealer_must_draw"]
+
 #: An amount in a decision has at most this many digits (a bet is far smaller).
 _AMOUNT_DIGITS = 12
 
 
-def dealer_must_draw(total: int, soft: bool, hits_soft_17: bool) -> bool:
-    """The dealer's drawing rule (ro.6, pt.7, hu.6, ru.11).
-
-    >>> dealer_must_draw(16, False, False), dealer_must_draw(17, True, False)
-    (True, False)
-    >>> dealer_must_draw(17, True, True)
-    True
-    """
-    return dealer_draws(total, soft, hits_soft_17)
-
-
-class Round(RoundActions):
+class Round(RoundSettlement, RoundActions):
     """One round at a table. ``bankrolls`` (per player, minor units) limits what a player may
-    stake; ``None`` means unlimited (replays of logs that never needed more)."""
+    stake; ``None`` means unlimited (replays of logs that never needed more).
+
+    Its state and bookkeeping are :class:`~twentyone.round_state.RoundState`'s, its
+    settlement :class:`~twentyone.round_settlement.RoundSettlement`'s; this class takes the
+    stakes, deals, asks the questions and acts on the decisions."""
 
     def __init__(
         self,
@@ -93,25 +60,7 @@ class Round(RoundActions):
         bets: Sequence[BoxBet],
         bankrolls: Mapping[str, int] | None = None,
     ) -> None:
-        verify_bets(rules, bets, bankrolls)
-        self.rules = rules
-        self.shoe = shoe
-        self.bankrolls = dict(bankrolls) if bankrolls is not None else None
-        self.log: list[Record] = []
-        self.boxes = [
-            Box(
-                index=i,
-                player=b.player,
-                bet=b.bet,
-                side_bets={k: v for k, v in b.side_bets.items() if v},
-            )
-            for i, b in enumerate(bets)
-        ]
-        self.dealer: list[Card] = []
-        self.hole_revealed = False
-        self.dealer_blackjack: bool | None = None
-        self.question: Question | None = None
-        self.phase = "insurance"
+        super().__init__(rules, shoe, bets, bankrolls)
         shoe.begin_round()
         for box in self.boxes:
             self._pay(box, None, "stake", -box.bet)
@@ -123,84 +72,6 @@ class Round(RoundActions):
         for box in self.boxes:
             self._settle_side_bets(box, None, ("first-two", "first-two-and-up"))
         self._advance()
-
-    # ----------------------------------------------------------------- state
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "done"
-
-    @property
-    def upcard(self) -> Card:
-        return self.dealer[0]
-
-    @property
-    def dealer_visible(self) -> list[Card]:
-        """The dealer's cards a player may see: the hole card only once it is shown."""
-        if self.rules.hole_card and not self.hole_revealed:
-            return self.dealer[:1]
-        return list(self.dealer)
-
-    def available(self, player: str) -> int | None:
-        """What ``player`` can still stake this round (``None``: unlimited)."""
-        if self.bankrolls is None:
-            return None
-        mine = [b for b in self.boxes if b.player == player]
-        return self.bankrolls.get(player, 0) + sum(b.net for b in mine)
-
-    def net(self) -> dict[str, int]:
-        """Each player's net this round so far (hands, insurance, side bets)."""
-        out: dict[str, int] = {}
-        for b in self.boxes:
-            out[b.player] = out.get(b.player, 0) + b.net
-        return out
-
-    @property
-    def decisions(self) -> list[str]:
-        return [r.decision for r in self.log if isinstance(r, Action)]
-
-    @property
-    def cards_dealt(self) -> list[Card]:
-        """Every card that left the shoe, in order (a stacked shoe of these replays the round)."""
-        return [r.card for r in self.log if isinstance(r, Deal)]
-
-    def _affords(self, player: str, amount: int) -> bool:
-        have = self.available(player)
-        return have is None or have >= amount
-
-    def _afford_max(self, player: str, cap: int) -> int:
-        have = self.available(player)
-        return cap if have is None else min(cap, have)
-
-    # ----------------------------------------------------------------- money and cards
-    def _pay(
-        self,
-        box: Box,
-        hand: int | None,
-        kind: PaymentKind,
-        amount: int,
-        remainder: Fraction = Fraction(0),
-    ) -> None:
-        if amount < 0:
-            box.staked -= amount
-        else:
-            box.paid += amount
-        self.log.append(Payment(kind, box.index, hand, amount, remainder))
-
-    def _settle_side_bets(self, box: Box, hand: int | None, views: tuple[View, ...]) -> None:
-        """Settle the side bets whose kind looks at ``views`` (:func:`settle_side_bets`)."""
-        for pay in settle_side_bets(self.rules.side_bets, box, hand, views, self.dealer[0]):
-            box.paid += pay.amount
-            self.log.append(pay)
-
-    def _draw(self, box: Box | None, hand: int, face_down: bool = False) -> Card:
-        card = self.shoe.draw()
-        self.log.append(Deal(card, None if box is None else box.index, hand, face_down))
-        if box is None:
-            self.dealer.append(card)
-        else:
-            box.hands[hand].cards.append(card)
-            box.cards_received.append(card)
-        return card
 
     def _deal_initial(self) -> None:
         if self.rules.deal_order == "box-by-box":
@@ -535,92 +406,3 @@ class Round(RoundActions):
             drawn.append(self._draw(box, i + 1))
             self._after_card(box, i + 1)
         return drawn
-
-    # ----------------------------------------------------------------- settlement
-    def payout(self, result: Result, bet: int) -> Fraction:
-        """What a hand's ``result`` returns on ``bet`` (stake included), exactly.
-
-        >>> from twentyone import BoxBet, StackedShoe, load_rules
-        >>> rnd = Round(load_rules("ru-online"), StackedShoe("TS 9D 7H 8C"), [BoxBet("a", 100)])
-        >>> rnd.payout("blackjack", 1000), rnd.payout("surrender", 25), rnd.payout("bust", 9)
-        (Fraction(2500, 1), Fraction(25, 2), Fraction(0, 1))
-        """
-        if result == "blackjack":
-            return bet * (1 + self.rules.blackjack_pays)
-        return bet * _RETURNS[result]
-
-    def _settle(self) -> None:
-        """Play the dealer's hand as far as needed and settle everything still open."""
-        rules = self.rules
-        open_hands = [h for b in self.boxes for h in b.hands if not h.settled]
-        live = [h for h in open_hands if not h.surrendered and not h.is_blackjack]
-        waits_on_blackjack = bool(open_hands) or any(
-            b.insurance and not b.insurance_settled for b in self.boxes
-        )
-        if rules.hole_card:
-            if not self.hole_revealed:
-                self.hole_revealed = True
-                self.log.append(Reveal(self.dealer[1]))
-        elif len(self.dealer) == 1 and (
-            live or (waits_on_blackjack and self.dealer_blackjack is None)
-        ):
-            self._draw(None, 0)
-        if len(self.dealer) >= 2:
-            self.dealer_blackjack = hand_total(self.dealer[:2]).total == 21
-        if live and not self.dealer_blackjack:
-            while dealer_must_draw(*hand_total(self.dealer), rules.dealer_hits_soft_17):
-                self._draw(None, 0)
-        dealer_total = hand_total(self.dealer).total
-        for box in self.boxes:
-            self._settle_box(box, dealer_total)
-        self.phase = "done"
-
-    def _settle_insurance(self, box: Box) -> None:
-        """Insurance pays 2:1 on a dealer blackjack (returned three times), else is lost."""
-        box.insurance_settled = True
-        self._pay(box, None, "insurance", 3 * box.insurance if self.dealer_blackjack else 0)
-
-    def _settle_box(self, box: Box, dealer_total: int) -> None:
-        dealer_bj = bool(self.dealer_blackjack)
-        if box.insurance and not box.insurance_settled:
-            self._settle_insurance(box)
-        original_lost = any(h.result == "bust" for h in box.hands)
-        for i, hand in enumerate(box.hands):
-            if hand.settled:
-                continue
-            if hand.is_blackjack:
-                self._settle_hand(box, i, "push" if dealer_bj else "blackjack")
-            elif hand.surrendered:
-                self._settle_hand(box, i, "lose" if dealer_bj else "surrender")
-            elif dealer_bj:
-                if self.rules.dealer_blackjack_takes == "original":
-                    # OBO: the box loses its original bet once; every other stake comes back.
-                    kept = hand.bet if original_lost else hand.bet - box.bet
-                    original_lost = True
-                    result: Result = "lose" if kept < hand.bet else "push"
-                    self._settle_hand(box, i, result, int(self.payout("push", kept)))
-                else:
-                    self._settle_hand(box, i, "lose")
-            else:
-                total = hand.total.total
-                if dealer_total > 21 or total > dealer_total:
-                    self._settle_hand(box, i, "win")
-                else:
-                    self._settle_hand(box, i, "push" if total == dealer_total else "lose")
-        self._settle_side_bets(box, None, ("box-cards",))
-
-    def _settle_hand(self, box: Box, i: int, result: Result, returned: int | None = None) -> None:
-        """Close a hand with its result; ``returned`` defaults to :meth:`payout`."""
-        hand = box.hands[i]
-        remainder = Fraction(0)
-        if returned is None:
-            exact = self.payout(result, hand.bet)
-            returned = int(exact)
-            remainder = exact - returned
-        hand.result = result
-        hand.settled = True
-        hand.done = True
-        hand.returned = returned
-        hand.remainder = remainder
-        kind: PaymentKind = "even-money" if result == "even-money" else "return"
-        self._pay(box, i, kind, returned, remainder)
