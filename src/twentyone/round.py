@@ -73,6 +73,11 @@ class Round(RoundSettlement, RoundActions):
             self._settle_side_bets(box, None, ("first-two", "first-two-and-up"))
         self._advance()
 
+    def _upcard_kind(self) -> str | None:
+        """The up card as the rules name it for insurance: ``"A"``, ``"T"`` or ``None``."""
+        up = self.upcard
+        return "A" if up.is_ace else "T" if up.is_ten else None
+
     def _deal_initial(self) -> None:
         if self.rules.deal_order == "box-by-box":
             for box in self.boxes:
@@ -88,7 +93,7 @@ class Round(RoundSettlement, RoundActions):
         if self.rules.hole_card:
             self._draw(None, 0, face_down=True)
         up = self.upcard
-        kind = "A" if up.is_ace else "T" if up.is_ten else None
+        kind = self._upcard_kind()
         for box in self.boxes:
             hand = box.hands[0]
             hand.done = hand.is_blackjack
@@ -140,8 +145,7 @@ class Round(RoundSettlement, RoundActions):
     def _insurance_offer(self, box: Box) -> tuple[tuple[str, ...], tuple[int, int] | None]:
         """The insurance decisions open to ``box`` (none where the up card offers none or the
         player cannot cover the smallest), and the range of ``insure:N``."""
-        up = self.upcard
-        if ("A" if up.is_ace else "T" if up.is_ten else None) not in self.rules.insurance_upcards:
+        if self._upcard_kind() not in self.rules.insurance_upcards:
             return (), None
         half = box.bet // 2
         if self.rules.insurance_stake == "half":
