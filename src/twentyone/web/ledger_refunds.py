@@ -63,26 +63,11 @@ class Refunds(Books):
                     paid_in[e.credit_account_id] = paid_in.get(e.credit_account_id, 0) - e.amount
             for account_id, amount in sorted(paid_in.items()):
                 key = f"round:{round_id}:refund:{account_id}"
-                if amount > 0:
-                    self.post(
-                        s,
-                        "refund",
-                        self.house_id,
-                        account_id,
-                        amount,
-                        round_id=round_id,
-                        key=key,
+                if amount:  # what the round took from the player (or paid them over) goes back
+                    debit, credit = (
+                        (self.house_id, account_id) if amount > 0 else (account_id, self.house_id)
                     )
-                elif amount < 0:
-                    self.post(
-                        s,
-                        "refund",
-                        account_id,
-                        self.house_id,
-                        -amount,
-                        round_id=round_id,
-                        key=key,
-                    )
+                    self.post(s, "refund", debit, credit, abs(amount), round_id=round_id, key=key)
                 s.execute(
                     update(RoundPlayer)
                     .where(RoundPlayer.round_id == round_id, RoundPlayer.account_id == account_id)
