@@ -125,3 +125,34 @@ def test_cli_audit_formats(monkeypatch, capsys) -> None:
     assert "| 1-8 |" in capsys.readouterr().out
     assert main(["audit", "ru-online", "--format", "html"]) == 0
     assert capsys.readouterr().out.startswith("<!doctype html>")
+    assert data["simulated"] is None  # no simulation unless asked
+
+
+def test_cli_audit_simulated_cross_check(monkeypatch, capsys) -> None:
+    import json
+
+    from twentyone.cli import main
+    from twentyone.counting import audit as audit_module
+
+    xs = tuple(float(x) for x in range(-12, 13, 3))
+    curve = audit_module.TcCurve(
+        xs, tuple(-0.005 + 0.005 * x for x in xs), (1.15,) * len(xs), xs, (), ()
+    )
+    monkeypatch.setattr(audit_module, "tc_curve", lambda rules, line: curve)
+    assert main(["audit", "ru-online", "--format", "json", "--rounds", "40000"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    sims = data["simulated"]
+    assert [s["spread"] for s in sims] == ["1-8", "1-16"]
+    for s, spread in zip(sims, ("1-8", "1-16"), strict=True):
+        model = data["spreads"][spread]
+        assert s["rounds"] == 40000 and s["seed"] == 1 and s["stderr_per_100"] > 0
+        assert s["ramp"] == model["ramp"]
+        assert s["model_win_per_100"] == pytest.approx(model["win_per_100"])
+        assert s["z"] == pytest.approx(
+            (s["win_per_100"] - s["model_win_per_100"]) / s["stderr_per_100"]
+        )
+        assert 1.0 <= s["avg_bet"] <= int(spread[2:])  # the ramp's bets, really placed
+    assert main(["audit", "ru-online", "--rounds", "40000", "--seed", "2"]) == 0
+    assert "## Simulated cross-check" in capsys.readouterr().out
+    assert main(["audit", "ru-online", "--rounds", "-1"]) == 2
+    assert "--rounds -1: expected 0" in capsys.readouterr().err

@@ -68,6 +68,8 @@ def _delta(rules: Rules, up: str, hand: str, plays: tuple[str, str], shoe) -> fl
         assert got is not None
         return got[0] if plays[1] == "surrender" else -got[0]
     below, above = (p.replace("double-stand", "double") for p in plays)
+    if {below, above} == {"hit", "stand"} and "any:stand" in r:
+        below, above = "any:" + below, "any:" + above  # every hand that reaches the total
     return r[above] - r[below]
 
 
@@ -186,7 +188,8 @@ def test_cli_indices_json_and_refusals(capsys) -> None:
     assert main(["indices", "pl-online", "--set", "I18", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == named_indices(load_rules("pl-online"), "hilo", "I18")
-    assert main(["indices", "pl-online", "--method", "risk-averse"]) == 2
-    assert "not implemented" in capsys.readouterr().err
+    assert main(["indices", "pl-online", "--set", "I18", "--method", "risk-averse"]) == 0
+    out = capsys.readouterr().out
+    assert "risk-averse" in out and "11" in out
     assert main(["indices", "pl-online", "--count", "ko"]) == 2
     assert "expected one of Hi-Lo" in capsys.readouterr().err

@@ -319,6 +319,7 @@ TEMPLATES: dict[str, Template] = {
             "expected 1 to {most_players} players"
         )
     ),
+    "audit-rounds": _t(N_("--rounds {rounds}: expected 0 (no simulation) or more rounds")),
     "count-bankroll": _t(N_("--bankroll {units}: expected more than 0 units")),
     # the reinforcement-learning environments (twentyone.gym)
     "gym-vector-only": _t(

@@ -21,8 +21,9 @@ Everything comes from the exact analysis, at the shoes a counter sees at each tr
   ``exp(-2 * return * B / SD^2)``. The ramp for a 1-to-M spread is the one that maximizes DI
   among ``clamp(round(c * advantage / variance), 1, M)`` (the Kelly shape, whole units).
 
-A simulated cross-check of these figures (the counting simulation, with the real dealing of
-rounds) is not part of this report yet.
+With ``rounds``, the headline spreads' figures are cross-checked by the counting simulation
+(real shoes dealt to the cut card, the ramp and the generated I18: ``simulated``,
+:mod:`twentyone.counting.audit_sim`).
 
 >>> round(tc_frequencies(6, 0.75, 40)[0], 2)  # true count 0 (0 <= tc < 1) at 6 decks, 3/4
 0.26
@@ -122,7 +123,8 @@ def _i18_gains(
     rules: Rules, line: CountLine, entries: list[GeneratedIndex]
 ) -> tuple[list[float], list[list[float]], list[GeneratedIndex]]:
     """Per I18 entry, at each sample's true count: the return of its ``at_or_above`` play
-    less its ``below`` play, per round (times the chance of the hand and the up card)."""
+    less its ``below`` play, per round (times the chance of the hand and the up card; a
+    stand-or-hit entry over every hand that reaches its total)."""
     used = [e for e in entries if any(d.matches(e) for d in named_decisions("I18"))]
     samples = sample_returns_weighted(rules, line, None, frozenset((e.up, e.hand) for e in used))
     xs: list[float] = []
@@ -146,7 +148,11 @@ def _i18_gains(
             keep = 1.0
             if rules.hole_card and rules.peek and e.up in ("A", "T"):
                 keep = 1.0 - shoe[9 if e.up == "A" else 0] / (n - 1.0)
-            row.append(p_up * w[e.hand] * keep * (r[e.at_or_above] - r[e.below]))
+            pre = ""  # a stand-or-hit entry plays every hand that reaches the total
+            if {e.below, e.at_or_above} == {"hit", "stand"} and "any:stand" in r:
+                pre = "any:"
+            gain = r[pre + e.at_or_above] - r[pre + e.below]
+            row.append(p_up * w[pre + e.hand] * keep * gain)
         rows.append(row)
     return xs, rows, used
 
@@ -286,6 +292,7 @@ class Audit:
     ror: float
     shuffles: list[tuple[str, float, CounterResult]]
     seconds: float
+    simulated: tuple[Any, ...] = ()  # audit_sim.SimCheck per headline spread
 
     @property
     def dealt(self) -> str:
@@ -322,7 +329,7 @@ class Audit:
                 {"dealt": name, "penetration": pen, **res.to_json(self.bankroll)}
                 for name, pen, res in self.shuffles
             ],
-            "simulated": None,
+            "simulated": [c.to_json() for c in self.simulated] or None,
             "seconds": self.seconds,
         }
 
@@ -379,10 +386,19 @@ def table_rows(curve: TcCurve, means: dict[int, float]) -> dict[int, TcRow]:
 
 
 def audit(
-    rules: Rules, *, bankroll: float = 2000.0, ror: float = 0.05, curve: TcCurve | None = None
+    rules: Rules,
+    *,
+    bankroll: float = 2000.0,
+    ror: float = 0.05,
+    curve: TcCurve | None = None,
+    rounds: int = 0,
+    seed: int = 1,
 ) -> Audit:
     """The audit of ``rules`` for a Hi-Lo counter playing the I18 (see the module's text);
-    ``curve``: :func:`tc_curve` already computed."""
+    ``curve``: :func:`tc_curve` already computed; ``rounds``: simulate each headline spread
+    that many rounds with ``seed`` (0: no simulation)."""
+    from twentyone.counting.audit_sim import cross_check
+
     start = time.perf_counter()
     line = count_line("hilo", default_decks_left(rules))
     if curve is None:
@@ -415,6 +431,7 @@ def audit(
         ror,
         shuffles,
         time.perf_counter() - start,
+        cross_check(rules, spreads, rounds, seed),
     )
 
 

@@ -44,6 +44,7 @@ def headline(report: Audit) -> list[str]:
         f"{s16.score:.1f}",
         "none" if best is None else f"1-{max(best.ramp.units.values())}",
         "-" if best is None else f"{best.win_per_100:+.2f}",
+        *(f"{100 * c.ev:+.2f} ± {100 * c.stderr:.2f}" for c in report.simulated),
     ]
 
 
@@ -58,6 +59,8 @@ HEADLINE_HEAD = [
     "best spread at 5% RoR",
     "its win/100",
 ]
+#: The headline's columns of a report with the simulated cross-check.
+SIMULATED_HEAD = ["1-8: simulated win/100 ± SE", "1-16: simulated win/100 ± SE"]
 
 
 def tables(report: Audit) -> list[tuple[str, str, Table]]:
@@ -83,7 +86,7 @@ def tables(report: Audit) -> list[tuple[str, str, Table]]:
         [name, f"`{res.ramp.text()}`", f"{res.win_per_100:+.2f}", f"{res.score:.1f}"]
         for name, _, res in report.shuffles
     ]
-    return [
+    out = [
         (
             "A counter's results",
             f"Hi-Lo with the Illustrious 18, {report.dealt}, the DI-best ramp for each spread "
@@ -109,6 +112,34 @@ def tables(report: Audit) -> list[tuple[str, str, Table]]:
             (["dealt", "ramp", "win/100", "SCORE"], shuffles),
         ),
     ]
+    if report.simulated:
+        sims = [
+            [
+                c.spread,
+                f"`{c.ramp}`",
+                f"{c.rounds:,}",
+                f"{100 * c.ev:+.2f} ± {100 * c.stderr:.2f}",
+                f"{100 * c.model_ev:+.2f}",
+                f"{c.z:+.1f}",
+                f"{c.sd:.2f} ({c.model_sd:.2f})",
+                f"{c.avg_bet:.2f} ({c.model_avg_bet:.2f})",
+            ]
+            for c in report.simulated
+        ]
+        head = ["spread", "ramp", "rounds", "simulated win/100 ± SE", "model win/100", "z"]
+        head += ["SD: simulated (model)", "avg bet: simulated (model)"]
+        seed = report.simulated[0].seed
+        out.append(
+            (
+                "Simulated cross-check",
+                "The counting simulation (twentyone.sim.count_runner) with each spread's ramp "
+                f"and this table's generated I18, real shoes dealt as the table deals them, "
+                f"the true count exact and floored (seed {seed}); z: the simulated win less "
+                "the model's, in standard errors.",
+                (head, sims),
+            )
+        )
+    return out
 
 
 NOTES = (
@@ -116,7 +147,7 @@ NOTES = (
     "analysis at the expected shoe of each true count, interpolated between the whole-card "
     "shoes; true counts taken normal, with the spread of a sample drawn without replacement, "
     "over rounds spread evenly to the cut card; risk of ruin from the diffusion formula. "
-    "A simulated cross-check (the counting simulation) is not part of this report yet."
+    "The simulated cross-check (where shown) deals real shoes: twentyone.counting.audit_sim."
 )
 
 

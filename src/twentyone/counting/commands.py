@@ -15,13 +15,6 @@ def _cmd_indices(args: argparse.Namespace) -> int:
     from twentyone.errors import RulesError
     from twentyone.rulesets import load_rules
 
-    if args.method == "risk-averse":
-        print(
-            "twentyone: error: --method risk-averse: not implemented; the indices are where "
-            "the plays' returns are equal (--method ev), see docs/indices/README.md",
-            file=sys.stderr,
-        )
-        return 2
     rules = load_rules(args.rules)
     key = args.set.upper()
     if key not in SET_NAMES:
@@ -40,7 +33,7 @@ def _cmd_indices(args: argparse.Namespace) -> int:
     if args.format == "md":
         print(render_md(lst), end="")
         return 0
-    print(f"{lst.count} indices, {lst.rules} ({key}; {lst.decks_left} decks left)")
+    print(f"{lst.count} indices, {lst.rules} ({key}; {lst.method}; {lst.decks_left} decks left)")
     print(f"  {'up':3} {'hand':9} {'below':12} {'at or above':12} {'index':>5} {'crossover':>9}")
     for e in entries:
         print(
@@ -54,7 +47,17 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     from twentyone.counting.audit import audit, render
     from twentyone.rulesets import load_rules
 
-    report = audit(load_rules(args.rules), bankroll=args.bankroll, ror=args.ror)
+    if args.rounds < 0:
+        from twentyone.errors import CountError
+
+        raise CountError("audit-rounds", rounds=args.rounds)
+    report = audit(
+        load_rules(args.rules),
+        bankroll=args.bankroll,
+        ror=args.ror,
+        rounds=args.rounds,
+        seed=args.seed,
+    )
     out: Any = render(report, args.format)
     print(out, end="")
     return 0
@@ -66,7 +69,11 @@ def add_parsers(sub: Any) -> None:
     i.add_argument("rules", help="preset, TOML file or shorthand")
     i.add_argument("--count", default="hilo", help="a balanced count: hilo, hi-opt-i, zen, ...")
     i.add_argument(
-        "--method", choices=("ev", "risk-averse"), default="ev", help="ev (risk-averse: refused)"
+        "--method",
+        choices=("ev", "risk-averse"),
+        default="ev",
+        help="ev: where the returns are equal; risk-averse: where a full-Kelly bettor's "
+        "certainty equivalents are",
     )
     i.add_argument("--set", default="FULL", help="FULL, I18 or FAB4")
     i.add_argument(
@@ -86,4 +93,12 @@ def add_parsers(sub: Any) -> None:
         "--bankroll", type=int, default=2000, help="bankroll in betting units (risk of ruin)"
     )
     a.add_argument("--ror", type=float, default=0.05, help="the risk of ruin a spread may take")
+    a.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="cross-check the headline spreads with the counting simulation, this many "
+        "rounds each (default 0: no simulation)",
+    )
+    a.add_argument("--seed", type=int, default=1, help="the simulation's seed (default 1)")
     a.set_defaults(func=_cmd_audit)
