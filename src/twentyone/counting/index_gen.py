@@ -183,7 +183,8 @@ def shoe_returns(
     (:mod:`twentyone.counting.index_hands`). With ``moments``, each play's second moment
     ``E[X^2]`` as ``"m2:<play>"`` beside its return (``"any:m2:<play>"``).
     Second: each hand name's chance of being dealt, given the up card (``"any:<name>"``:
-    of being reached). ``hands``: only these hand names (default all)."""
+    of being reached). ``hands``: only these hand names (default all; the insurance bet's
+    second moment then takes the average hand of those only)."""
     upcard = _card(up, "C")
     left = list(shoe)
     left[up] -= 1

@@ -4,7 +4,7 @@
 >>> from twentyone import load_rules
 >>> i18 = named_indices(load_rules("ru-online"), "hilo", "I18")
 >>> [e for e in i18 if e["hand"] == "16" and e["up"] == "T"]
-[{'hand': '16', 'up': 'T', 'below': 'hit', 'at_or_above': 'stand', 'index': 1}]
+[{'hand': '16', 'up': 'T', 'below': 'hit', 'at_or_above': 'stand', 'index': 0}]
 >>> [d.hand for d in named_decisions("FAB4")]
 ['14', '15', '15', '15']
 """
