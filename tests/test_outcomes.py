@@ -44,20 +44,33 @@ def test_without_splits_the_sd_is_the_exact_moment() -> None:
 def test_sd_is_farmers_exact_figure() -> None:
     # Eric Farmer's combinatorial analyzer (blackjack_pdf): SD 1.146540 for 6D S17 DAS SPL1 NS
     # played CDZ- (split hands by the decisions their cards get before a split), from its
-    # exact distribution of a round; with exact_splits ours is that distribution
+    # exact distribution of a round; ours is that distribution, a split's two hands jointly
     rules = load_rules("6D S17 DAS SPL1 NS")
-    exact = analyze(rules, exact_splits=True)
+    exact = analyze(rules)
     assert exact.sd_optimal == pytest.approx(1.146540, abs=5e-7)
     assert exact.sd_optimal == pytest.approx(1.146540058006, abs=1e-11)
+    # basic strategy's: the figure the pairs of endings listed one by one gave (before the
+    # busts were folded into atoms), the same to 1e-12
+    assert exact.sd_basic == pytest.approx(1.146391462572, abs=1e-11)
     assert _mean(exact.outcomes_optimal) == pytest.approx(exact.ev_optimal, abs=1e-12)
     assert _mean(exact.outcomes_basic) == pytest.approx(exact.ev_basic, abs=1e-12)
     assert exact.outcomes_optimal is not None
     assert exact.outcomes_optimal[-4.0] > 0 and exact.outcomes_optimal[4.0] > 0  # double both
-    # the fast default takes the two hands independent given the dealer's outcome: 2e-5 off
-    fast = analyze(rules)
-    assert fast.sd_optimal == pytest.approx(1.146540, abs=3e-5)
-    assert abs(fast.sd_optimal - 1.146540) > 1e-5
-    assert exact.sd_basic is not None and abs(exact.sd_basic - 1.146540) < 2e-4
+    assert any("exact, splits into two hands included" in note for note in exact.notes)
+
+
+def test_resplit_rules_report_the_mass_they_approximate() -> None:
+    from twentyone.analysis.context import Context
+    from twentyone.analysis.outcomes import round_outcomes
+
+    rules = load_rules("6D S17 DAS SPL3 NS")
+    got = round_outcomes(Context.of(rules, 1, None), True)
+    # a pair split (about 2.5% of rounds) draws a third pair card in about 14% of them
+    assert 1e-3 < got.resplit_mass < 1e-2
+    notes = analyze(rules).notes
+    assert any(f"probability {got.resplit_mass:.3g}" in note for note in notes)
+    once = Context.of(load_rules("6D S17 DAS SPL1 NS"), 1, None)
+    assert round_outcomes(once, True).resplit_mass == 0
 
 
 def test_hands_distribution_counts_the_expected_hands() -> None:

@@ -176,7 +176,7 @@ def _cmd_edge(args: argparse.Namespace) -> int:
     _compile_notice()
     rules = load_rules(args.rules)
     shoe = _shoe_arg(rules, args)
-    report = analyze(rules, boxes=args.boxes, shoe=shoe, exact_splits=args.exact_splits)
+    report = analyze(rules, boxes=args.boxes, shoe=shoe)
     if args.json:
         print(json.dumps(report.to_json()))
     else:
@@ -378,11 +378,6 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("rules", help="preset, TOML file or shorthand")
     e.add_argument("--json", action="store_true", help="print the report as JSON")
     e.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
-    e.add_argument(
-        "--exact-splits",
-        action="store_true",
-        help="the distribution and SD with a split into two hands exact (seconds more)",
-    )
     _add_shoe_args(e)
     e.set_defaults(func=_cmd_edge)
 

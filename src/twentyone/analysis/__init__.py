@@ -32,7 +32,7 @@ from twentyone.analysis.basic import basic_column, chart
 from twentyone.analysis.context import UPS, Context, up_key
 from twentyone.analysis.dealer import OUTCOMES, dealer_distribution
 from twentyone.analysis.optimal import optimal_upcard
-from twentyone.analysis.outcomes import OUTCOMES_EXACT_NOTE, OUTCOMES_NOTE, round_outcomes
+from twentyone.analysis.outcomes import outcomes_note, round_outcomes
 from twentyone.analysis.report import EdgeReport
 from twentyone.analysis.shoe import shoe_of
 from twentyone.analysis.side_bets import side_bets
@@ -53,7 +53,7 @@ __all__ = ["EdgeReport", "action_evs", "analyze", "basic_strategy", "clear_cache
 def clear_caches(tables: bool = False) -> None:
     """Forget every cached result (for benchmarks); ``tables`` also the hand and dealer tables
     that depend only on the deck count and S17/H17."""
-    from twentyone.analysis import basic, context, dealer, hands, optimal, shoe_counts
+    from twentyone.analysis import basic, context, dealer, hands, optimal, outcomes, shoe_counts
 
     for f in (
         basic.derive_column,
@@ -71,6 +71,8 @@ def clear_caches(tables: bool = False) -> None:
         hands._two_card_nodes.cache_clear()
         shoe_counts.removed_sets.cache_clear()
         dealer.dealer_table.cache_clear()
+    outcomes._dealer_rows.cache_clear()
+    outcomes._joints.cache_clear()
 
 
 def _rules(rules: Rules | str) -> Rules:
@@ -95,15 +97,14 @@ def analyze(
     shoe: Sequence[int] | None = None,
     *,
     outcomes: bool = True,
-    exact_splits: bool = False,
 ) -> EdgeReport:
     """Exact returns of ``rules`` for one box (``boxes`` matters only where the rules make the
     number of boxes matter: pl.7 splits only with one box), dealt from ``shoe`` (counts of A,
     2..9, ten-value; default the rules' full shoe, see :func:`shoe_of`): ``ev_optimal`` is the
     composition-dependent optimum for that shoe, ``ev_basic`` the full shoe's chart played on
     it. ``outcomes``: also the distribution of one round's net and its standard deviation for
-    each (see :mod:`twentyone.analysis.outcomes`); ``exact_splits``: with a split into two
-    hands exactly (Eric Farmer's exact distribution; seconds more for rules that split once).
+    each (see :mod:`twentyone.analysis.outcomes`: exact, a split into two hands included; a
+    round that reaches three hands is approximated and its probability given in the notes).
 
     >>> from twentyone import load_rules
     >>> r = load_rules("1D S17 DAS SPL1 NS")
@@ -142,10 +143,11 @@ def analyze(
         notes.append("double for less is never better than a full double or not doubling")
     if r.surrender_before_play and r.offers_surrender:
         notes.append("surrender decided before play: the chart's R codes")
-    dist_o = round_outcomes(ctx, True, exact_splits=exact_splits) if outcomes else None
-    dist_b = round_outcomes(ctx, False, exact_splits=exact_splits) if outcomes else None
+    dist_o = dist_b = None
     if outcomes:
-        notes.append(OUTCOMES_EXACT_NOTE if exact_splits else OUTCOMES_NOTE)
+        got_o, got_b = round_outcomes(ctx, True), round_outcomes(ctx, False)
+        dist_o, dist_b = got_o.dist, got_b.dist
+        notes.append(outcomes_note(max(got_o.resplit_mass, got_b.resplit_mass)))
     return EdgeReport(
         rules=r.name,
         ev_basic=float(ev_b),

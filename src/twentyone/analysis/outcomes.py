@@ -4,27 +4,28 @@ strategy, and the standard deviation it gives.
 A first hand that is not split is followed exactly: every hand the strategy can reach, each
 ending stood, doubled or bust, against the dealer's outcomes drawn from the cards left after
 it (:func:`hand_distributions`). Blackjacks, surrenders and the 6-7-8 / 7-7-7 bonus are
-exact too. A split round's hands are correlated through the cards they share and the
-dealer's hand. With ``exact_splits`` a split into two hands (no resplit: SPL1, or aces split
-once) is exact: every pair of the hands' endings with the dealer drawing after both
-(:mod:`twentyone.analysis.split_joint`, Eric Farmer's definition). Otherwise, and for
-resplits, the hands are taken independent given the dealer's outcome, each ending as a split
-hand does with the two pair cards out, in a number of hands drawn card by card
-(:func:`hands_distribution`): the mean stays within about 1e-5 of the exact return and the
-standard deviation within about 2e-5 (6D S17 DAS SPL1 NS: 1.146560 for the exact 1.146540).
+exact too. A split that ends with two hands is exact: every pair of the hands' endings with
+the dealer drawing after both (:mod:`twentyone.analysis.split_joint`, Eric Farmer's
+definition). A round that reaches three hands or more (a resplit) is the one part taken
+approximately: its hands independent given the dealer's outcome, each ending as a split hand
+does with the pair cards out, in a number of hands drawn card by card
+(:func:`hands_distribution`); :attr:`RoundOutcomes.resplit_mass` is the probability of such
+a round, a bound on what the approximation can move.
 
 Nets sit on a grid of half bets (index ``off + 2 * net``); the blackjack's payout is kept apart.
 """
 
 from __future__ import annotations
 
-import math
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from twentyone.analysis.context import UPS, Base, Context, base_table, run_solve, up_base
-from twentyone.analysis.dealer import blackjack_card, dealer_distribution, dealer_table
+from twentyone.analysis.context import UPS, Base, Context, Solved, base_table, run_solve, up_base
+from twentyone.analysis.dealer import blackjack_card, dealer_table
+from twentyone.analysis.grid import STEP, Grid, split_hand_net
 from twentyone.analysis.hands import (
     SplitPlay,
     hand_options,
@@ -34,21 +35,44 @@ from twentyone.analysis.hands import (
     two_card_nodes,
 )
 from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, STAND, _bonus_need
+from twentyone.analysis.resplit import hands_distribution, more_hands
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
 from twentyone.analysis.shoe_counts import two_card_probability as two_card_p
-from twentyone.analysis.split_joint import pair_joint, split_terminals
-from twentyone.analysis.variance import hand_state
+from twentyone.analysis.split_joint import STATES, DealerRows, pair_joint, split_atoms
 
-STEP = 0.5
-OUTCOMES_NOTE = (
-    "outcomes, sd_optimal, sd_basic: exact without splits; a split's hands each exact with "
-    "the dealer's outcome, taken independent of each other given it"
-)
-OUTCOMES_EXACT_NOTE = (
-    "outcomes, sd_optimal, sd_basic: exact, a split into two hands included (every pair of "
-    "the hands' endings, the dealer drawing after both); resplits: the hands taken independent "
-    "given the dealer's outcome"
-)
+__all__ = [
+    "RoundOutcomes",
+    "hand_distributions",
+    "hands_distribution",
+    "outcomes_note",
+    "round_outcomes",
+]
+
+
+def outcomes_note(resplit_mass: float) -> str:
+    """The analysis's note on how exact the distributions are.
+
+    >>> outcomes_note(0.0)[:40]
+    'outcomes, sd_optimal, sd_basic: exact, s'
+    """
+    text = (
+        "outcomes, sd_optimal, sd_basic: exact, splits into two hands included (every pair of "
+        "the hands' endings, the dealer drawing after both)"
+    )
+    if resplit_mass > 0.0:
+        text += (
+            f"; rounds that reach three hands or more (probability {resplit_mass:.3g}): "
+            "their hands taken independent given the dealer's outcome"
+        )
+    return text
+
+
+class RoundOutcomes(NamedTuple):
+    """``dist``: ``{net: probability}`` of one round; ``resplit_mass``: the probability of a
+    round that reaches three hands or more, the one part of ``dist`` approximated."""
+
+    dist: dict[float, float]
+    resplit_mass: float
 
 
 @njit(cache=True)
@@ -137,148 +161,7 @@ def hand_distributions(
     return stand, hit, dbl, played
 
 
-@njit(cache=True)
-def state_joint(
-    comp_base: IntArray,
-    counts: IntArray,
-    total: IntArray,
-    ncards: IntArray,
-    child: IntArray,
-    order: IntArray,
-    bounds: IntArray,
-    mask: BoolArray,
-    valid: BoolArray,
-    dists: FloatArray,
-    rows: IntArray,
-    bj: int,
-    peek: bool,
-    dec: IntArray,
-    force_stand2: bool,
-    fallback: FloatArray,
-) -> FloatArray:  # pragma: no cover - compiled
-    """Per hand as played by ``dec``: the joint probability of its final state (``stake_part *
-    7 + state``: 0 = 16 or less, 1-5 = 17..21, 6 = bust; part 1 doubled) and the dealer's
-    outcome (17..21, bust, blackjack) drawn from the cards the hand leaves. A bust's dealer
-    outcomes (which do not change its net) are read before its last card where known, else
-    from ``fallback``, scaled to the bust card's chance of no blackjack."""
-    n = counts.shape[0]
-    joint = np.zeros((n, 14, 7))
-    comp = np.zeros(10, dtype=np.int64)
-    for g in range(bounds.shape[0] - 1):
-        for j in range(bounds[g], bounds[g + 1]):
-            i = order[j]
-            if not mask[i] or not valid[i]:
-                continue
-            nn = 0
-            for v in range(10):
-                comp[v] = comp_base[v] - counts[i, v]
-                nn += comp[v]
-            t = total[i]
-            a = dec[i]
-            if t == 21 or (ncards[i] == 2 and force_stand2) or a == STAND:
-                if rows[i] >= 0:
-                    for d in range(7):
-                        joint[i, hand_state(t), d] = dists[rows[i], d]
-                continue
-            part = 1 if (a == DOUBLE and ncards[i] == 2) else 0
-            for v in range(10):
-                if comp[v] == 0:
-                    continue
-                p = comp[v] / nn
-                c = child[i, v]
-                if c >= 0 and part == 0:
-                    for k in range(14):
-                        for d in range(7):
-                            joint[i, k, d] += p * joint[c, k, d]
-                elif c >= 0:
-                    if rows[c] >= 0:
-                        for d in range(7):
-                            joint[i, 7 + hand_state(total[c]), d] += p * dists[rows[c], d]
-                else:
-                    row = dists[rows[i]] if rows[i] >= 0 else fallback
-                    keep = 1.0 - row[6]
-                    if bj >= 0 and nn > 1:
-                        keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
-                    scale = keep / (1.0 - row[6]) if row[6] < 1.0 else 0.0
-                    for d in range(6):
-                        joint[i, part * 7 + 6, d] += p * row[d] * scale
-                    joint[i, part * 7 + 6, 6] += p * (1.0 - keep)
-    return joint
-
-
-def hands_distribution(
-    max_hands: int, pair_cards: float, cards: float
-) -> dict[tuple[int, int], float]:
-    """The probability that a split makes ``k`` hands of which ``m`` drew their second card
-    after the last allowed hand was made (any card; the others drew a card that is not a pair
-    card), as ``{(k, m): p}``; second cards are drawn in turn, ``pair_cards`` of ``cards``
-    left allow a resplit.
-
-    >>> hands_distribution(2, 22.0, 307.0)
-    {(2, 2): 1.0}
-    >>> d = hands_distribution(4, 22.0, 307.0)
-    >>> round(sum(d.values()), 12), round(d[(2, 0)], 4)
-    (1.0, 0.8616)
-    """
-    if max_hands <= 2:
-        return {(2, 2): 1.0}
-    out: dict[tuple[int, int], float] = {}
-    states: dict[tuple[int, int], float] = {(2, 2): 1.0}
-    while states:
-        nxt: dict[tuple[int, int], float] = {}
-        for (pend, k), mass in states.items():
-            left = cards - (k - 2) - (k - pend)
-            p_pair = max(pair_cards - (k - 2), 0.0) / left if left > 0 else 0.0
-            if p_pair > 0:
-                if k + 1 == max_hands:
-                    key = (k + 1, pend + 1)
-                    out[key] = out.get(key, 0.0) + mass * p_pair
-                else:
-                    nxt[(pend + 1, k + 1)] = nxt.get((pend + 1, k + 1), 0.0) + mass * p_pair
-            q = mass * (1.0 - p_pair)
-            if pend == 1:
-                out[(k, 0)] = out.get((k, 0), 0.0) + q
-            else:
-                nxt[(pend - 1, k)] = nxt.get((pend - 1, k), 0.0) + q
-        states = nxt
-    return dict(sorted(out.items()))
-
-
-class _Grid:
-    def __init__(self, ctx: Context) -> None:
-        most = max(ctx.split_max(p) for p in range(10))
-        reach = 2 * most + 2 + ctx.bonus
-        if abs(2 * ctx.bonus - round(2 * ctx.bonus)) > 1e-12:
-            raise ValueError(f"bonus {ctx.bonus}: the grid holds half bets only")
-        self.off = math.ceil(reach / STEP)
-        self.size = 2 * self.off + 1
-
-    def point(self, net: float, mass: float) -> FloatArray:
-        out = np.zeros(self.size)
-        out[self.off + round(net / STEP)] = mass
-        return out
-
-    def stake_stand(self, ctx: Context, base: Base, node: int, stake: float) -> FloatArray:
-        rest = 1.0 - base.push[node] - base.pbj[node]
-        out = self.point(stake, (rest + base.nb[node]) / 2.0)
-        out += self.point(-stake, (rest - base.nb[node]) / 2.0)
-        out += self.point(0.0, base.push[node])
-        if not ctx.peek:
-            out += self.point(-ctx.f2 if stake == 2 else -ctx.f1, base.pbj[node])
-        return out
-
-    def shift(self, dist: FloatArray, by: float) -> FloatArray:
-        k = round(by / STEP)
-        out = np.zeros(self.size)
-        out[k:] = dist[: self.size - k]
-        return out
-
-    def add_sum(self, x: FloatArray, y: FloatArray) -> FloatArray:
-        full = np.convolve(x, y)
-        return np.asarray(full[self.off : self.off + self.size])
-
-
-def _surrender(ctx: Context, grid: _Grid, pbj: float) -> FloatArray:
+def _surrender(ctx: Context, grid: Grid, pbj: float) -> FloatArray:
     if ctx.peek:
         return grid.point(-0.5, 1.0 - pbj)
     if ctx.surrender == "early":
@@ -286,213 +169,250 @@ def _surrender(ctx: Context, grid: _Grid, pbj: float) -> FloatArray:
     return grid.point(-0.5, 1.0 - pbj) + grid.point(-1.0, pbj)
 
 
-def _split(
-    ctx: Context, grid: _Grid, up: int, pair: int, play: SplitPlay, exact: bool
-) -> FloatArray:
-    """A split round's net (values' space). ``exact`` and two hands at most: exactly
-    (:func:`_split_exact`); else each hand's final state jointly with the dealer's outcome
-    exactly, the hands independent given the dealer's outcome."""
-    from twentyone.analysis.context import up_dists
-    from twentyone.analysis.shoe_counts import removed_sets
+class SplitDist(NamedTuple):
+    """A split round's net on the grid (values' space) and the probability that it reaches
+    three hands or more (within ``dist``, approximated)."""
 
-    nodes = ctx.nodes
-    shoe = shoe_after(ctx, up)
+    dist: FloatArray
+    resplit_mass: float
+
+
+@lru_cache(maxsize=16)
+def _dealer_rows(ctx: Context, up: int) -> DealerRows:
+    """The dealer's outcomes after sets of cards, shared by the splits against ``up``."""
+    return DealerRows(shoe_after(ctx, up), dealer_table(up, ctx.h17))
+
+
+def _split_decisions(ctx: Context, up: int, pair: int, play: SplitPlay) -> tuple[IntArray, Base]:
+    """How the split hands of ``pair`` are played, hand by hand (CDZ- or the chart), and the
+    stand values they read (a pair card out)."""
     base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, play))
     aces = pair == ACE and not ctx.hsa
     solved = run_solve(
         ctx, up, base, play.mode, split=True, force_stand2=aces, chart=play.chart, dec=play.dec
     )
-    rows = removed_sets(ctx.decks, ctx.hands_by_pair).where[pair, 1]
-    left = base.comp.copy()
-    left[pair] -= 1
-    cache = up_dists(ctx, up)
-    if exact and ctx.split_max(pair) == 2:
-        return _split_exact(ctx, grid, up, pair, solved.dec, aces)
-    joint = state_joint(
-        base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
-        nodes.bounds, base.mask, base.valid, cache.dists, _ready(rows, cache.done),
-        blackjack_card(up), ctx.peek, solved.dec, aces, dealer_distribution(left, up, ctx.h17),
-    )  # fmt: skip
-    n = float(left.sum())
-    one = nodes.index[tuple(int(v == pair) for v in range(10))]
-    j_any = sum(
-        (left[c] / n * joint[nodes.child[one, c]] for c in range(10) if left[c] > 0),
-        np.zeros((14, 7)),
-    )
-    q0 = ctx.pair_cards_left(shoe, pair, up)
-    p_pair = q0 / n
-    j_np = j_any
-    if 0 < p_pair < 1:
-        j_np = (j_any - p_pair * joint[nodes.child[one, pair]]) / (1.0 - p_pair)
-    loss = (ctx.f1s, ctx.f2s)
-    k_dist = hands_distribution(ctx.split_max(pair), q0, float(shoe.sum() - 2))
-    out = np.zeros(grid.size)
-    dealer = j_any.sum(axis=0)
-    for d in range(6 if ctx.peek else 7):
-        if dealer[d] <= 0.0:
-            continue
-        hand_np, hand_any = np.zeros(grid.size), np.zeros(grid.size)
-        for part, stake in ((0, 1.0), (1, 2.0)):
-            for state in range(7):
-                if state == 6:
-                    net = -stake
-                elif d == 6:
-                    net = -loss[part]
-                elif d == 5:
-                    net = stake
-                else:
-                    mine = 0 if state == 0 else 16 + state
-                    net = stake * ((mine > 17 + d) - (mine < 17 + d))
-                hand_np += grid.point(net, float(j_np[part * 7 + state, d]))
-                hand_any += grid.point(net, float(j_any[part * 7 + state, d]))
-        hand_np /= max(float(j_np[:, d].sum()), 1e-300)
-        hand_any /= float(j_any[:, d].sum())
-        powers = [grid.point(0.0, 1.0)]
-        for (k, m), pk in k_dist.items():
-            while len(powers) <= k:
-                powers.append(grid.add_sum(powers[-1], hand_np))
-            acc = powers[k - m]
-            for _ in range(m):
-                acc = grid.add_sum(acc, hand_any)
-            out += dealer[d] * pk * acc
-    return out
+    return solved.dec, base
 
 
-def _net(state: int, d: int, loss: tuple[float, float]) -> float:
-    """A split hand's net in final state ``state`` (``part * 7 + state``) against dealer
-    outcome ``d`` (0-4 = 17..21, 5 bust, 6 blackjack)."""
-    part, st = divmod(state, 7)
-    stake = 2.0 if part else 1.0
-    if st == 6:
-        return -stake
-    if d == 6:
-        return -loss[part]
-    if d == 5:
-        return stake
-    mine = 0 if st == 0 else 16 + st
-    return stake * ((mine > 17 + d) - (mine < 17 + d))
-
-
-def _split_exact(
-    ctx: Context, grid: _Grid, up: int, pair: int, dec: IntArray, aces: bool
+def _two_hands(
+    ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray, *, resplits: bool
 ) -> FloatArray:
-    """A split into two hands, exactly (:mod:`twentyone.analysis.split_joint`)."""
+    """The rounds whose split ends with two hands, exactly (with ``resplits``, those whose
+    hands' second cards are not pair cards)."""
     shoe = shoe_after(ctx, up)
     shoe[pair] -= 2
-    t = split_terminals(ctx.nodes, dec, pair, aces)
-    joint = pair_joint(shoe, t, dealer_table(up, ctx.h17))
+    aces = pair == ACE and not ctx.hsa
+    atoms = split_atoms(ctx.nodes, dec, pair, aces=aces, two_hands=resplits)
+    out_cards = np.zeros(10, dtype=np.int64)
+    out_cards[pair] = 2
+    key = (up, pair, atoms.drawn.tobytes(), atoms.weight.tobytes())
+    joints = _joints(ctx)
+    if key not in joints:  # the optimum and the chart often play the split hands alike
+        joints[key] = pair_joint(shoe, atoms, _dealer_rows(ctx, up), out_cards)
+    index = _net_index(ctx, grid.off)
+    keep = slice(0, 6) if ctx.peek else slice(0, 7)
+    weights = joints[key][:, :, keep].ravel()
+    return np.bincount(index[:, :, keep].ravel(), weights, minlength=grid.size).astype(float)
+
+
+@lru_cache(maxsize=16)
+def _joints(ctx: Context) -> dict[tuple[int, int, bytes, bytes], FloatArray]:
+    """The two-hand joints computed for ``ctx``, by up card, pair and atoms."""
+    return {}
+
+
+@lru_cache(maxsize=16)
+def _net_index(ctx: Context, off: int) -> IntArray:
+    """The grid index of two split hands' net, by their final states and the dealer's."""
     loss = (ctx.f1s, ctx.f2s)
-    out = np.zeros(grid.size)
-    for s1, s2, d in zip(*np.nonzero(joint), strict=True):
-        if ctx.peek and d == 6:
-            continue
-        net = _net(int(s1), int(d), loss) + _net(int(s2), int(d), loss)
-        out += grid.point(net, float(joint[s1, s2, d]))
+    out = np.zeros((STATES, STATES, 7), dtype=np.int64)
+    for s1 in range(STATES):
+        for s2 in range(STATES):
+            for d in range(7):
+                net = split_hand_net(s1, d, loss) + split_hand_net(s2, d, loss)
+                out[s1, s2, d] = off + round(net / STEP)
     return out
 
 
-def _ready(rows: IntArray, done: BoolArray) -> IntArray:
-    """Rows whose dealer outcomes are computed (-1 for the others)."""
-    ok = rows >= 0
-    out = np.full(rows.shape[0], -1, dtype=np.int64)
-    out[ok] = np.where(done[rows[ok]], rows[ok], -1)
-    return out
+def _split(ctx: Context, grid: Grid, up: int, pair: int, play: SplitPlay) -> SplitDist:
+    """A split round's net (values' space): two hands exactly, three or more approximately
+    (:func:`~twentyone.analysis.resplit.more_hands`)."""
+    dec, base = _split_decisions(ctx, up, pair, play)
+    resplits = ctx.split_max(pair) > 2
+    two = _two_hands(ctx, grid, up, pair, dec, resplits=resplits)
+    if not resplits:
+        return SplitDist(two, 0.0)
+    shoe = shoe_after(ctx, up)
+    shoe[pair] -= 2
+    bj = blackjack_card(up)
+    played = 1.0 - (shoe[bj] / shoe.sum() if ctx.peek and bj >= 0 else 0.0)
+    mass = played - float(two.sum())  # exactly: what the two-hand rounds leave
+    more = more_hands(ctx, grid, up, pair, dec, base)
+    return SplitDist(two + more * (mass / float(more.sum())), mass)
 
 
-def round_outcomes(
-    ctx: Context, optimal: bool, *, exact_splits: bool = False
-) -> dict[float, float]:
-    """``{net: probability}`` of one round dealt from ``ctx``'s shoe, played by the optimum
-    (CDZ-) or by the full shoe's basic strategy; ``exact_splits``: a split into two hands (no
-    resplit) exactly, jointly with the other hand and the dealer (see
-    :mod:`twentyone.analysis.split_joint`; slower: every pair of the hands' endings)."""
+class _UpTables(NamedTuple):
+    """What every first hand against one up card reads: the up card's chance, the shoe after
+    it, the stand values, the strategy's decisions, the chart's column (basic strategy) and
+    each hand's net distribution when it stands, hits, doubles or plays on."""
+
+    pu: float
+    shoe: IntArray
+    base: Base
+    solved: Solved
+    col: object
+    stand: FloatArray
+    hit: FloatArray
+    dbl: FloatArray
+    played: FloatArray
+
+
+def _up_tables(ctx: Context, grid: Grid, up: int, optimal: bool) -> _UpTables:
     from twentyone.analysis.basic import basic_column
-    from twentyone.analysis.optimal import optimal_solved, optimal_split
+    from twentyone.analysis.optimal import optimal_solved
 
-    grid = _Grid(ctx)
     nodes = ctx.nodes
     full = ctx.fresh()
-    n_all = float(full.sum())
+    base = up_base(ctx, up)
+    col = None if optimal else basic_column(ctx, up)
+    if col is None:
+        solved = optimal_solved(ctx, up)
+    else:
+        assert col.chart is not None
+        solved = run_solve(ctx, up, base, CHART, chart=col.chart)
+    stand, hit, dbl, played = hand_distributions(
+        base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
+        nodes.bounds, base.mask, base.valid, base.nb, base.pbj, base.push,
+        blackjack_card(up), ctx.peek, ctx.f1, ctx.f2, solved.dec, False, grid.size, grid.off,
+    )  # fmt: skip
+    pu = float(full[up] / full.sum())
+    return _UpTables(pu, shoe_after(ctx, up), base, solved, col, stand, hit, dbl, played)
+
+
+def _action_dists(
+    ctx: Context, grid: Grid, up: int, t: _UpTables, node: int, pbj: float
+) -> tuple[dict[str, FloatArray], dict[str, FloatArray]]:
+    """Each action's net on a first hand, where the 6-7-8 / 7-7-7 bonus cannot pay and
+    where it can."""
+    nodes = ctx.nodes
+    hit_b, dbl_b = t.hit[node], t.dbl[node]
+    need, share = _bonus_need(nodes.counts[node])
+    comp = t.shoe - nodes.counts[node]
+    if ctx.bonus and need >= 0 and comp[need] > 0 and int(nodes.total[node]) < 21:
+        c = int(nodes.child[node, need])
+        q = comp[need] / float(comp.sum()) * (0.25 if share < 1.0 else 1.0)
+        hit_b = hit_b + q * (grid.shift(t.played[c], ctx.bonus) - t.played[c])
+        two = grid.stake_stand(ctx, t.base, c, 2)
+        dbl_b = dbl_b + q * (grid.shift(two, ctx.bonus) - two)
+    plain = {"stand": t.stand[node], "hit": t.hit[node], "double": t.dbl[node]}
+    paid = {"stand": t.stand[node], "hit": hit_b, "double": dbl_b}
+    if ctx.surrender_offered(up):
+        plain["surrender"] = paid["surrender"] = _surrender(ctx, grid, pbj)
+    return plain, paid
+
+
+def _optimal_hand(
+    ctx: Context, grid: Grid, up: int, t: _UpTables, pair: tuple[int, int, int]
+) -> SplitDist:
+    """A first hand played by the optimum (a ten-value pair split by rank: only the share
+    of one rank may split)."""
+    from twentyone.analysis.optimal import optimal_split
+
+    a, b, node = pair
+    pbj = float(t.base.pbj[node])
+    plain, paid = _action_dists(ctx, grid, up, t, node, pbj)
+    sf = float(t.solved.bonus_share[node])
+    ten_share = ctx.same_rank_share() if a == b == TEN and ctx.split_rank else 1.0
+    choices: list[tuple[float, float | None]] = [(1.0, None)]
+    if a == b and ctx.can_split:
+        choices = [
+            (ten_share, optimal_split(ctx, up, a, ctx.split_max(a))),
+            (1.0 - ten_share, None),
+        ]
+    dist = np.zeros(grid.size)
+    resplit = 0.0
+    for weight, split_ev in choices:
+        if weight == 0.0:
+            continue
+        opts = hand_options(
+            ctx, up, node, t.solved, t.base, split=split_ev, surrender=ctx.surrender_offered(up)
+        )
+        for w2, values, dists in ((1.0 - sf, opts.plain, plain), (sf, opts.bonus, paid)):
+            if w2 == 0.0:
+                continue
+            act = max(values, key=lambda k: values[k])
+            if act == "split":
+                play = SplitPlay(mode=FIXED, dec=(t.solved.dec, t.solved.decs))
+                got = _split(ctx, grid, up, a, play)
+                dist += weight * w2 * got.dist
+                resplit += weight * w2 * got.resplit_mass
+            else:
+                dist += weight * w2 * dists[act]
+    return SplitDist(dist, resplit)
+
+
+def _basic_hand(
+    ctx: Context, grid: Grid, up: int, t: _UpTables, pair: tuple[int, int, int]
+) -> SplitDist:
+    """A first hand played by the chart."""
+    a, b, node = pair
+    plain, paid = _action_dists(ctx, grid, up, t, node, float(t.base.pbj[node]))
+    sf = float(t.solved.bonus_share[node])
+    avg = {k: (1.0 - sf) * plain[k] + sf * paid[k] for k in plain}
+    with_split, by_total = t.col.actions[(a, b)]  # type: ignore[attr-defined]
+    dist: FloatArray = avg[by_total]
+    ten_share = ctx.same_rank_share() if a == b == TEN and ctx.split_rank else 1.0
+    if with_split == "split":
+        play = SplitPlay(mode=CHART, chart=t.col.chart)  # type: ignore[attr-defined]
+        got = _split(ctx, grid, up, a, play)
+        return SplitDist(
+            ten_share * got.dist + (1.0 - ten_share) * dist, ten_share * got.resplit_mass
+        )
+    if with_split != by_total:
+        dist = ten_share * avg[with_split] + (1.0 - ten_share) * dist
+    return SplitDist(dist, 0.0)
+
+
+def _up_outcomes(
+    ctx: Context, grid: Grid, up: int, optimal: bool, out: dict[float, float]
+) -> tuple[FloatArray, float]:
+    """Every first hand against ``up``: the non-blackjack nets on the grid (blackjacks
+    added to ``out``) and the probability of reaching three hands."""
+    t = _up_tables(ctx, grid, up, optimal)
+    main = np.zeros(grid.size)
+    resplit = 0.0
+    for a, b, node in two_card_nodes(ctx):
+        p = two_card_p(t.shoe, a, b) * t.pu
+        if p == 0.0:
+            continue
+        pbj = float(t.base.pbj[node])
+        if is_blackjack(a, b):
+            out[ctx.bj_pays] = out.get(ctx.bj_pays, 0.0) + p * (1.0 - pbj)
+            out[0.0] = out.get(0.0, 0.0) + p * pbj
+            continue
+        play = _optimal_hand if optimal else _basic_hand
+        dist, mass = play(ctx, grid, up, t, (a, b, node))
+        resplit += p * mass
+        if ctx.peek and up in (ACE, TEN):
+            dist = dist + grid.point(-1.0, pbj)
+        main += p * dist
+    return main, resplit
+
+
+def round_outcomes(ctx: Context, optimal: bool) -> RoundOutcomes:
+    """The distribution of one round dealt from ``ctx``'s shoe, played by the optimum (CDZ-)
+    or by the full shoe's basic strategy (see the module's docstring)."""
+    grid = Grid(ctx)
+    full = ctx.fresh()
     out: dict[float, float] = {}
     main = np.zeros(grid.size)
+    resplit = 0.0
     for up in UPS:
-        if full[up] == 0:
-            continue
-        pu = full[up] / n_all
-        base = up_base(ctx, up)
-        shoe = shoe_after(ctx, up)
-        col = None if optimal else basic_column(ctx, up)
-        if optimal:
-            solved = optimal_solved(ctx, up)
-        else:
-            assert col is not None and col.chart is not None
-            solved = run_solve(ctx, up, base, CHART, chart=col.chart)
-        stand, hit, dbl, played = hand_distributions(
-            base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
-            nodes.bounds, base.mask, base.valid, base.nb, base.pbj, base.push,
-            blackjack_card(up), ctx.peek, ctx.f1, ctx.f2, solved.dec, False, grid.size, grid.off,
-        )  # fmt: skip
-        sur = ctx.surrender_offered(up)
-        for a, b, node in two_card_nodes(ctx):
-            p = two_card_p(shoe, a, b) * pu
-            if p == 0.0:
-                continue
-            pbj = float(base.pbj[node])
-            if is_blackjack(a, b):
-                out[ctx.bj_pays] = out.get(ctx.bj_pays, 0.0) + p * (1.0 - pbj)
-                out[0.0] = out.get(0.0, 0.0) + p * pbj
-                continue
-            sf = float(solved.bonus_share[node])
-            hit_b, dbl_b = hit[node], dbl[node]
-            need, share = _bonus_need(nodes.counts[node])
-            comp = shoe - nodes.counts[node]
-            if ctx.bonus and need >= 0 and comp[need] > 0 and int(nodes.total[node]) < 21:
-                c = int(nodes.child[node, need])
-                q = comp[need] / float(comp.sum()) * (0.25 if share < 1.0 else 1.0)
-                hit_b = hit_b + q * (grid.shift(played[c], ctx.bonus) - played[c])
-                two = grid.stake_stand(ctx, base, c, 2)
-                dbl_b = dbl_b + q * (grid.shift(two, ctx.bonus) - two)
-            plain = {"stand": stand[node], "hit": hit[node], "double": dbl[node]}
-            paid = {"stand": stand[node], "hit": hit_b, "double": dbl_b}
-            if sur:
-                plain["surrender"] = paid["surrender"] = _surrender(ctx, grid, pbj)
-            ten_share = ctx.same_rank_share() if a == b == TEN and ctx.split_rank else 1.0
-            if optimal:
-                choices: list[tuple[float, float | None]] = [(1.0, None)]
-                if a == b and ctx.can_split:
-                    split_ev = optimal_split(ctx, up, a, ctx.split_max(a))
-                    choices = [(ten_share, split_ev), (1.0 - ten_share, None)]
-                dist = np.zeros(grid.size)
-                for weight, sv in choices:
-                    if weight == 0.0:
-                        continue
-                    opts = hand_options(ctx, up, node, solved, base, split=sv, surrender=sur)
-                    for w2, values, dists in (
-                        (1.0 - sf, opts.plain, plain),
-                        (sf, opts.bonus, paid),
-                    ):
-                        if w2 == 0.0:
-                            continue
-                        act = max(values, key=lambda k: values[k])
-                        if act == "split":
-                            play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
-                            dists = {"split": _split(ctx, grid, up, a, play, exact_splits)}
-                        dist += weight * w2 * dists[act]
-            else:
-                assert col is not None
-                avg = {k: (1.0 - sf) * plain[k] + sf * paid[k] for k in plain}
-                with_split, by_total = col.actions[(a, b)]
-                dist = avg[by_total]
-                if with_split == "split":
-                    play = SplitPlay(mode=CHART, chart=col.chart)
-                    sp = _split(ctx, grid, up, a, play, exact_splits)
-                    dist = ten_share * sp + (1.0 - ten_share) * dist
-                elif with_split != by_total:
-                    dist = ten_share * avg[with_split] + (1.0 - ten_share) * dist
-            if ctx.peek and up in (ACE, TEN):
-                dist = dist + grid.point(-1.0, pbj)
-            main += p * dist
+        if full[up] > 0:
+            dist, mass = _up_outcomes(ctx, grid, up, optimal, out)
+            main += dist
+            resplit += mass
     for k in np.nonzero(main)[0]:
         net = (int(k) - grid.off) * STEP
         out[net] = out.get(net, 0.0) + float(main[k])
-    return dict(sorted(out.items()))
+    return RoundOutcomes(dict(sorted(out.items())), resplit)

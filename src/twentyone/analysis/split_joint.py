@@ -4,27 +4,35 @@ dealer's outcome, without taking anything independent.
 Each split hand is played by decisions that look only at its own cards (CDZ-: the
 decisions the same cards get before a split, or a chart), so the first hand's play does not
 depend on the second's cards and the round is a sequence: the first hand draws until it
-stands, doubles or busts, then the second, then the dealer. A hand's *terminal* is what it
-ended with: the cards it drew after its pair card (``r``), its stake and its final state,
-reached by ``ways`` orders of drawing (one order for most hands; ``8 2 3`` and ``8 3 2``
-both hit to 13). Every order of the same cards has the same chance from a shoe ``S`` of
-``N`` cards, so two terminals happen together with probability
+stands, doubles or busts, then the second, then the dealer. Every order of the same cards has
+the same chance from a shoe ``S`` of ``N`` cards, so a hand that drew the cards ``r1`` (after
+its pair card, in ``w1`` orders) and one that drew ``r2`` (``w2`` orders) happen together with
+probability
 
-    ways1 * ways2 * prod_v ff(S_v, r1_v + r2_v) / ff(N, |r1| + |r2|)
+    w1 * w2 * prod_v ff(S_v, r1_v + r2_v) / ff(N, |r1| + |r2|)
 
-(``ff`` the falling factorial), and the dealer then draws from ``S - r1 - r2``. Summing over
-every pair of terminals gives the joint distribution exactly; the dealer's outcomes are
-computed once per distinct set of cards the two hands took. This is the definition of Eric
-Farmer's exact distribution of a round (his ``blackjack_pdf``, which allows one split).
+(``ff`` the falling factorial), and the dealer then draws from ``S - r1 - r2``. This is the
+definition of Eric Farmer's exact distribution of a round (his ``blackjack_pdf``, which
+allows one split).
+
+Busts are not listed card by card. A hand that hits at cards ``r`` busts with the chance of
+reaching ``r`` less the chances of its children that do not bust, and the dealer's outcome
+after an unseen card is the one before it (the cards are exchangeable), so each hand is a
+short list of *atoms* (:func:`split_atoms`): sets of cards with signed weights on the final
+states, the bust of a hand that hits further cancelling out. Only hands that stand, double or
+start the split remain: about a third of the hand's endings, and the pairs of them nine times
+fewer. The dealer's outcomes are computed once per distinct set of cards out of the shoe after
+the up card, shared by every pair split against it and both strategies
+(:class:`DealerRows`).
 
 >>> import numpy as np
 >>> from twentyone.analysis.player import STAND
 >>> from twentyone.analysis.shoe_counts import player_nodes
 >>> nodes = player_nodes(1)
 >>> dec = np.full(nodes.size, STAND, dtype=np.int64)  # stand on every two-card hand
->>> t = split_terminals(nodes, dec, 7, False)
->>> len(t.ways), float(t.ways.sum())  # 8 plus one card: ten terminals, one order each
-(10, 10.0)
+>>> a = split_atoms(nodes, dec, 7, aces=False)
+>>> len(a.drawn), float(a.weight.sum())  # the start and ten two-card hands; weights sum to 1
+(11, 1.0)
 """
 
 from __future__ import annotations
@@ -44,20 +52,20 @@ from twentyone.analysis.variance import hand_state
 #: (part 1 for a doubled hand; state 0 = 16 or less, 1-5 = 17..21, 6 = bust).
 STATES = 14
 BUST_STATE = 6
+KEY_BASE = 32  # a set of cards as one integer: each count a digit in base 32
+DIGITS = KEY_BASE ** np.arange(9, -1, -1, dtype=np.int64)
 
 
-class Terminals(NamedTuple):
-    """Every way a split hand can end: ``drawn[k]`` the cards drawn after its pair card,
-    ``state[k]`` its final state (``part * 7 + state``), ``ways[k]`` the orders of drawing
-    that reach it."""
+class Atoms(NamedTuple):
+    """A split hand as sets of cards: ``drawn[k]`` the cards drawn after the pair card and
+    ``weight[k, s]`` the orders of drawing (signed) that end in state ``s`` there."""
 
     drawn: IntArray
-    state: IntArray
-    ways: FloatArray
+    weight: FloatArray
 
 
 @njit(cache=True)
-def _terminals(
+def _atom_weights(
     one: int,
     pair: int,
     counts: IntArray,
@@ -66,69 +74,52 @@ def _terminals(
     child: IntArray,
     dec: IntArray,
     aces: bool,
-) -> tuple[IntArray, IntArray, FloatArray]:  # pragma: no cover - compiled
+    two_hands: bool,
+) -> FloatArray:  # pragma: no cover - compiled
+    """Per hand, its signed weight on each final state (see the module's docstring)."""
     n = counts.shape[0]
     ways = np.zeros(n)
     ways[one] = 1.0
-    cap = 64
-    drawn = np.zeros((cap, 10), dtype=np.int64)
-    state = np.zeros(cap, dtype=np.int64)
-    tw = np.zeros(cap)
-    k = 0
-    # hands in order of their number of cards: every parent before its children
+    w = np.zeros((n, STATES))
     most = 0
     for i in range(n):
         most = max(most, ncards[i])
-    for size in range(1, most + 1):
+    for size in range(1, most + 1):  # parents before children
         for i in range(n):
             if ncards[i] != size or ways[i] == 0.0:
                 continue
-            w = ways[i]
-            stands = size >= 2 and (total[i] == 21 or (size == 2 and aces) or dec[i] == STAND)
-            part = 1 if (size == 2 and dec[i] == DOUBLE and not stands) else 0
+            wi = ways[i]
+            if size >= 2 and (total[i] == 21 or (size == 2 and aces) or dec[i] == STAND):
+                w[i, hand_state(total[i])] += wi
+                continue
+            part = 1 if (size == 2 and dec[i] == DOUBLE) else 0
+            w[i, part * 7 + BUST_STATE] += wi  # every next card ...
             for v in range(10):
-                if stands and v > 0:
-                    break
                 c = child[i, v]
-                if not stands and c >= 0 and part == 0:
-                    ways[c] += w  # a hit: the hand plays on
+                if c < 0:
                     continue
-                if k == cap:
-                    cap *= 2
-                    d2 = np.zeros((cap, 10), dtype=np.int64)
-                    d2[:k] = drawn[:k]
-                    s2 = np.zeros(cap, dtype=np.int64)
-                    s2[:k] = state[:k]
-                    w2 = np.zeros(cap)
-                    w2[:k] = tw[:k]
-                    drawn, state, tw = d2, s2, w2
-                end = i if (stands or c < 0) else c
-                for u in range(10):
-                    drawn[k, u] = counts[end, u]
-                drawn[k, pair] -= 1
-                if stands:
-                    state[k] = hand_state(total[i])
-                elif c < 0:
-                    drawn[k, v] += 1
-                    state[k] = part * 7 + BUST_STATE
-                else:
-                    state[k] = 7 + hand_state(total[c])
-                tw[k] = w
-                k += 1
-    return drawn[:k], state[:k], tw[:k]
+                w[c, part * 7 + BUST_STATE] -= wi  # ... less those that do not bust
+                if part == 1:
+                    w[c, 7 + hand_state(total[c])] += wi
+                elif not (size == 1 and two_hands and v == pair):
+                    ways[c] += wi
+    return w
 
 
-def split_terminals(nodes: Nodes, dec: IntArray, pair: int, aces: bool) -> Terminals:
-    """The terminals of a hand starting from one ``pair`` card, played by ``dec`` (``aces``:
-    split aces take one card each)."""
+def split_atoms(
+    nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, two_hands: bool = False
+) -> Atoms:
+    """The atoms of a hand starting from one ``pair`` card, played by ``dec`` (``aces``:
+    split aces take one card each; ``two_hands``: only the hands whose second card is not a
+    pair card, those of a split that ends with two hands)."""
     one = nodes.index[tuple(int(v == pair) for v in range(10))]
-    drawn, state, ways = _terminals(
-        one, pair, nodes.counts, nodes.total, nodes.ncards, nodes.child, dec, aces
+    w = _atom_weights(
+        one, pair, nodes.counts, nodes.total, nodes.ncards, nodes.child, dec, aces, two_hands
     )
-    return Terminals(drawn, state, ways)
-
-
-KEY_BASE = 32  # a set of cards as one integer: each count a digit in base 32
+    keep = np.nonzero(np.any(w != 0.0, axis=1))[0]
+    drawn = nodes.counts[keep].copy()
+    drawn[:, pair] -= 1
+    return Atoms(drawn, w[keep])
 
 
 @njit(cache=True)
@@ -142,48 +133,77 @@ def _slot(slot_key: IntArray, key: int) -> int:  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _pair_unions(
-    keys: IntArray,
-) -> tuple[IntArray, npt.NDArray[np.int32]]:  # pragma: no cover - compiled
-    """The distinct sets of cards two terminals take together (``a <= b``), and for each pair
-    in that order the index of its set (an open-addressing hash table, kept under half
-    full)."""
+def _pair_rows(
+    keys: IntArray, extra: int, slot_key: IntArray, slot_id: IntArray, found: IntArray
+) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, IntArray]:  # pragma: no cover
+    """For every pair of atoms ``a <= b`` in that order, the row of the set of cards the two
+    take with ``extra`` (an open-addressing table kept under half full, sets not seen before
+    appended to ``found``, whose element 0 is their number)."""
     t = keys.shape[0]
-    pairs = t * (t + 1) // 2
-    slot_key = np.full(1 << 12, -1, dtype=np.int64)
-    slot_id = np.zeros(1 << 12, dtype=np.int64)
-    unions = np.empty(pairs, dtype=np.int64)
-    row = np.empty(pairs, dtype=np.int32)
-    found = 0
+    row = np.empty(t * (t + 1) // 2, dtype=np.int32)
     j = 0
     for a in range(t):
         for b in range(a, t):
-            key = keys[a] + keys[b]
+            key = keys[a] + keys[b] + extra
             h = _slot(slot_key, key)
             if slot_key[h] == -1:
+                count = found[0]
+                if count + 2 > found.shape[0]:
+                    grown = np.zeros(2 * found.shape[0], dtype=np.int64)
+                    grown[: count + 1] = found[: count + 1]
+                    found = grown
                 slot_key[h] = key
-                slot_id[h] = found
-                unions[found] = key
-                found += 1
-                if 2 * found > slot_key.shape[0]:
+                slot_id[h] = count
+                found[count + 1] = key
+                found[0] = count + 1
+                if 2 * (count + 1) > slot_key.shape[0]:
                     slot_key = np.full(2 * slot_key.shape[0], -1, dtype=np.int64)
                     slot_id = np.zeros(slot_key.shape[0], dtype=np.int64)
-                    for u in range(found):
-                        g = _slot(slot_key, unions[u])
-                        slot_key[g] = unions[u]
+                    for u in range(count + 1):
+                        g = _slot(slot_key, found[u + 1])
+                        slot_key[g] = found[u + 1]
                         slot_id[g] = u
                     h = _slot(slot_key, key)
             row[j] = slot_id[h]
             j += 1
-    return unions[:found], row
+    return row, slot_key, slot_id, found
+
+
+class DealerRows:
+    """The dealer's outcomes (17..21, bust, blackjack) for one up card drawing from ``shoe``
+    (the cards left after the up card) less each set of cards met so far, by row."""
+
+    def __init__(self, shoe: IntArray, table: DealerTable) -> None:
+        self.shoe = shoe
+        self.table = table
+        self.slot_key = np.full(1 << 12, -1, dtype=np.int64)
+        self.slot_id = np.zeros(1 << 12, dtype=np.int64)
+        self.found = np.zeros(1 << 11, dtype=np.int64)
+        self.rows = np.zeros((0, 7))
+
+    def pair_rows(self, atoms: Atoms, out: IntArray) -> npt.NDArray[np.int32]:
+        """The row of each pair of ``atoms`` (in order ``a <= b``), the cards ``out`` taken
+        as well; the dealer's outcomes of new sets are computed here."""
+        extra = int(out @ DIGITS)
+        row, self.slot_key, self.slot_id, self.found = _pair_rows(
+            atoms.drawn @ DIGITS, extra, self.slot_key, self.slot_id, self.found
+        )
+        known = self.rows.shape[0]
+        count = int(self.found[0])
+        if count > known:
+            keys = self.found[known + 1 : count + 1]
+            removed = (keys[:, None] // DIGITS) % KEY_BASE
+            t = self.table
+            new, _ = dealer_dists(self.shoe, removed, t.parent, t.fac, t.ways, t.bucket)
+            self.rows = np.concatenate([self.rows, new])
+        return row
 
 
 @njit(cache=True)
 def _accumulate(
     shoe: IntArray,
     drawn: IntArray,
-    state: IntArray,
-    ways: FloatArray,
+    weight: FloatArray,
     row_of_pair: npt.NDArray[np.int32],
     rows: FloatArray,
 ) -> FloatArray:  # pragma: no cover - compiled
@@ -192,9 +212,17 @@ def _accumulate(
     for v in range(10):
         n0 += shoe[v]
     size = np.zeros(t, dtype=np.int64)
+    nst = np.zeros(t, dtype=np.int64)
+    st = np.zeros((t, STATES), dtype=np.int64)
+    sw = np.zeros((t, STATES))
     for k in range(t):
         for v in range(10):
             size[k] += drawn[k, v]
+        for s in range(STATES):
+            if weight[k, s] != 0.0:
+                st[k, nst[k]] = s
+                sw[k, nst[k]] = weight[k, s]
+                nst[k] += 1
     top = 2 * (size.max() if t else 0) + 1
     ff = np.zeros((10, top))
     for v in range(10):
@@ -211,26 +239,24 @@ def _accumulate(
     j = 0
     for a in range(t):
         for b in range(a, t):
-            w = ways[a] * ways[b] * inv[size[a] + size[b]]
+            f = inv[size[a] + size[b]] * (2.0 if b != a else 1.0)
             for v in range(10):
-                w *= ff[v, drawn[a, v] + drawn[b, v]]
-            if b != a:
-                w *= 2.0
-            if w != 0.0:
+                f *= ff[v, drawn[a, v] + drawn[b, v]]
+            if f != 0.0:
                 r = row_of_pair[j]
-                for d in range(7):
-                    joint[state[a], state[b], d] += w * rows[r, d]
+                for x1 in range(nst[a]):
+                    for x2 in range(nst[b]):
+                        g = f * sw[a, x1] * sw[b, x2]
+                        for d in range(7):
+                            joint[st[a, x1], st[b, x2], d] += g * rows[r, d]
             j += 1
     return joint
 
 
-def pair_joint(shoe: IntArray, t: Terminals, table: DealerTable) -> FloatArray:
+def pair_joint(shoe: IntArray, atoms: Atoms, dealer: DealerRows, out: IntArray) -> FloatArray:
     """``joint[s1, s2, d]``: the probability that the two hands end in states ``s1``, ``s2``
-    (each pair of terminals counted once, in their order) and the dealer in outcome ``d``,
-    the hands drawing from ``shoe`` (the cards left after the up card and the two pair
-    cards) and the dealer after them."""
-    keys = t.drawn @ (KEY_BASE ** np.arange(9, -1, -1, dtype=np.int64))
-    unions, row_of_pair = _pair_unions(keys)
-    removed = (unions[:, None] // KEY_BASE ** np.arange(9, -1, -1, dtype=np.int64)) % KEY_BASE
-    rows, _ = dealer_dists(shoe, removed, table.parent, table.fac, table.ways, table.bucket)
-    return _accumulate(shoe, t.drawn, t.state, t.ways, row_of_pair, rows)
+    (each pair of atoms counted once, in their order) and the dealer in outcome ``d``, the
+    hands drawing from ``shoe`` (the cards left after the up card and the two pair cards,
+    ``out`` of ``dealer``'s shoe) and the dealer after them."""
+    row = dealer.pair_rows(atoms, out)
+    return _accumulate(shoe, atoms.drawn, atoms.weight, row, dealer.rows)

@@ -32,7 +32,7 @@ NOTICE_SIMULATE = (
 
 
 def _kernels(command: str = "analysis") -> list[Any]:
-    from twentyone.analysis import dealer, outcomes, player, variance
+    from twentyone.analysis import dealer, outcomes, player, resplit, split_joint, variance
 
     out: list[Any] = [
         dealer.dealer_probs,
@@ -46,7 +46,8 @@ def _kernels(command: str = "analysis") -> list[Any]:
         from twentyone.sim import kernel
 
         return [*out, kernel._run]
-    return [*out, outcomes.hand_distributions, outcomes.state_joint]
+    splits = [split_joint._atom_weights, split_joint._pair_rows, split_joint._accumulate]
+    return [*out, outcomes.hand_distributions, resplit.state_joint, *splits]
 
 
 def kernel_cached(kernel: Any) -> bool:

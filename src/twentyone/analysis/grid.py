@@ -1,0 +1,68 @@
+"""Nets of a round on a grid of half bets, and a split hand's net by its final state.
+
+>>> split_hand_net(7 + 4, 5, (1.0, 2.0))  # a doubled 20 against a dealer's bust
+2.0
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from twentyone.analysis.context import Base, Context
+from twentyone.analysis.shoe_counts import FloatArray
+
+STEP = 0.5
+
+
+class Grid:
+    """Nets on a grid of half bets wide enough for the rules' largest split (index ``off +
+    2 * net``)."""
+
+    def __init__(self, ctx: Context) -> None:
+        most = max(ctx.split_max(p) for p in range(10))
+        reach = 2 * most + 2 + ctx.bonus
+        if abs(2 * ctx.bonus - round(2 * ctx.bonus)) > 1e-12:
+            raise ValueError(f"bonus {ctx.bonus}: the grid holds half bets only")
+        self.off = math.ceil(reach / STEP)
+        self.size = 2 * self.off + 1
+
+    def point(self, net: float, mass: float) -> FloatArray:
+        out = np.zeros(self.size)
+        out[self.off + round(net / STEP)] = mass
+        return out
+
+    def stake_stand(self, ctx: Context, base: Base, node: int, stake: float) -> FloatArray:
+        rest = 1.0 - base.push[node] - base.pbj[node]
+        out = self.point(stake, (rest + base.nb[node]) / 2.0)
+        out += self.point(-stake, (rest - base.nb[node]) / 2.0)
+        out += self.point(0.0, base.push[node])
+        if not ctx.peek:
+            out += self.point(-ctx.f2 if stake == 2 else -ctx.f1, base.pbj[node])
+        return out
+
+    def shift(self, dist: FloatArray, by: float) -> FloatArray:
+        k = round(by / STEP)
+        out = np.zeros(self.size)
+        out[k:] = dist[: self.size - k]
+        return out
+
+    def add_sum(self, x: FloatArray, y: FloatArray) -> FloatArray:
+        full = np.convolve(x, y)
+        return np.asarray(full[self.off : self.off + self.size])
+
+
+def split_hand_net(state: int, d: int, loss: tuple[float, float]) -> float:
+    """A split hand's net in final state ``state`` (``part * 7 + state``) against dealer
+    outcome ``d`` (0-4 = 17..21, 5 bust, 6 blackjack)."""
+    part, st = divmod(state, 7)
+    stake = 2.0 if part else 1.0
+    if st == 6:
+        return -stake
+    if d == 6:
+        return -loss[part]
+    if d == 5:
+        return stake
+    mine = 0 if st == 0 else 16 + st
+    return stake * ((mine > 17 + d) - (mine < 17 + d))
