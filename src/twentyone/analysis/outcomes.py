@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from twentyone.analysis.context import UPS, Base, Context, Solved, base_table, run_solve, up_base
-from twentyone.analysis.dealer import blackjack_card, dealer_table
+from twentyone.analysis.dealer import blackjack_card
 from twentyone.analysis.grid import STEP, Grid, split_hand_net
 from twentyone.analysis.hands import (
     SplitPlay,
@@ -180,7 +180,7 @@ class SplitDist(NamedTuple):
 @lru_cache(maxsize=16)
 def _dealer_rows(ctx: Context, up: int) -> DealerRows:
     """The dealer's outcomes after sets of cards, shared by the splits against ``up``."""
-    return DealerRows(shoe_after(ctx, up), dealer_table(up, ctx.h17))
+    return DealerRows(shoe_after(ctx, up), up, ctx.h17)
 
 
 def _split_decisions(ctx: Context, up: int, pair: int, play: SplitPlay) -> tuple[IntArray, Base]:

@@ -23,7 +23,8 @@ states, the bust of a hand that hits further cancelling out. Only hands that sta
 start the split remain: about a third of the hand's endings, and the pairs of them nine times
 fewer. The dealer's outcomes are computed once per distinct set of cards out of the shoe after
 the up card, shared by every pair split against it and both strategies
-(:class:`DealerRows`).
+(:class:`DealerRows`), over the dealer's final hands that do not bust (the bust's chance is
+what the others leave).
 
 >>> import numpy as np
 >>> from twentyone.analysis.player import STAND
@@ -37,13 +38,14 @@ the up card, shared by every pair split against it and both strategies
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from twentyone.analysis.dealer import DealerTable, dealer_dists
+from twentyone.analysis.dealer import BUST, DealerTable, dealer_dists, dealer_table
 from twentyone.analysis.player import DOUBLE, STAND
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
 from twentyone.analysis.variance import hand_state
@@ -169,17 +171,38 @@ def _pair_rows(
     return row, slot_key, slot_id, found
 
 
+@lru_cache(maxsize=64)
+def _standing_table(up: int, hits_soft_17: bool) -> DealerTable:
+    """The dealer's table of up card ``up`` without the hands that bust (about half the
+    table): the bust's chance is what the other outcomes leave."""
+    t = dealer_table(up, hits_soft_17)
+    need = (t.bucket >= 0) & (t.bucket % 7 != BUST)
+    for node in range(t.parent.shape[0] - 1, -1, -1):  # children after their parents
+        if need[node] and t.parent[node] >= 0:
+            need[t.parent[node]] = True
+    new = np.cumsum(need) - 1
+    parent = np.where(t.parent[need] >= 0, new[t.parent[need]], -1)
+    finals = int(np.count_nonzero(t.bucket[need] >= 0))
+    return DealerTable(parent, t.fac[need], t.ways[need], t.bucket[need], finals)
+
+
 class DealerRows:
     """The dealer's outcomes (17..21, bust, blackjack) for one up card drawing from ``shoe``
     (the cards left after the up card) less each set of cards met so far, by row."""
 
-    def __init__(self, shoe: IntArray, table: DealerTable) -> None:
+    def __init__(self, shoe: IntArray, up: int, hits_soft_17: bool) -> None:
         self.shoe = shoe
-        self.table = table
+        self.table = _standing_table(up, hits_soft_17)
         self.slot_key = np.full(1 << 12, -1, dtype=np.int64)
         self.slot_id = np.zeros(1 << 12, dtype=np.int64)
         self.found = np.zeros(1 << 11, dtype=np.int64)
-        self.rows = np.zeros((0, 7))
+        self.store = np.zeros((1 << 11, 7))
+        self.known = 0
+
+    @property
+    def rows(self) -> FloatArray:
+        """The dealer's outcomes of every set met so far, by row."""
+        return self.store[: self.known]
 
     def pair_rows(self, atoms: Atoms, out: IntArray) -> npt.NDArray[np.int32]:
         """The row of each pair of ``atoms`` (in order ``a <= b``), the cards ``out`` taken
@@ -188,14 +211,19 @@ class DealerRows:
         row, self.slot_key, self.slot_id, self.found = _pair_rows(
             atoms.drawn @ DIGITS, extra, self.slot_key, self.slot_id, self.found
         )
-        known = self.rows.shape[0]
-        count = int(self.found[0])
+        known, count = self.known, int(self.found[0])
         if count > known:
             keys = self.found[known + 1 : count + 1]
             removed = (keys[:, None] // DIGITS) % KEY_BASE
             t = self.table
-            new, _ = dealer_dists(self.shoe, removed, t.parent, t.fac, t.ways, t.bucket)
-            self.rows = np.concatenate([self.rows, new])
+            new, valid = dealer_dists(self.shoe, removed, t.parent, t.fac, t.ways, t.bucket)
+            new[:, BUST] = np.where(valid, 1.0 - new.sum(axis=1), 0.0)
+            if count > self.store.shape[0]:
+                grown = np.zeros((max(count, 2 * self.store.shape[0]), 7))
+                grown[:known] = self.store[:known]
+                self.store = grown
+            self.store[known:count] = new
+            self.known = count
         return row
 
 
