@@ -190,13 +190,22 @@ def more_hands(
     for d in range(6 if ctx.peek else 7):
         if dealer[d] <= 0.0:
             continue
-        hand_np = _hand_given_dealer(ctx, grid, j_np, d)
-        hand_any = _hand_given_dealer(ctx, grid, j_any, d)
-        for (k, m), pk in k_dist.items():
-            if k < 3:
-                continue
-            acc = grid.point(0.0, 1.0)
-            for j in range(k):
-                acc = grid.add_sum(acc, hand_np if j < k - m else hand_any)
-            out += dealer[d] * pk * acc
+        more = {km: pk for km, pk in k_dist.items() if km[0] >= 3}
+        if not more:
+            continue
+        pow_np = _powers(grid, _hand_given_dealer(ctx, grid, j_np, d), max(k - m for k, m in more))
+        pow_any = _powers(grid, _hand_given_dealer(ctx, grid, j_any, d), max(m for _, m in more))
+        by_m: dict[int, FloatArray] = {}  # the hands like any, by number: the others summed
+        for (k, m), pk in more.items():
+            by_m[m] = by_m.get(m, 0.0) + pk * pow_np[k - m]
+        for m, dist in by_m.items():
+            out += dealer[d] * (dist if m == 0 else grid.add_sum(dist, pow_any[m]))
+    return out
+
+
+def _powers(grid: Grid, hand: FloatArray, most: int) -> list[FloatArray]:
+    """The net of ``0 .. most`` independent hands alike on the grid."""
+    out = [grid.point(0.0, 1.0)]
+    while len(out) <= most:
+        out.append(grid.add_sum(out[-1], hand))
     return out
