@@ -98,7 +98,7 @@ class Advice:
                 else:
                     action.chooser = lambda rnd, chart=chart: str(strategy.decide(chart, rnd))
                     action.name = "basic strategy"
-                self.edges[rules] = -float(analysis.analyze(rules).ev_basic)
+                self.edges[rules] = -float(analysis.analyze(rules, outcomes=False).ev_basic)
             except Exception as exc:
                 log.warning("analysis of %s failed: %s", rules.name, exc)
         if self.on_done is not None:
