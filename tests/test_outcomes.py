@@ -65,7 +65,7 @@ def test_resplit_rules_report_the_mass_they_approximate() -> None:
 
     rules = load_rules("6D S17 DAS SPL3 NS")
     got = round_outcomes(Context.of(rules, 1, None), True)
-    # a pair split (about 2.5% of rounds) draws a third pair card in about 14% of them
+    # a split draws a third pair card about one time in seven: 0.26% of rounds (the note's)
     assert 1e-3 < got.resplit_mass < 1e-2
     notes = analyze(rules).notes
     assert any(f"probability {got.resplit_mass:.3g}" in note for note in notes)
