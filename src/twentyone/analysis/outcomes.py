@@ -107,7 +107,8 @@ def hand_distributions(
     dbl = np.zeros((n, size))
     played = np.zeros((n, size))
     comp = np.zeros(10, dtype=np.int64)
-    loss = (int(2.0 * f1 + 0.5), int(2.0 * f2 + 0.5))  # a dealer blackjack's, in half bets
+    l1 = int(2.0 * f1 + 0.5)
+    l2 = int(2.0 * f2 + 0.5)
     for g in range(bounds.shape[0] - 1):
         for j in range(bounds[g], bounds[g + 1]):
             i = order[j]
@@ -117,74 +118,47 @@ def hand_distributions(
             for v in range(10):
                 comp[v] = comp_base[v] - counts[i, v]
                 nn += comp[v]
-            _stand_row(stand[i], nb[i], pbj[i], push[i], peek, off, loss[0])
-            if total[i] < 21:
-                _draw_rows(
-                    i, comp, nn, child, nb, pbj, push, bj, peek, off, loss[1], hit, dbl, played
-                )
+            t = total[i]
+            rest = 1.0 - push[i] - pbj[i]
+            stand[i, off + 2] += (rest + nb[i]) / 2.0
+            stand[i, off - 2] += (rest - nb[i]) / 2.0
+            stand[i, off] += push[i]
+            if not peek:
+                stand[i, off - l1] += pbj[i]
+            if t < 21:
+                for v in range(10):
+                    if comp[v] == 0:
+                        continue
+                    p = comp[v] / nn
+                    c = child[i, v]
+                    if c < 0:
+                        keep = 1.0
+                        if peek and bj >= 0:
+                            keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
+                        hit[i, off - 2] += p * keep
+                        dbl[i, off - 4] += p * keep
+                    else:
+                        for k in range(size):
+                            hit[i, k] += p * played[c, k]
+                        rc = 1.0 - push[c] - pbj[c]
+                        dbl[i, off + 4] += p * (rc + nb[c]) / 2.0
+                        dbl[i, off - 4] += p * (rc - nb[c]) / 2.0
+                        dbl[i, off] += p * push[c]
+                        if not peek:
+                            dbl[i, off - l2] += p * pbj[c]
             a = dec[i]
-            if total[i] == 21 or (ncards[i] == 2 and force_stand2):
+            if t == 21 or (ncards[i] == 2 and force_stand2):
                 a = STAND
-            if a == HIT and total[i] < 21:
-                played[i] = hit[i]
-            elif a == DOUBLE and total[i] < 21 and ncards[i] == 2:
-                played[i] = dbl[i]
-            else:
-                played[i] = stand[i]
+            src = (
+                hit
+                if a == HIT and t < 21
+                else dbl
+                if a == DOUBLE and t < 21 and ncards[i] == 2
+                else stand
+            )
+            for k in range(size):
+                played[i, k] = src[i, k]
     return stand, hit, dbl, played
-
-
-@njit(cache=True)
-def _stand_row(
-    row: FloatArray, nb: float, pbj: float, push: float, peek: bool, off: int, loss: int
-) -> None:  # pragma: no cover - compiled
-    """A hand's net when it stands, one bet at stake (``nb``: its value less pushes)."""
-    rest = 1.0 - push - pbj
-    row[off + 2] += (rest + nb) / 2.0
-    row[off - 2] += (rest - nb) / 2.0
-    row[off] += push
-    if not peek:
-        row[off - loss] += pbj
-
-
-@njit(cache=True)
-def _draw_rows(
-    i: int,
-    comp: IntArray,
-    nn: int,
-    child: IntArray,
-    nb: FloatArray,
-    pbj: FloatArray,
-    push: FloatArray,
-    bj: int,
-    peek: bool,
-    off: int,
-    loss2: int,
-    hit: FloatArray,
-    dbl: FloatArray,
-    played: FloatArray,
-) -> None:  # pragma: no cover - compiled
-    """Hand ``i``'s net when it hits (then plays on as ``played``) and when it doubles."""
-    for v in range(10):
-        if comp[v] == 0:
-            continue
-        p = comp[v] / nn
-        c = child[i, v]
-        if c < 0:  # a bust: with a peek, joint with the dealer's having no blackjack
-            keep = 1.0
-            if peek and bj >= 0:
-                keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
-            hit[i, off - 2] += p * keep
-            dbl[i, off - 4] += p * keep
-            continue
-        for k in range(hit.shape[1]):
-            hit[i, k] += p * played[c, k]
-        rc = 1.0 - push[c] - pbj[c]
-        dbl[i, off + 4] += p * (rc + nb[c]) / 2.0
-        dbl[i, off - 4] += p * (rc - nb[c]) / 2.0
-        dbl[i, off] += p * push[c]
-        if not peek:
-            dbl[i, off - loss2] += p * pbj[c]
 
 
 def _surrender(ctx: Context, grid: Grid, pbj: float) -> FloatArray:
