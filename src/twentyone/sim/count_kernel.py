@@ -1,8 +1,9 @@
 """The counting kernel: a counter and other players at one table, rounds dealt from the rules'
 own shoe, the counter's bet following a ramp on the true count.
 
-It plays the flat kernel's round (:func:`twentyone.sim.kernel._play_round`: the same deal,
-hand play, dealer and settlement, the same shoe and random numbers), with the counter on the
+It plays the flat kernel's round (:func:`twentyone.sim.kernel.round_function`, specialised
+for counting: the same deal, hand play, dealer and settlement, the same shoe and random
+numbers), with the counter on the
 first boxes: every card seen is counted (the hole card when it is shown), index plays override
 the chart on the counter's boxes (:mod:`twentyone.sim.count_play`), and the counter insures
 (or takes even money) at the insurance index. Each round, before the deal:
@@ -39,7 +40,7 @@ from twentyone.sim.count_play import (
 )
 from twentyone.sim.encode import MAX_HANDS, P_CONTINUOUS, P_CUT, P_DECKS
 from twentyone.sim.hands import H_FIELDS
-from twentyone.sim.kernel import _play_round
+from twentyone.sim.kernel import play_round_counting
 from twentyone.sim.rng import Arr, Int, fast
 
 TC_LO = -60  # true counts are binned from TC_LO to TC_HI (beyond: the end bins)
@@ -125,7 +126,7 @@ def _run_counting(
         cp[CP_COUNTER] = k
         for b in range(nb):
             pbox[b] = kc if b < k else 1
-        nrec = _play_round(
+        nrec = play_round_counting(
             nb,
             p,
             f,

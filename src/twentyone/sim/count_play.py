@@ -50,26 +50,29 @@ CP_EVEN_MONEY = 10  # even money offered to a blackjack facing an ace
 CP_SIZE = 12
 
 
-@fast(inline="always")
-def deal(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr) -> Int:
-    """Draw a card and count it (a card that starts a new shoe first resets the count)."""
+@fast()
+def deal(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr, counting: bool) -> Int:
+    """Draw a card and, ``counting``, count it (a card that starts a new shoe first resets
+    the count). The flat round passes a constant ``False``: only the draw is left."""
     c = draw(shoe, st, rng)
-    if st[ST_POS] == 1:
-        new_shoe(st, cp)
-    st[ST_RC] += tags[c]
-    st[ST_SIDE] += sides[c]
+    if counting:
+        if st[ST_POS] == 1:
+            new_shoe(st, cp)
+        st[ST_RC] += tags[c]
+        st[ST_SIDE] += sides[c]
     return c
 
 
-@fast(inline="always")
-def deal_hole(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr) -> Int:
+@fast()
+def deal_hole(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr, counting: bool) -> Int:
     """Draw the hole card: counted when the round ends (:func:`show_hole`)."""
     c = draw(shoe, st, rng)
-    if st[ST_POS] == 1:
-        new_shoe(st, cp)
-    st[ST_HOLE_TAG] = tags[c]
-    st[ST_HOLE_SIDE] = sides[c]
-    st[ST_HOLE_EPOCH] = st[ST_EPOCH]
+    if counting:
+        if st[ST_POS] == 1:
+            new_shoe(st, cp)
+        st[ST_HOLE_TAG] = tags[c]
+        st[ST_HOLE_SIDE] = sides[c]
+        st[ST_HOLE_EPOCH] = st[ST_EPOCH]
     return c
 
 

@@ -13,8 +13,13 @@ shuffle: every round; cut card: when the cut card is out, or when a round emptie
 :class:`twentyone.shoe.Shoe` does); the table of hands and the rules' tests on it are in
 :mod:`twentyone.sim.hands`.
 
-Two entry points share one loop (``_run``, with the round function ``_play_round`` inlined
-into it by numba; the ``record`` flag is its only difference). The hand and shoe helpers are
+The round is written once, in :func:`round_function`, and compiled in two specialisations:
+``counting`` is a constant of each (a closure variable, which numba prunes on before typing),
+so the flat round :data:`_play_round` has none of the counter's code (no count, no index
+plays, no insurance) and plays as fast as before counting existed, while the counting kernel
+(:mod:`twentyone.sim.count_kernel`) plays :data:`play_round_counting`. Two entry points share
+one loop (``_run``, with ``_play_round`` inlined into it by numba; the ``record`` flag is
+its only difference). The hand and shoe helpers are
 ordinary compiled calls that LLVM may inline: inlining them too at numba's level (each call
 site a copy of their typed IR) made the first compile take 44 s of CPU and 1.9 GiB instead of
 7 s and 0.3 GiB, for no speed. :func:`play_rounds_kernel` accumulates the sum and the sum of
@@ -27,6 +32,8 @@ Money is in units of the initial bet per box: a 3:2 blackjack is ``1.5``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -103,339 +110,362 @@ from twentyone.sim.hands import (
 from twentyone.sim.rng import Arr, Int, fast
 
 
-@fast(inline="always")
-def _play_round(
-    boxes: Int,
-    p: Arr,
-    f: Arr,
-    hard: Arr,
-    soft: Arr,
-    pairs: Arr,
-    restab: Arr,
-    shoe: Arr,
-    st: Arr,
-    rng: Arr,
-    hands: Arr,
-    nh: Arr,
-    record: bool,
-    cards: Arr,
-    r: Int,
-    bm: Arr,
-    pbox: Arr,
-    cp: Arr,
-    tags: Arr,
-    sides: Arr,
-    ixt: Arr,
-    ixe: Arr,
-    ins: Arr,
-) -> Int:
-    """One round of ``boxes`` boxes (a new shoe first when due); writes each box's money
-    (units of the box's bet) to ``bm`` and returns, when ``record``, the number of cards
-    written to ``cards[r]``. ``pbox[b]``: how many boxes box ``b``'s player plays (pl.7).
-    The first ``cp[CP_COUNTER]`` boxes are a counter's: index plays (``ixt``, ``ixe``) and
-    insurance at ``ins`` (see :mod:`twentyone.sim.count_play`); every card seen is counted
-    with ``tags`` and ``sides``."""
-    nrec: Int = 0
-    size = shoe.shape[0]
-    counter = cp[CP_COUNTER]
-    if p[P_CONTINUOUS] or st[0] >= p[P_CUT]:
-        st[0] = 0
-        new_shoe(st, cp)
-    for b in range(boxes):
-        base = b * MAX_HANDS
-        nh[b] = 1
-        bm[b] = 0.0
-        for fld in range(H_FIELDS):
-            hands[base, fld] = 0
-        hands[base, H_BET] = 1
+def round_function(counting: bool) -> Callable[..., Int]:
+    """The round (one source), specialised: ``counting`` is a closure constant of the
+    compiled function, so numba prunes the branches on it before typing and a flat round
+    (``False``) compiles without any of the counter's code; the counting one (``True``)
+    counts every card and plays the counter's boxes by the indices.
 
-    # ------------------------------------------------------------ the deal
-    if p[P_BOX_BY_BOX]:
+    >>> [f.py_func.__closure__[0].cell_contents for f in (_play_round, play_round_counting)]
+    [False, True]
+    """
+
+    @fast(inline="always")
+    def play_round(
+        boxes: Int,
+        p: Arr,
+        f: Arr,
+        hard: Arr,
+        soft: Arr,
+        pairs: Arr,
+        restab: Arr,
+        shoe: Arr,
+        st: Arr,
+        rng: Arr,
+        hands: Arr,
+        nh: Arr,
+        record: bool,
+        cards: Arr,
+        r: Int,
+        bm: Arr,
+        pbox: Arr,
+        cp: Arr,
+        tags: Arr,
+        sides: Arr,
+        ixt: Arr,
+        ixe: Arr,
+        ins: Arr,
+    ) -> Int:
+        """One round of ``boxes`` boxes (a new shoe first when due); writes each box's money
+        (units of the box's bet) to ``bm`` and returns, when ``record``, the number of cards
+        written to ``cards[r]``. ``pbox[b]``: how many boxes box ``b``'s player plays (pl.7).
+        The first ``cp[CP_COUNTER]`` boxes are a counter's: index plays (``ixt``, ``ixe``) and
+        insurance at ``ins`` (see :mod:`twentyone.sim.count_play`); every card seen is counted
+        with ``tags`` and ``sides``."""
+        nrec: Int = 0
+        size = shoe.shape[0]
+        counter = cp[CP_COUNTER] if counting else 0
+        if p[P_CONTINUOUS] or st[0] >= p[P_CUT]:
+            st[0] = 0
+            if counting:
+                new_shoe(st, cp)
         for b in range(boxes):
-            for _ in range(2):
-                c = deal(shoe, st, rng, tags, sides, cp)
+            base = b * MAX_HANDS
+            nh[b] = 1
+            bm[b] = 0.0
+            for fld in range(H_FIELDS):
+                hands[base, fld] = 0
+            hands[base, H_BET] = 1
+
+        # ------------------------------------------------------------ the deal
+        if p[P_BOX_BY_BOX]:
+            for b in range(boxes):
+                for _ in range(2):
+                    c = deal(shoe, st, rng, tags, sides, cp, counting)
+                    if record:
+                        nrec = keep(cards, r, nrec, c)
+                    add(hands, b * MAX_HANDS, c)
+            up = deal(shoe, st, rng, tags, sides, cp, counting)
+            if record:
+                nrec = keep(cards, r, nrec, up)
+        else:
+            for b in range(boxes):
+                c = deal(shoe, st, rng, tags, sides, cp, counting)
                 if record:
                     nrec = keep(cards, r, nrec, c)
                 add(hands, b * MAX_HANDS, c)
-        up = deal(shoe, st, rng, tags, sides, cp)
-        if record:
-            nrec = keep(cards, r, nrec, up)
-    else:
-        for b in range(boxes):
-            c = deal(shoe, st, rng, tags, sides, cp)
+            up = deal(shoe, st, rng, tags, sides, cp, counting)
             if record:
-                nrec = keep(cards, r, nrec, c)
-            add(hands, b * MAX_HANDS, c)
-        up = deal(shoe, st, rng, tags, sides, cp)
-        if record:
-            nrec = keep(cards, r, nrec, up)
-        for b in range(boxes):
-            c = deal(shoe, st, rng, tags, sides, cp)
-            if record:
-                nrec = keep(cards, r, nrec, c)
-            add(hands, b * MAX_HANDS, c)
-    upv = CARD_VALUE[up]
-    dsum = upv
-    dace = 1 if upv == 1 else 0
-    dn = 1
-    if p[P_HOLE]:
-        c = deal_hole(shoe, st, rng, tags, sides, cp)
-        if record:
-            nrec = keep(cards, r, nrec, c)
-        v = CARD_VALUE[c]
-        dsum += v
-        if v == 1:
-            dace = 1
-        dn = 2
-    col = 9 if upv == 1 else upv - 2
-    # dealer blackjack: -1 unknown, 0 no, 1 yes
-    dbj = -1 if (upv == 1 or upv == 10) else 0
-    for b in range(boxes):
-        h = b * MAX_HANDS
-        if best_total(hands[h, H_SUM], hands[h, H_ACE]) == 21:
-            hands[h, H_FLAGS] = FL_DONE  # a blackjack (insurance and even money declined)
-
-    # ------------------------------------------------------------ a counter's insurance
-    insured = 0  # bit b: box b insured (half its bet)
-    if counter > 0 and dbj == -1:
-        offered = cp[CP_INS_A] if upv == 1 else cp[CP_INS_T]
-        at = ins[0] if upv == 1 else ins[1]
-        even = upv == 1 and cp[CP_EVEN_MONEY]
-        if (offered or even) and true_count(st, cp, size) >= at:
-            for b in range(counter):
-                h = b * MAX_HANDS
-                if hands[h, H_FLAGS] & FL_DONE and even:
-                    hands[h, H_FLAGS] = FL_DONE | FL_EVEN_MONEY
-                    bm[b] = 1.0
-                elif offered:
-                    insured |= 1 << b
-
-    # ------------------------------------------------------------ the peek
-    if p[P_PEEK] and dbj == -1:
-        dbj = 1 if best_total(dsum, dace) == 21 else 0
-        if dbj == 1:
+                nrec = keep(cards, r, nrec, up)
             for b in range(boxes):
-                h = b * MAX_HANDS
-                if insured & (1 << b):
-                    bm[b] += 1.0
-                fl = hands[h, H_FLAGS]
-                if not fl & FL_EVEN_MONEY and best_total(hands[h, H_SUM], hands[h, H_ACE]) != 21:
-                    bm[b] -= 1.0
-            return nrec
-        for b in range(counter):
-            if insured & (1 << b):
-                bm[b] -= 0.5
-        insured = 0
-
-    # ------------------------------------------------------------ surrender before play
-    surrender = p[P_SURRENDER]
-    if p[P_SURR_BEFORE] and surrender != 0 and (upv != 1 or p[P_SURR_VS_ACE]):
-        for b in range(boxes):
-            h = b * MAX_HANDS
-            if not hands[h, H_FLAGS] & FL_DONE:
-                code = chart_code(hard, soft, pairs, hands, h, col, True)
-                says = code in (C_RH, C_RS, C_RP)
-                if b < counter:
-                    says = surrenders_before_play(says, hands, h, col, ixt, ixe, st, cp, size)
-                if says:
-                    hands[h, H_FLAGS] |= FL_SURRENDERED | FL_DONE
-
-    # ------------------------------------------------------------ play
-    min_stand = p[P_MIN_STAND]
-    surr_in_play = surrender != 0 and not p[P_SURR_BEFORE] and (upv != 1 or p[P_SURR_VS_ACE])
-    hsa = p[P_HSA]
-    for b in range(boxes):
-        base = b * MAX_HANDS
-        own = pbox[b]
-        j = 0
-        while j < nh[b]:
-            h = base + j
-            if not hands[h, H_FLAGS] & FL_DONE and hands[h, H_N] == 1:
-                c = deal(shoe, st, rng, tags, sides, cp)
+                c = deal(shoe, st, rng, tags, sides, cp, counting)
                 if record:
                     nrec = keep(cards, r, nrec, c)
-                add(hands, h, c)
-                bm[b] += after_card(p, f, hands, h, nh[b], own)
-            while not hands[h, H_FLAGS] & FL_DONE:
-                fl = hands[h, H_FLAGS]
-                can_split = split_allowed(p, hands, h, nh[b], own)
-                if fl & FL_SPLIT_ACES and not hsa:
-                    if not can_split:
-                        hands[h, H_FLAGS] = fl | FL_DONE
-                        break
-                    acts = A_SPLIT | A_STAND
-                else:
-                    best = best_total(hands[h, H_SUM], hands[h, H_ACE])
-                    acts = 0
-                    if best < 21:
-                        acts |= A_HIT
-                    if may_stand_jit(best, min_stand):
-                        acts |= A_STAND
-                    if double_allowed(p, hands, h):
-                        acts |= A_DOUBLE
-                    if can_split:
-                        acts |= A_SPLIT
-                    if surr_in_play and nh[b] == 1 and hands[h, H_N] == 2 and not fl & FL_ACTED:
-                        acts |= A_SURRENDER
-                    if acts == 0:
-                        hands[h, H_FLAGS] = fl | FL_DONE
-                        break
-                # strategy.decide
-                code = chart_code(hard, soft, pairs, hands, h, col, True)
-                if acts & A_SPLIT and (code in (C_P, C_RP)):
-                    act = A_SURRENDER if code == C_RP and acts & A_SURRENDER else A_SPLIT
-                else:
-                    if code in (C_P, C_RP):
-                        code = chart_code(hard, soft, pairs, hands, h, col, False)
-                    act = restab[code, acts]
-                if b < counter:
-                    act = int(
-                        index_act(
-                            act,
-                            acts,
-                            hard,
-                            soft,
-                            pairs,
-                            restab,
-                            hands,
-                            h,
-                            col,
-                            ixt,
-                            ixe,
-                            st,
-                            cp,
-                            size,
-                        )
-                    )
-                if act == A_STAND:
-                    hands[h, H_FLAGS] = fl | FL_DONE | FL_ACTED
-                elif act in (A_HIT, A_DOUBLE):
-                    if act == A_DOUBLE:
-                        hands[h, H_BET] = 2
-                        fl |= FL_DOUBLED
-                    hands[h, H_FLAGS] = fl | FL_ACTED
-                    c = deal(shoe, st, rng, tags, sides, cp)
-                    if record:
-                        nrec = keep(cards, r, nrec, c)
-                    add(hands, h, c)
-                    bm[b] += after_card(p, f, hands, h, nh[b], own)
-                elif act == A_SURRENDER:
-                    hands[h, H_FLAGS] = fl | FL_DONE | FL_SURRENDERED
-                else:  # split
-                    n = nh[b]
-                    insert_hand(hands, base, j, n)
-                    nh[b] = n + 1
-                    c0, c1 = hands[h, H_C0], hands[h, H_C1]
-                    aces = FL_SPLIT_ACES if CARD_VALUE[c0] == 1 else 0
-                    for k in (h, h + 1):
-                        ck = c0 if k == h else c1
-                        vk = CARD_VALUE[ck]
-                        hands[k, H_SUM] = vk
-                        hands[k, H_ACE] = 1 if vk == 1 else 0
-                        hands[k, H_N] = 1
-                        hands[k, H_C0] = ck
-                        hands[k, H_BET] = 1
-                        hands[k, H_FLAGS] = FL_SPLIT | aces
-                    c = deal(shoe, st, rng, tags, sides, cp)
-                    if record:
-                        nrec = keep(cards, r, nrec, c)
-                    add(hands, h, c)
-                    bm[b] += after_card(p, f, hands, h, nh[b], own)
-                    if p[P_AT_ONCE]:
-                        c = deal(shoe, st, rng, tags, sides, cp)
-                        if record:
-                            nrec = keep(cards, r, nrec, c)
-                        add(hands, h + 1, c)
-                        bm[b] += after_card(p, f, hands, h + 1, nh[b], own)
-            j += 1
-
-    # ------------------------------------------------------------ the dealer
-    live = False
-    waiting = insured != 0
-    early = surrender == 2
-    for b in range(boxes):
-        base = b * MAX_HANDS
-        for j in range(nh[b]):
-            fl = hands[base + j, H_FLAGS]
-            if fl & (FL_BUST | FL_EVEN_MONEY):
-                continue
-            if fl & FL_SURRENDERED:
-                if not early:
-                    waiting = True
-                continue
-            waiting = True
-            if (
-                fl & FL_SPLIT
-                or hands[base + j, H_N] != 2
-                or best_total(hands[base + j, H_SUM], hands[base + j, H_ACE]) != 21
-            ):
-                live = True
-    if dn == 1 and (live or (waiting and dbj == -1)):
-        c = deal(shoe, st, rng, tags, sides, cp)
-        if record:
-            nrec = keep(cards, r, nrec, c)
-        v = CARD_VALUE[c]
-        dsum += v
-        if v == 1:
-            dace = 1
-        dn = 2
-    if dn == 2:
-        dbj = 1 if best_total(dsum, dace) == 21 else 0
-    if live and dbj != 1:
-        h17 = p[P_H17]
-        while True:
-            best = best_total(dsum, dace)
-            if not dealer_draws_jit(best, best != dsum, h17 != 0):
-                break
-            c = deal(shoe, st, rng, tags, sides, cp)
+                add(hands, b * MAX_HANDS, c)
+        upv = CARD_VALUE[up]
+        dsum = upv
+        dace = 1 if upv == 1 else 0
+        dn = 1
+        if p[P_HOLE]:
+            c = deal_hole(shoe, st, rng, tags, sides, cp, counting)
             if record:
                 nrec = keep(cards, r, nrec, c)
             v = CARD_VALUE[c]
             dsum += v
             if v == 1:
                 dace = 1
-    dealer = best_total(dsum, dace)
+            dn = 2
+        col = 9 if upv == 1 else upv - 2
+        # dealer blackjack: -1 unknown, 0 no, 1 yes
+        dbj = -1 if (upv == 1 or upv == 10) else 0
+        for b in range(boxes):
+            h = b * MAX_HANDS
+            if best_total(hands[h, H_SUM], hands[h, H_ACE]) == 21:
+                hands[h, H_FLAGS] = FL_DONE  # a blackjack (insurance and even money declined)
 
-    # ------------------------------------------------------------ settlement
-    bj_pays = f[F_BJ]
-    obo = p[P_OBO]
-    for b in range(boxes):
-        base = b * MAX_HANDS
-        money = 0.0
-        if insured & (1 << b):
-            money += 1.0 if dbj == 1 else -0.5
-        original_lost = False
-        for j in range(nh[b]):
-            if hands[base + j, H_FLAGS] & FL_BUST:
-                original_lost = True
-        for j in range(nh[b]):
-            h = base + j
-            fl = hands[h, H_FLAGS]
-            bet = np.float64(hands[h, H_BET])
-            if fl & FL_EVEN_MONEY:
-                continue
-            if fl & FL_BUST:
-                money -= bet
-                continue
-            total = best_total(hands[h, H_SUM], hands[h, H_ACE])
-            if not fl & FL_SPLIT and hands[h, H_N] == 2 and total == 21:
-                if dbj != 1:
-                    money += bj_pays
-            elif fl & FL_SURRENDERED:
-                money -= 1.0 if (dbj == 1 and not early) else 0.5
-            elif dbj == 1:
-                if obo:
-                    if not original_lost:
-                        money -= 1.0
+        # ------------------------------------------------------------ a counter's insurance
+        insured = 0  # bit b: box b insured (half its bet)
+        if counting and counter > 0 and dbj == -1:
+            offered = cp[CP_INS_A] if upv == 1 else cp[CP_INS_T]
+            at = ins[0] if upv == 1 else ins[1]
+            even = upv == 1 and cp[CP_EVEN_MONEY]
+            if (offered or even) and true_count(st, cp, size) >= at:
+                for b in range(counter):
+                    h = b * MAX_HANDS
+                    if hands[h, H_FLAGS] & FL_DONE and even:
+                        hands[h, H_FLAGS] = FL_DONE | FL_EVEN_MONEY
+                        bm[b] = 1.0
+                    elif offered:
+                        insured |= 1 << b
+
+        # ------------------------------------------------------------ the peek
+        if p[P_PEEK] and dbj == -1:
+            dbj = 1 if best_total(dsum, dace) == 21 else 0
+            if dbj == 1:
+                for b in range(boxes):
+                    h = b * MAX_HANDS
+                    if insured & (1 << b):
+                        bm[b] += 1.0
+                    fl = hands[h, H_FLAGS]
+                    if (
+                        not fl & FL_EVEN_MONEY
+                        and best_total(hands[h, H_SUM], hands[h, H_ACE]) != 21
+                    ):
+                        bm[b] -= 1.0
+                return nrec
+            if counting:
+                for b in range(counter):
+                    if insured & (1 << b):
+                        bm[b] -= 0.5
+            insured = 0
+
+        # ------------------------------------------------------------ surrender before play
+        surrender = p[P_SURRENDER]
+        if p[P_SURR_BEFORE] and surrender != 0 and (upv != 1 or p[P_SURR_VS_ACE]):
+            for b in range(boxes):
+                h = b * MAX_HANDS
+                if not hands[h, H_FLAGS] & FL_DONE:
+                    code = chart_code(hard, soft, pairs, hands, h, col, True)
+                    says = code in (C_RH, C_RS, C_RP)
+                    if counting and b < counter:
+                        says = surrenders_before_play(says, hands, h, col, ixt, ixe, st, cp, size)
+                    if says:
+                        hands[h, H_FLAGS] |= FL_SURRENDERED | FL_DONE
+
+        # ------------------------------------------------------------ play
+        min_stand = p[P_MIN_STAND]
+        surr_in_play = surrender != 0 and not p[P_SURR_BEFORE] and (upv != 1 or p[P_SURR_VS_ACE])
+        hsa = p[P_HSA]
+        for b in range(boxes):
+            base = b * MAX_HANDS
+            own = pbox[b]
+            bonus = 0.0  # 6-7-8 and 7-7-7 bonuses paid as the cards come
+            j = 0
+            while j < nh[b]:
+                h = base + j
+                if not hands[h, H_FLAGS] & FL_DONE and hands[h, H_N] == 1:
+                    c = deal(shoe, st, rng, tags, sides, cp, counting)
+                    if record:
+                        nrec = keep(cards, r, nrec, c)
+                    add(hands, h, c)
+                    bonus += after_card(p, f, hands, h, nh[b], own)
+                while not hands[h, H_FLAGS] & FL_DONE:
+                    fl = hands[h, H_FLAGS]
+                    can_split = split_allowed(p, hands, h, nh[b], own)
+                    if fl & FL_SPLIT_ACES and not hsa:
+                        if not can_split:
+                            hands[h, H_FLAGS] = fl | FL_DONE
+                            break
+                        acts = A_SPLIT | A_STAND
+                    else:
+                        best = best_total(hands[h, H_SUM], hands[h, H_ACE])
+                        acts = 0
+                        if best < 21:
+                            acts |= A_HIT
+                        if may_stand_jit(best, min_stand):
+                            acts |= A_STAND
+                        if double_allowed(p, hands, h):
+                            acts |= A_DOUBLE
+                        if can_split:
+                            acts |= A_SPLIT
+                        if surr_in_play and nh[b] == 1 and hands[h, H_N] == 2 and not fl & FL_ACTED:
+                            acts |= A_SURRENDER
+                        if acts == 0:
+                            hands[h, H_FLAGS] = fl | FL_DONE
+                            break
+                    # strategy.decide
+                    code = chart_code(hard, soft, pairs, hands, h, col, True)
+                    if acts & A_SPLIT and (code in (C_P, C_RP)):
+                        act = A_SURRENDER if code == C_RP and acts & A_SURRENDER else A_SPLIT
+                    else:
+                        if code in (C_P, C_RP):
+                            code = chart_code(hard, soft, pairs, hands, h, col, False)
+                        act = restab[code, acts]
+                    if counting and b < counter:
+                        act = int(
+                            index_act(
+                                act,
+                                acts,
+                                hard,
+                                soft,
+                                pairs,
+                                restab,
+                                hands,
+                                h,
+                                col,
+                                ixt,
+                                ixe,
+                                st,
+                                cp,
+                                size,
+                            )
+                        )
+                    if act == A_STAND:
+                        hands[h, H_FLAGS] = fl | FL_DONE | FL_ACTED
+                    elif act in (A_HIT, A_DOUBLE):
+                        if act == A_DOUBLE:
+                            hands[h, H_BET] = 2
+                            fl |= FL_DOUBLED
+                        hands[h, H_FLAGS] = fl | FL_ACTED
+                        c = deal(shoe, st, rng, tags, sides, cp, counting)
+                        if record:
+                            nrec = keep(cards, r, nrec, c)
+                        add(hands, h, c)
+                        bonus += after_card(p, f, hands, h, nh[b], own)
+                    elif act == A_SURRENDER:
+                        hands[h, H_FLAGS] = fl | FL_DONE | FL_SURRENDERED
+                    else:  # split
+                        n = nh[b]
+                        insert_hand(hands, base, j, n)
+                        nh[b] = n + 1
+                        c0, c1 = hands[h, H_C0], hands[h, H_C1]
+                        aces = FL_SPLIT_ACES if CARD_VALUE[c0] == 1 else 0
+                        for k in (h, h + 1):
+                            ck = c0 if k == h else c1
+                            vk = CARD_VALUE[ck]
+                            hands[k, H_SUM] = vk
+                            hands[k, H_ACE] = 1 if vk == 1 else 0
+                            hands[k, H_N] = 1
+                            hands[k, H_C0] = ck
+                            hands[k, H_BET] = 1
+                            hands[k, H_FLAGS] = FL_SPLIT | aces
+                        c = deal(shoe, st, rng, tags, sides, cp, counting)
+                        if record:
+                            nrec = keep(cards, r, nrec, c)
+                        add(hands, h, c)
+                        bonus += after_card(p, f, hands, h, nh[b], own)
+                        if p[P_AT_ONCE]:
+                            c = deal(shoe, st, rng, tags, sides, cp, counting)
+                            if record:
+                                nrec = keep(cards, r, nrec, c)
+                            add(hands, h + 1, c)
+                            bonus += after_card(p, f, hands, h + 1, nh[b], own)
+                j += 1
+            bm[b] += bonus
+
+        # ------------------------------------------------------------ the dealer
+        live = False
+        waiting = insured != 0
+        early = surrender == 2
+        for b in range(boxes):
+            base = b * MAX_HANDS
+            for j in range(nh[b]):
+                fl = hands[base + j, H_FLAGS]
+                if fl & (FL_BUST | FL_EVEN_MONEY):
+                    continue
+                if fl & FL_SURRENDERED:
+                    if not early:
+                        waiting = True
+                    continue
+                waiting = True
+                if (
+                    fl & FL_SPLIT
+                    or hands[base + j, H_N] != 2
+                    or best_total(hands[base + j, H_SUM], hands[base + j, H_ACE]) != 21
+                ):
+                    live = True
+        if dn == 1 and (live or (waiting and dbj == -1)):
+            c = deal(shoe, st, rng, tags, sides, cp, counting)
+            if record:
+                nrec = keep(cards, r, nrec, c)
+            v = CARD_VALUE[c]
+            dsum += v
+            if v == 1:
+                dace = 1
+            dn = 2
+        if dn == 2:
+            dbj = 1 if best_total(dsum, dace) == 21 else 0
+        if live and dbj != 1:
+            h17 = p[P_H17]
+            while True:
+                best = best_total(dsum, dace)
+                if not dealer_draws_jit(best, best != dsum, h17 != 0):
+                    break
+                c = deal(shoe, st, rng, tags, sides, cp, counting)
+                if record:
+                    nrec = keep(cards, r, nrec, c)
+                v = CARD_VALUE[c]
+                dsum += v
+                if v == 1:
+                    dace = 1
+        dealer = best_total(dsum, dace)
+
+        # ------------------------------------------------------------ settlement
+        bj_pays = f[F_BJ]
+        obo = p[P_OBO]
+        for b in range(boxes):
+            base = b * MAX_HANDS
+            money = 0.0
+            if insured & (1 << b):
+                money += 1.0 if dbj == 1 else -0.5
+            original_lost = False
+            for j in range(nh[b]):
+                if hands[base + j, H_FLAGS] & FL_BUST:
                     original_lost = True
-                else:
+            for j in range(nh[b]):
+                h = base + j
+                fl = hands[h, H_FLAGS]
+                bet = np.float64(hands[h, H_BET])
+                if fl & FL_EVEN_MONEY:
+                    continue
+                if fl & FL_BUST:
                     money -= bet
-            elif dealer > 21 or total > dealer:
-                money += bet
-            elif total < dealer:
-                money -= bet
-        bm[b] += money
-    return nrec
+                    continue
+                total = best_total(hands[h, H_SUM], hands[h, H_ACE])
+                if not fl & FL_SPLIT and hands[h, H_N] == 2 and total == 21:
+                    if dbj != 1:
+                        money += bj_pays
+                elif fl & FL_SURRENDERED:
+                    money -= 1.0 if (dbj == 1 and not early) else 0.5
+                elif dbj == 1:
+                    if obo:
+                        if not original_lost:
+                            money -= 1.0
+                        original_lost = True
+                    else:
+                        money -= bet
+                elif dealer > 21 or total > dealer:
+                    money += bet
+                elif total < dealer:
+                    money -= bet
+            bm[b] += money
+        return nrec
+
+    return play_round
+
+
+_play_round = round_function(False)
+play_round_counting = round_function(True)
 
 
 @fast()
