@@ -158,7 +158,7 @@ def kernel_function(counting: bool, name: str) -> Any:
         sum_money = 0.0
         squares = 0.0
         for r in range(n):
-            nrec: Int = 0
+            nrec: Int = np.int64(0)  # not a literal: one compile of keep()
             fresh = False
             if p[P_CONTINUOUS] or st[0] >= p[P_CUT]:
                 st[0] = 0
@@ -276,7 +276,7 @@ def kernel_function(counting: bool, name: str) -> Any:
                 base = b * MAX_HANDS
                 own = pbox[b]
                 bonus = 0.0  # 6-7-8 and 7-7-7 bonuses paid as the cards come
-                j = 0
+                j: Int = np.int64(0)
                 while j < nh[b]:
                     h = base + j
                     if not hands[h, H_FLAGS] & FL_DONE and hands[h, H_N] == 1:
