@@ -85,6 +85,26 @@ def test_a_continuous_shuffle_deals_from_a_full_shoe_every_round() -> None:
     assert chi2 < 100.9
 
 
+def test_the_kernels_totals_are_the_sums_of_its_rounds_money() -> None:
+    """Both entry points return the sum and the sum of squares of the rounds' money (a round
+    variable shadowing the run's sum once made them differ while every round agreed)."""
+    from twentyone.sim.kernel import play_rounds_kernel
+
+    rules = load_rules("6D S17 DAS")
+    p, f = encode_rules(rules)
+    chart = (*encode_strategy(BOOK), resolve_table())
+    n = 5000
+    cards = np.zeros((n, max_cards(rules, 1)), dtype=np.uint8)
+    ncards = np.zeros(n, dtype=np.int64)
+    money = np.zeros(n)
+    total, squares = record_rounds_kernel(
+        n, 1, p, f, *chart, chunk_states(3, 1)[0], cards, ncards, money
+    )
+    assert total == pytest.approx(money.sum()) and squares == pytest.approx((money**2).sum())
+    assert (money != 0).sum() > n // 2 and money.sum() != 0
+    assert play_rounds_kernel(n, 1, p, f, *chart, chunk_states(3, 1)[0]) == (total, squares)
+
+
 def test_results_depend_on_the_seed_not_on_the_workers() -> None:
     rules = load_rules("6D S17 DAS SPL1 NS CSM")
     rounds = 2 * CHUNK + 12_345

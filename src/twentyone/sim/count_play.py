@@ -33,6 +33,7 @@ ST_HOLE_TAG = 3  # the hole card's tag, counted when the round ends
 ST_HOLE_SIDE = 4  # 1 when the hole card is a side-count card
 ST_EPOCH = 5  # shuffles so far
 ST_HOLE_EPOCH = 6  # the shuffle the hole card was dealt in
+ST_SEATED = 7  # 1 while the counter is seated (wonging)
 ST_SIZE = 8
 
 # the counting parameters
@@ -47,29 +48,57 @@ CP_DECKS = 7
 CP_INS_A = 8  # insurance offered against an ace (1/0)
 CP_INS_T = 9  # against a ten (ru.5)
 CP_EVEN_MONEY = 10  # even money offered to a blackjack facing an ace
+CP_OTHERS = 11  # other players at the table (one box each, after the counter's)
 CP_SIZE = 12
 
+TC_LO = -60  # true counts are binned from TC_LO to TC_HI (beyond: the end bins)
+TC_HI = 60
+NBINS = TC_HI - TC_LO + 1
 
-@fast(inline="always")
-def deal(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr) -> Int:
-    """Draw a card and count it (a card that starts a new shoe first resets the count)."""
+# acc: the run's sums
+A_MONEY = 0  # the counter's money (units)
+A_SQUARES = 1
+A_PLAYED = 2  # rounds the counter played
+A_UNITS = 3  # units bet initially (all the counter's boxes)
+A_RUINED = 4  # bankroll trips ruined
+A_SURVIVED = 5  # bankroll trips that reached the ceiling
+A_BANK = 6  # the bankroll now
+A_SIZE = 8
+
+# bins[tc - TC_LO]: the per-true-count sums
+B_SEEN = 0  # rounds observed at this true count
+B_PLAYED = 1  # rounds played
+B_MONEY = 2  # money per initial bet of the rounds played
+B_SQUARES = 3
+B_SIZE = 4
+
+# wong[]: W_IN_ON, W_IN, W_OUT_ON, W_OUT
+W_IN_ON, W_IN, W_OUT_ON, W_OUT = 0, 1, 2, 3
+
+
+@fast()
+def deal(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr, counting: bool) -> Int:
+    """Draw a card and, ``counting``, count it (a card that starts a new shoe first resets
+    the count). The flat round passes a constant ``False``: only the draw is left."""
     c = draw(shoe, st, rng)
-    if st[ST_POS] == 1:
-        new_shoe(st, cp)
-    st[ST_RC] += tags[c]
-    st[ST_SIDE] += sides[c]
+    if counting:
+        if st[ST_POS] == 1:
+            new_shoe(st, cp)
+        st[ST_RC] += tags[c]
+        st[ST_SIDE] += sides[c]
     return c
 
 
-@fast(inline="always")
-def deal_hole(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr) -> Int:
+@fast()
+def deal_hole(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr, counting: bool) -> Int:
     """Draw the hole card: counted when the round ends (:func:`show_hole`)."""
     c = draw(shoe, st, rng)
-    if st[ST_POS] == 1:
-        new_shoe(st, cp)
-    st[ST_HOLE_TAG] = tags[c]
-    st[ST_HOLE_SIDE] = sides[c]
-    st[ST_HOLE_EPOCH] = st[ST_EPOCH]
+    if counting:
+        if st[ST_POS] == 1:
+            new_shoe(st, cp)
+        st[ST_HOLE_TAG] = tags[c]
+        st[ST_HOLE_SIDE] = sides[c]
+        st[ST_HOLE_EPOCH] = st[ST_EPOCH]
     return c
 
 
@@ -222,3 +251,92 @@ def index_act(
     else:
         code = np.int64(soft[best, col]) if kind else np.int64(hard[best, col])
     return np.int64(restab[code, rest])
+
+
+@fast(inline="always")
+def _bin(tc: Int) -> Int:
+    bi = tc - TC_LO
+    if bi < 0:
+        return 0
+    return bi if bi < NBINS else NBINS - 1
+
+
+@fast(inline="always")
+def take_seat(
+    fresh: bool, tc: Int, kc: Int, st: Arr, cp: Arr, ramp: Arr, wong: Arr, pbox: Arr
+) -> tuple[Int, Int]:
+    """Before the deal, at true count ``tc`` (``fresh``: a new shoe): whether the counter
+    wongs in or out, the units bet (the ramp's; ``0``: the counter sits out), the counter's
+    boxes (``kc`` or none) in ``cp[CP_COUNTER]``, each box's player's boxes in ``pbox``.
+    Returns ``(units, boxes dealt)`` (one, played by the chart, when nobody else plays)."""
+    seated = st[ST_SEATED] != 0
+    if fresh:
+        seated = not wong[W_IN_ON] or tc >= wong[W_IN]
+    elif not seated and wong[W_IN_ON] and tc >= wong[W_IN]:
+        seated = True
+    if seated and wong[W_OUT_ON] and tc < wong[W_OUT]:
+        seated = False
+    st[ST_SEATED] = 1 if seated else 0
+    units = ramp[_bin(tc)] if seated else 0
+    k = kc if units > 0 else 0
+    nb = k + cp[CP_OTHERS]
+    if nb == 0:
+        nb = 1
+    cp[CP_COUNTER] = k
+    for b in range(nb):
+        pbox[b] = kc if b < k else 1
+    return units, nb
+
+
+@fast(inline="always")
+def tally(
+    r: Int,
+    units: Int,
+    tc: Int,
+    k: Int,
+    nb: Int,
+    bm: Arr,
+    bank: Arr,
+    acc: Arr,
+    bins: Arr,
+    record: bool,
+    rec: tuple[Arr, Arr, Arr, Arr],
+    nrec: Int,
+) -> None:
+    """After the round: the counter's money (``units`` on each of its ``k`` boxes) into the
+    run's sums ``acc``, the true count's ``bins`` and the bankroll; with ``record``, round
+    ``r``'s cards dealt, the counter's and the others' money, units and true count."""
+    bi = _bin(tc)
+    m = 0.0
+    for b in range(k):
+        m += bm[b]
+    m = float(m * units)
+    acc[A_MONEY] += m
+    acc[A_SQUARES] += m * m
+    bins[bi, B_SEEN] += 1.0
+    if k > 0:
+        x = m / (units * k)
+        acc[A_PLAYED] += 1.0
+        acc[A_UNITS] += units * k
+        bins[bi, B_PLAYED] += 1.0
+        bins[bi, B_MONEY] += x
+        bins[bi, B_SQUARES] += x * x
+    start, ceiling = bank[0], bank[1]
+    if start > 0:
+        acc[A_BANK] += m
+        if acc[A_BANK] <= 0.0:
+            acc[A_RUINED] += 1.0
+            acc[A_BANK] = start
+        elif acc[A_BANK] >= ceiling:
+            acc[A_SURVIVED] += 1.0
+            acc[A_BANK] = start
+    if record:
+        _, ncards, money, bets = rec
+        ncards[r] = nrec
+        money[r, 0] = m
+        mo = 0.0
+        for b in range(k, nb):
+            mo += bm[b]
+        money[r, 1] = mo
+        bets[r, 0] = units
+        bets[r, 1] = tc

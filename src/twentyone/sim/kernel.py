@@ -13,8 +13,12 @@ shuffle: every round; cut card: when the cut card is out, or when a round emptie
 :class:`twentyone.shoe.Shoe` does); the table of hands and the rules' tests on it are in
 :mod:`twentyone.sim.hands`.
 
-Two entry points share one loop (``_run``, with the round function ``_play_round`` inlined
-into it by numba; the ``record`` flag is its only difference). The hand and shoe helpers are
+The loop and the round are written once, in :func:`kernel_function`, and compiled twice:
+``counting`` is a closure constant of each, which numba prunes on before typing, so the flat
+kernel :data:`_run` has none of the counter's code (no count, no index plays, no insurance,
+no ramp) and plays as fast as before counting existed, while the counting kernel
+(:mod:`twentyone.sim.count_kernel`) has it all. Two entry points share the flat kernel (the
+``record`` flag is their only difference). The hand and shoe helpers are
 ordinary compiled calls that LLVM may inline: inlining them too at numba's level (each call
 site a copy of their typed IR) made the first compile take 44 s of CPU and 1.9 GiB instead of
 7 s and 0.3 GiB, for no speed. :func:`play_rounds_kernel` accumulates the sum and the sum of
@@ -27,6 +31,8 @@ Money is in units of the initial bet per box: a 3:2 blackjack is ``1.5``.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -43,7 +49,10 @@ from twentyone.sim.count_play import (
     deal_hole,
     index_act,
     new_shoe,
+    show_hole,
     surrenders_before_play,
+    take_seat,
+    tally,
     true_count,
 )
 from twentyone.sim.encode import (
@@ -103,402 +112,384 @@ from twentyone.sim.hands import (
 from twentyone.sim.rng import Arr, Int, fast
 
 
-@fast(inline="always")
-def _play_round(
-    boxes: Int,
-    p: Arr,
-    f: Arr,
-    hard: Arr,
-    soft: Arr,
-    pairs: Arr,
-    restab: Arr,
-    shoe: Arr,
-    st: Arr,
-    rng: Arr,
-    hands: Arr,
-    nh: Arr,
-    record: bool,
-    cards: Arr,
-    r: Int,
-    bm: Arr,
-    pbox: Arr,
-    cp: Arr,
-    tags: Arr,
-    sides: Arr,
-    ixt: Arr,
-    ixe: Arr,
-    ins: Arr,
-) -> Int:
-    """One round of ``boxes`` boxes (a new shoe first when due); writes each box's money
-    (units of the box's bet) to ``bm`` and returns, when ``record``, the number of cards
-    written to ``cards[r]``. ``pbox[b]``: how many boxes box ``b``'s player plays (pl.7).
-    The first ``cp[CP_COUNTER]`` boxes are a counter's: index plays (``ixt``, ``ixe``) and
-    insurance at ``ins`` (see :mod:`twentyone.sim.count_play`); every card seen is counted
-    with ``tags`` and ``sides``."""
-    nrec: Int = 0
-    size = shoe.shape[0]
-    counter = cp[CP_COUNTER]
-    if p[P_CONTINUOUS] or st[0] >= p[P_CUT]:
-        st[0] = 0
-        new_shoe(st, cp)
-    for b in range(boxes):
-        base = b * MAX_HANDS
-        nh[b] = 1
-        bm[b] = 0.0
-        for fld in range(H_FIELDS):
-            hands[base, fld] = 0
-        hands[base, H_BET] = 1
+def kernel_function(counting: bool, name: str) -> Any:
+    """The simulator's loop and round (one source), compiled as ``name``: ``counting`` is a
+    closure constant of the compiled function, so numba prunes the branches on it before
+    typing, and the flat kernel (``False``) compiles without any of the counter's code (no
+    count, no index plays, no insurance, no bet ramp); the counting one (``True``, see
+    :mod:`twentyone.sim.count_kernel`) counts every card, bets the ramp and plays the
+    counter's boxes by the indices. Each is one compiled function (no numba-level inlining:
+    copying a big function's IR into its caller was a third of the first compile).
 
-    # ------------------------------------------------------------ the deal
-    if p[P_BOX_BY_BOX]:
-        for b in range(boxes):
-            for _ in range(2):
-                c = deal(shoe, st, rng, tags, sides, cp)
-                if record:
-                    nrec = keep(cards, r, nrec, c)
-                add(hands, b * MAX_HANDS, c)
-        up = deal(shoe, st, rng, tags, sides, cp)
-        if record:
-            nrec = keep(cards, r, nrec, up)
-    else:
-        for b in range(boxes):
-            c = deal(shoe, st, rng, tags, sides, cp)
-            if record:
-                nrec = keep(cards, r, nrec, c)
-            add(hands, b * MAX_HANDS, c)
-        up = deal(shoe, st, rng, tags, sides, cp)
-        if record:
-            nrec = keep(cards, r, nrec, up)
-        for b in range(boxes):
-            c = deal(shoe, st, rng, tags, sides, cp)
-            if record:
-                nrec = keep(cards, r, nrec, c)
-            add(hands, b * MAX_HANDS, c)
-    upv = CARD_VALUE[up]
-    dsum = upv
-    dace = 1 if upv == 1 else 0
-    dn = 1
-    if p[P_HOLE]:
-        c = deal_hole(shoe, st, rng, tags, sides, cp)
-        if record:
-            nrec = keep(cards, r, nrec, c)
-        v = CARD_VALUE[c]
-        dsum += v
-        if v == 1:
-            dace = 1
-        dn = 2
-    col = 9 if upv == 1 else upv - 2
-    # dealer blackjack: -1 unknown, 0 no, 1 yes
-    dbj = -1 if (upv == 1 or upv == 10) else 0
-    for b in range(boxes):
-        h = b * MAX_HANDS
-        if best_total(hands[h, H_SUM], hands[h, H_ACE]) == 21:
-            hands[h, H_FLAGS] = FL_DONE  # a blackjack (insurance and even money declined)
+    >>> [k.py_func.__closure__[0].cell_contents for k in (_run, kernel_function(True, "c"))]
+    [False, True]
+    """
 
-    # ------------------------------------------------------------ a counter's insurance
-    insured = 0  # bit b: box b insured (half its bet)
-    if counter > 0 and dbj == -1:
-        offered = cp[CP_INS_A] if upv == 1 else cp[CP_INS_T]
-        at = ins[0] if upv == 1 else ins[1]
-        even = upv == 1 and cp[CP_EVEN_MONEY]
-        if (offered or even) and true_count(st, cp, size) >= at:
-            for b in range(counter):
-                h = b * MAX_HANDS
-                if hands[h, H_FLAGS] & FL_DONE and even:
-                    hands[h, H_FLAGS] = FL_DONE | FL_EVEN_MONEY
-                    bm[b] = 1.0
-                elif offered:
-                    insured |= 1 << b
+    def run(
+        n: Int,
+        boxes: Int,
+        p: Arr,
+        f: Arr,
+        chart: tuple[Arr, Arr, Arr, Arr],
+        rng: Arr,
+        shoe: Arr,
+        st: Arr,
+        hands: Arr,
+        nh: Arr,
+        record: bool,
+        rec: tuple[Arr, Arr, Arr, Arr],
+        count: tuple[Arr, Arr, Arr, Arr, Arr, Arr],
+        table: tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr],
+    ) -> tuple[float, float]:
+        """``n`` rounds; returns the sum and the sum of squares of the rounds' money (flat).
 
-    # ------------------------------------------------------------ the peek
-    if p[P_PEEK] and dbj == -1:
-        dbj = 1 if best_total(dsum, dace) == 21 else 0
-        if dbj == 1:
-            for b in range(boxes):
-                h = b * MAX_HANDS
-                if insured & (1 << b):
-                    bm[b] += 1.0
-                fl = hands[h, H_FLAGS]
-                if not fl & FL_EVEN_MONEY and best_total(hands[h, H_SUM], hands[h, H_ACE]) != 21:
-                    bm[b] -= 1.0
-            return nrec
-        for b in range(counter):
-            if insured & (1 << b):
-                bm[b] -= 0.5
-        insured = 0
+        ``chart``: ``(hard, soft, pairs, restab)``; ``rec``: ``(cards, ncards, money, bets)``,
+        written when ``record``; ``count``: ``(cp, tags, sides, ixt, ixe, ins)`` (see
+        :mod:`twentyone.sim.count_play`); ``table``: ``(bm, pbox, ramp, wong, bank, acc,
+        bins)``: each box's money in a round (units of its bet), how many boxes its player
+        plays (pl.7), and the counter's ramp, wonging, bankroll and sums. Flat: ``boxes``
+        boxes of one player. Counting: the counter's ``boxes`` boxes (the first ones, while
+        seated), then ``cp[CP_OTHERS]`` players' one box each."""
+        hard, soft, pairs, restab = chart
+        cards, ncards, moneys, _ = rec
+        cp, tags, sides, ixt, ixe, ins = count
+        bm, pbox, ramp, wong, bank, acc, bins = table
+        size = shoe.shape[0]
+        sum_money = 0.0
+        squares = 0.0
+        for r in range(n):
+            nrec: Int = np.int64(0)  # not a literal: one compile of keep()
+            fresh = False
+            if p[P_CONTINUOUS] or st[0] >= p[P_CUT]:
+                st[0] = 0
+                fresh = True
+                if counting:
+                    new_shoe(st, cp)
+            nb = boxes
+            counter: Int = 0
+            units: Int = 0
+            tc: Int = 0
+            if counting:
+                tc = true_count(st, cp, size)
+                units, nb = take_seat(fresh, tc, boxes, st, cp, ramp, wong, pbox)
+                counter = cp[CP_COUNTER]
+            for b in range(nb):
+                base = b * MAX_HANDS
+                nh[b] = 1
+                bm[b] = 0.0
+                for fld in range(H_FIELDS):
+                    hands[base, fld] = 0
+                hands[base, H_BET] = 1
 
-    # ------------------------------------------------------------ surrender before play
-    surrender = p[P_SURRENDER]
-    if p[P_SURR_BEFORE] and surrender != 0 and (upv != 1 or p[P_SURR_VS_ACE]):
-        for b in range(boxes):
-            h = b * MAX_HANDS
-            if not hands[h, H_FLAGS] & FL_DONE:
-                code = chart_code(hard, soft, pairs, hands, h, col, True)
-                says = code in (C_RH, C_RS, C_RP)
-                if b < counter:
-                    says = surrenders_before_play(says, hands, h, col, ixt, ixe, st, cp, size)
-                if says:
-                    hands[h, H_FLAGS] |= FL_SURRENDERED | FL_DONE
-
-    # ------------------------------------------------------------ play
-    min_stand = p[P_MIN_STAND]
-    surr_in_play = surrender != 0 and not p[P_SURR_BEFORE] and (upv != 1 or p[P_SURR_VS_ACE])
-    hsa = p[P_HSA]
-    for b in range(boxes):
-        base = b * MAX_HANDS
-        own = pbox[b]
-        j = 0
-        while j < nh[b]:
-            h = base + j
-            if not hands[h, H_FLAGS] & FL_DONE and hands[h, H_N] == 1:
-                c = deal(shoe, st, rng, tags, sides, cp)
-                if record:
-                    nrec = keep(cards, r, nrec, c)
-                add(hands, h, c)
-                bm[b] += after_card(p, f, hands, h, nh[b], own)
-            while not hands[h, H_FLAGS] & FL_DONE:
-                fl = hands[h, H_FLAGS]
-                can_split = split_allowed(p, hands, h, nh[b], own)
-                if fl & FL_SPLIT_ACES and not hsa:
-                    if not can_split:
-                        hands[h, H_FLAGS] = fl | FL_DONE
-                        break
-                    acts = A_SPLIT | A_STAND
-                else:
-                    best = best_total(hands[h, H_SUM], hands[h, H_ACE])
-                    acts = 0
-                    if best < 21:
-                        acts |= A_HIT
-                    if may_stand_jit(best, min_stand):
-                        acts |= A_STAND
-                    if double_allowed(p, hands, h):
-                        acts |= A_DOUBLE
-                    if can_split:
-                        acts |= A_SPLIT
-                    if surr_in_play and nh[b] == 1 and hands[h, H_N] == 2 and not fl & FL_ACTED:
-                        acts |= A_SURRENDER
-                    if acts == 0:
-                        hands[h, H_FLAGS] = fl | FL_DONE
-                        break
-                # strategy.decide
-                code = chart_code(hard, soft, pairs, hands, h, col, True)
-                if acts & A_SPLIT and (code in (C_P, C_RP)):
-                    act = A_SURRENDER if code == C_RP and acts & A_SURRENDER else A_SPLIT
-                else:
-                    if code in (C_P, C_RP):
-                        code = chart_code(hard, soft, pairs, hands, h, col, False)
-                    act = restab[code, acts]
-                if b < counter:
-                    act = int(
-                        index_act(
-                            act,
-                            acts,
-                            hard,
-                            soft,
-                            pairs,
-                            restab,
-                            hands,
-                            h,
-                            col,
-                            ixt,
-                            ixe,
-                            st,
-                            cp,
-                            size,
-                        )
-                    )
-                if act == A_STAND:
-                    hands[h, H_FLAGS] = fl | FL_DONE | FL_ACTED
-                elif act in (A_HIT, A_DOUBLE):
-                    if act == A_DOUBLE:
-                        hands[h, H_BET] = 2
-                        fl |= FL_DOUBLED
-                    hands[h, H_FLAGS] = fl | FL_ACTED
-                    c = deal(shoe, st, rng, tags, sides, cp)
-                    if record:
-                        nrec = keep(cards, r, nrec, c)
-                    add(hands, h, c)
-                    bm[b] += after_card(p, f, hands, h, nh[b], own)
-                elif act == A_SURRENDER:
-                    hands[h, H_FLAGS] = fl | FL_DONE | FL_SURRENDERED
-                else:  # split
-                    n = nh[b]
-                    insert_hand(hands, base, j, n)
-                    nh[b] = n + 1
-                    c0, c1 = hands[h, H_C0], hands[h, H_C1]
-                    aces = FL_SPLIT_ACES if CARD_VALUE[c0] == 1 else 0
-                    for k in (h, h + 1):
-                        ck = c0 if k == h else c1
-                        vk = CARD_VALUE[ck]
-                        hands[k, H_SUM] = vk
-                        hands[k, H_ACE] = 1 if vk == 1 else 0
-                        hands[k, H_N] = 1
-                        hands[k, H_C0] = ck
-                        hands[k, H_BET] = 1
-                        hands[k, H_FLAGS] = FL_SPLIT | aces
-                    c = deal(shoe, st, rng, tags, sides, cp)
-                    if record:
-                        nrec = keep(cards, r, nrec, c)
-                    add(hands, h, c)
-                    bm[b] += after_card(p, f, hands, h, nh[b], own)
-                    if p[P_AT_ONCE]:
-                        c = deal(shoe, st, rng, tags, sides, cp)
+            # ------------------------------------------------------------ the deal
+            if p[P_BOX_BY_BOX]:
+                for b in range(nb):
+                    for _ in range(2):
+                        c = deal(shoe, st, rng, tags, sides, cp, counting)
                         if record:
                             nrec = keep(cards, r, nrec, c)
-                        add(hands, h + 1, c)
-                        bm[b] += after_card(p, f, hands, h + 1, nh[b], own)
-            j += 1
+                        add(hands, b * MAX_HANDS, c)
+                up = deal(shoe, st, rng, tags, sides, cp, counting)
+                if record:
+                    nrec = keep(cards, r, nrec, up)
+            else:
+                for b in range(nb):
+                    c = deal(shoe, st, rng, tags, sides, cp, counting)
+                    if record:
+                        nrec = keep(cards, r, nrec, c)
+                    add(hands, b * MAX_HANDS, c)
+                up = deal(shoe, st, rng, tags, sides, cp, counting)
+                if record:
+                    nrec = keep(cards, r, nrec, up)
+                for b in range(nb):
+                    c = deal(shoe, st, rng, tags, sides, cp, counting)
+                    if record:
+                        nrec = keep(cards, r, nrec, c)
+                    add(hands, b * MAX_HANDS, c)
+            upv = CARD_VALUE[up]
+            dsum = upv
+            dace = 1 if upv == 1 else 0
+            dn = 1
+            if p[P_HOLE]:
+                c = deal_hole(shoe, st, rng, tags, sides, cp, counting)
+                if record:
+                    nrec = keep(cards, r, nrec, c)
+                v = CARD_VALUE[c]
+                dsum += v
+                if v == 1:
+                    dace = 1
+                dn = 2
+            col = 9 if upv == 1 else upv - 2
+            # dealer blackjack: -1 unknown, 0 no, 1 yes
+            dbj = -1 if (upv == 1 or upv == 10) else 0
+            for b in range(nb):
+                h = b * MAX_HANDS
+                if best_total(hands[h, H_SUM], hands[h, H_ACE]) == 21:
+                    hands[h, H_FLAGS] = FL_DONE  # a blackjack (insurance and even money declined)
 
-    # ------------------------------------------------------------ the dealer
-    live = False
-    waiting = insured != 0
-    early = surrender == 2
-    for b in range(boxes):
-        base = b * MAX_HANDS
-        for j in range(nh[b]):
-            fl = hands[base + j, H_FLAGS]
-            if fl & (FL_BUST | FL_EVEN_MONEY):
-                continue
-            if fl & FL_SURRENDERED:
-                if not early:
+            # ------------------------------------------------------------ a counter's insurance
+            insured = 0  # bit b: box b insured (half its bet)
+            if counting and counter > 0 and dbj == -1:
+                offered = cp[CP_INS_A] if upv == 1 else cp[CP_INS_T]
+                at = ins[0] if upv == 1 else ins[1]
+                even = upv == 1 and cp[CP_EVEN_MONEY]
+                if (offered or even) and true_count(st, cp, size) >= at:
+                    for b in range(counter):
+                        h = b * MAX_HANDS
+                        if hands[h, H_FLAGS] & FL_DONE and even:
+                            hands[h, H_FLAGS] = FL_DONE | FL_EVEN_MONEY
+                            bm[b] = 1.0
+                        elif offered:
+                            insured |= 1 << b
+
+            # ------------------------------------------------------------ the peek
+            if p[P_PEEK] and dbj == -1:
+                dbj = 1 if best_total(dsum, dace) == 21 else 0
+                if counting and dbj == 0:  # the insurance is lost
+                    for b in range(counter):
+                        if insured & (1 << b):
+                            bm[b] -= 0.5
+                    insured = 0
+
+            # ------------------------------------------------------------ surrender before play
+            surrender = p[P_SURRENDER]
+            if dbj != 1 and p[P_SURR_BEFORE] and surrender != 0 and (upv != 1 or p[P_SURR_VS_ACE]):
+                for b in range(nb):
+                    h = b * MAX_HANDS
+                    if not hands[h, H_FLAGS] & FL_DONE:
+                        code = chart_code(hard, soft, pairs, hands, h, col, True)
+                        says = code in (C_RH, C_RS, C_RP)
+                        if counting and b < counter:
+                            says = surrenders_before_play(
+                                says, hands, h, col, ixt, ixe, st, cp, size
+                            )
+                        if says:
+                            hands[h, H_FLAGS] |= FL_SURRENDERED | FL_DONE
+
+            # ------------------------------------------------------------ play
+            min_stand = p[P_MIN_STAND]
+            surr_in_play = (
+                surrender != 0 and not p[P_SURR_BEFORE] and (upv != 1 or p[P_SURR_VS_ACE])
+            )
+            hsa = p[P_HSA]
+            for b in range(nb if dbj != 1 else 0):  # a peeked blackjack: settled as it stands
+                base = b * MAX_HANDS
+                own = pbox[b]
+                bonus = 0.0  # 6-7-8 and 7-7-7 bonuses paid as the cards come
+                j: Int = np.int64(0)
+                while j < nh[b]:
+                    h = base + j
+                    if not hands[h, H_FLAGS] & FL_DONE and hands[h, H_N] == 1:
+                        c = deal(shoe, st, rng, tags, sides, cp, counting)
+                        if record:
+                            nrec = keep(cards, r, nrec, c)
+                        add(hands, h, c)
+                        bonus += after_card(p, f, hands, h, nh[b], own)
+                    while not hands[h, H_FLAGS] & FL_DONE:
+                        fl = hands[h, H_FLAGS]
+                        can_split = split_allowed(p, hands, h, nh[b], own)
+                        if fl & FL_SPLIT_ACES and not hsa:
+                            if not can_split:
+                                hands[h, H_FLAGS] = fl | FL_DONE
+                                break
+                            acts = A_SPLIT | A_STAND
+                        else:
+                            best = best_total(hands[h, H_SUM], hands[h, H_ACE])
+                            acts = 0
+                            if best < 21:
+                                acts |= A_HIT
+                            if may_stand_jit(best, min_stand):
+                                acts |= A_STAND
+                            if double_allowed(p, hands, h):
+                                acts |= A_DOUBLE
+                            if can_split:
+                                acts |= A_SPLIT
+                            if (
+                                surr_in_play
+                                and nh[b] == 1
+                                and hands[h, H_N] == 2
+                                and not fl & FL_ACTED
+                            ):
+                                acts |= A_SURRENDER
+                            if acts == 0:
+                                hands[h, H_FLAGS] = fl | FL_DONE
+                                break
+                        # strategy.decide
+                        code = chart_code(hard, soft, pairs, hands, h, col, True)
+                        if acts & A_SPLIT and (code in (C_P, C_RP)):
+                            act = A_SURRENDER if code == C_RP and acts & A_SURRENDER else A_SPLIT
+                        else:
+                            if code in (C_P, C_RP):
+                                code = chart_code(hard, soft, pairs, hands, h, col, False)
+                            act = restab[code, acts]
+                        if counting and b < counter:
+                            act = int(
+                                index_act(
+                                    act,
+                                    acts,
+                                    hard,
+                                    soft,
+                                    pairs,
+                                    restab,
+                                    hands,
+                                    h,
+                                    col,
+                                    ixt,
+                                    ixe,
+                                    st,
+                                    cp,
+                                    size,
+                                )
+                            )
+                        if act == A_STAND:
+                            hands[h, H_FLAGS] = fl | FL_DONE | FL_ACTED
+                        elif act in (A_HIT, A_DOUBLE):
+                            if act == A_DOUBLE:
+                                hands[h, H_BET] = 2
+                                fl |= FL_DOUBLED
+                            hands[h, H_FLAGS] = fl | FL_ACTED
+                            c = deal(shoe, st, rng, tags, sides, cp, counting)
+                            if record:
+                                nrec = keep(cards, r, nrec, c)
+                            add(hands, h, c)
+                            bonus += after_card(p, f, hands, h, nh[b], own)
+                        elif act == A_SURRENDER:
+                            hands[h, H_FLAGS] = fl | FL_DONE | FL_SURRENDERED
+                        else:  # split
+                            n = nh[b]
+                            insert_hand(hands, base, j, n)
+                            nh[b] = n + 1
+                            c0, c1 = hands[h, H_C0], hands[h, H_C1]
+                            aces = FL_SPLIT_ACES if CARD_VALUE[c0] == 1 else 0
+                            for k in (h, h + 1):
+                                ck = c0 if k == h else c1
+                                vk = CARD_VALUE[ck]
+                                hands[k, H_SUM] = vk
+                                hands[k, H_ACE] = 1 if vk == 1 else 0
+                                hands[k, H_N] = 1
+                                hands[k, H_C0] = ck
+                                hands[k, H_BET] = 1
+                                hands[k, H_FLAGS] = FL_SPLIT | aces
+                            c = deal(shoe, st, rng, tags, sides, cp, counting)
+                            if record:
+                                nrec = keep(cards, r, nrec, c)
+                            add(hands, h, c)
+                            bonus += after_card(p, f, hands, h, nh[b], own)
+                            if p[P_AT_ONCE]:
+                                c = deal(shoe, st, rng, tags, sides, cp, counting)
+                                if record:
+                                    nrec = keep(cards, r, nrec, c)
+                                add(hands, h + 1, c)
+                                bonus += after_card(p, f, hands, h + 1, nh[b], own)
+                    j += 1
+                bm[b] += bonus
+
+            # ------------------------------------------------------------ the dealer
+            live = False
+            waiting = insured != 0
+            early = surrender == 2
+            for b in range(nb):
+                base = b * MAX_HANDS
+                for j in range(nh[b]):
+                    fl = hands[base + j, H_FLAGS]
+                    if fl & (FL_BUST | FL_EVEN_MONEY):
+                        continue
+                    if fl & FL_SURRENDERED:
+                        if not early:
+                            waiting = True
+                        continue
                     waiting = True
-                continue
-            waiting = True
-            if (
-                fl & FL_SPLIT
-                or hands[base + j, H_N] != 2
-                or best_total(hands[base + j, H_SUM], hands[base + j, H_ACE]) != 21
-            ):
-                live = True
-    if dn == 1 and (live or (waiting and dbj == -1)):
-        c = deal(shoe, st, rng, tags, sides, cp)
-        if record:
-            nrec = keep(cards, r, nrec, c)
-        v = CARD_VALUE[c]
-        dsum += v
-        if v == 1:
-            dace = 1
-        dn = 2
-    if dn == 2:
-        dbj = 1 if best_total(dsum, dace) == 21 else 0
-    if live and dbj != 1:
-        h17 = p[P_H17]
-        while True:
-            best = best_total(dsum, dace)
-            if not dealer_draws_jit(best, best != dsum, h17 != 0):
-                break
-            c = deal(shoe, st, rng, tags, sides, cp)
-            if record:
-                nrec = keep(cards, r, nrec, c)
-            v = CARD_VALUE[c]
-            dsum += v
-            if v == 1:
-                dace = 1
-    dealer = best_total(dsum, dace)
+                    if (
+                        fl & FL_SPLIT
+                        or hands[base + j, H_N] != 2
+                        or best_total(hands[base + j, H_SUM], hands[base + j, H_ACE]) != 21
+                    ):
+                        live = True
+            if dn == 1 and (live or (waiting and dbj == -1)):
+                c = deal(shoe, st, rng, tags, sides, cp, counting)
+                if record:
+                    nrec = keep(cards, r, nrec, c)
+                v = CARD_VALUE[c]
+                dsum += v
+                if v == 1:
+                    dace = 1
+                dn = 2
+            if dn == 2:
+                dbj = 1 if best_total(dsum, dace) == 21 else 0
+            if live and dbj != 1:
+                h17 = p[P_H17]
+                while True:
+                    best = best_total(dsum, dace)
+                    if not dealer_draws_jit(best, best != dsum, h17 != 0):
+                        break
+                    c = deal(shoe, st, rng, tags, sides, cp, counting)
+                    if record:
+                        nrec = keep(cards, r, nrec, c)
+                    v = CARD_VALUE[c]
+                    dsum += v
+                    if v == 1:
+                        dace = 1
+            dealer = best_total(dsum, dace)
 
-    # ------------------------------------------------------------ settlement
-    bj_pays = f[F_BJ]
-    obo = p[P_OBO]
-    for b in range(boxes):
-        base = b * MAX_HANDS
-        money = 0.0
-        if insured & (1 << b):
-            money += 1.0 if dbj == 1 else -0.5
-        original_lost = False
-        for j in range(nh[b]):
-            if hands[base + j, H_FLAGS] & FL_BUST:
-                original_lost = True
-        for j in range(nh[b]):
-            h = base + j
-            fl = hands[h, H_FLAGS]
-            bet = np.float64(hands[h, H_BET])
-            if fl & FL_EVEN_MONEY:
-                continue
-            if fl & FL_BUST:
-                money -= bet
-                continue
-            total = best_total(hands[h, H_SUM], hands[h, H_ACE])
-            if not fl & FL_SPLIT and hands[h, H_N] == 2 and total == 21:
-                if dbj != 1:
-                    money += bj_pays
-            elif fl & FL_SURRENDERED:
-                money -= 1.0 if (dbj == 1 and not early) else 0.5
-            elif dbj == 1:
-                if obo:
-                    if not original_lost:
-                        money -= 1.0
-                    original_lost = True
-                else:
-                    money -= bet
-            elif dealer > 21 or total > dealer:
-                money += bet
-            elif total < dealer:
-                money -= bet
-        bm[b] += money
-    return nrec
+            # ------------------------------------------------------------ settlement
+            bj_pays = f[F_BJ]
+            obo = p[P_OBO]
+            for b in range(nb):
+                base = b * MAX_HANDS
+                money = 0.0
+                if insured & (1 << b):
+                    money += 1.0 if dbj == 1 else -0.5
+                original_lost = False
+                for j in range(nh[b]):
+                    if hands[base + j, H_FLAGS] & FL_BUST:
+                        original_lost = True
+                for j in range(nh[b]):
+                    h = base + j
+                    fl = hands[h, H_FLAGS]
+                    bet = np.float64(hands[h, H_BET])
+                    if fl & FL_EVEN_MONEY:
+                        continue
+                    if fl & FL_BUST:
+                        money -= bet
+                        continue
+                    total = best_total(hands[h, H_SUM], hands[h, H_ACE])
+                    if not fl & FL_SPLIT and hands[h, H_N] == 2 and total == 21:
+                        if dbj != 1:
+                            money += bj_pays
+                    elif fl & FL_SURRENDERED:
+                        money -= 1.0 if (dbj == 1 and not early) else 0.5
+                    elif dbj == 1:
+                        if obo:
+                            if not original_lost:
+                                money -= 1.0
+                            original_lost = True
+                        else:
+                            money -= bet
+                    elif dealer > 21 or total > dealer:
+                        money += bet
+                    elif total < dealer:
+                        money -= bet
+                bm[b] += money
+
+            if counting:
+                show_hole(st)
+                tally(r, units, tc, counter, nb, bm, bank, acc, bins, record, rec, nrec)
+            else:
+                m = 0.0
+                for b in range(nb):
+                    m += bm[b]
+                sum_money += m
+                squares += m * m
+                if record:
+                    moneys[r] = m
+                    ncards[r] = nrec
+        return sum_money, squares
+
+    run.__name__ = run.__qualname__ = name
+    return fast()(run)
 
 
-@fast()
-def _run(
-    n: Int,
-    boxes: Int,
-    p: Arr,
-    f: Arr,
-    hard: Arr,
-    soft: Arr,
-    pairs: Arr,
-    restab: Arr,
-    rng: Arr,
-    shoe: Arr,
-    st: Arr,
-    hands: Arr,
-    nh: Arr,
-    record: bool,
-    cards: Arr,
-    ncards: Arr,
-    money: Arr,
-    t: tuple[Arr, ...],
-) -> tuple[float, float]:
-    """The loop both entry points share (``record`` is the only difference); ``t`` holds the
-    per-box arrays and the (all-zero) counting tables of a player who does not count."""
-    bm, pbox, cp, tags, sides, ixt, ixe, ins = t
-    total = 0.0
-    squares = 0.0
-    for r in range(n):
-        k = _play_round(
-            boxes,
-            p,
-            f,
-            hard,
-            soft,
-            pairs,
-            restab,
-            shoe,
-            st,
-            rng,
-            hands,
-            nh,
-            record,
-            cards,
-            r,
-            bm,
-            pbox,
-            cp,
-            tags,
-            sides,
-            ixt,
-            ixe,
-            ins,
-        )
-        m = 0.0
-        for b in range(boxes):
-            m += bm[b]
-        total += m
-        squares += m * m
-        if record:
-            money[r] = m
-            ncards[r] = k
-    return total, squares
+_run = kernel_function(False, "_run")
 
 
 def new_state(decks: int, boxes: int) -> tuple[Arr, Arr, Arr, Arr]:
@@ -511,15 +502,13 @@ def new_state(decks: int, boxes: int) -> tuple[Arr, Arr, Arr, Arr]:
     return shoe, st, hands, nh
 
 
-def no_count(boxes: int) -> tuple[Arr, ...]:
-    """``(bm, pbox, cp, tags, sides, ixt, ixe, ins)`` for one player on ``boxes`` boxes who
-    does not count: per-box money, the player's boxes for each box, and empty counting
-    tables."""
+def no_count(boxes: int) -> tuple[tuple[Arr, ...], tuple[Arr, ...]]:
+    """The ``count`` and ``table`` arguments of :data:`_run` for one player on ``boxes`` boxes
+    who does not count: empty counting tables, each box's money, the player's boxes for
+    each box, and an unused ramp, wonging, bankroll and sums."""
     cp = np.zeros(CP_SIZE, dtype=np.int64)
     cp[CP_SCALE] = 1
-    return (
-        np.zeros(boxes, dtype=np.float64),
-        np.full(boxes, boxes, dtype=np.int64),
+    count = (
         cp,
         np.zeros(52, dtype=np.int64),
         np.zeros(52, dtype=np.int64),
@@ -527,6 +516,18 @@ def no_count(boxes: int) -> tuple[Arr, ...]:
         np.zeros((1, 3), dtype=np.int64),
         np.zeros(2, dtype=np.int64),
     )
+    unused = np.zeros(1, dtype=np.int64)
+    sums = np.zeros(1, dtype=np.float64)
+    table = (
+        np.zeros(boxes, dtype=np.float64),
+        np.full(boxes, boxes, dtype=np.int64),
+        unused,
+        unused,
+        sums,
+        sums,
+        np.zeros((1, 1), dtype=np.float64),
+    )
+    return count, table
 
 
 # The entry points are plain Python: they allocate, then make one call into the compiled loop
@@ -545,13 +546,13 @@ def play_rounds_kernel(
     """Play ``n`` rounds from a fresh shoe; return the sum and the sum of squares of the
     rounds' money. ``rng`` (4 ``uint64``, not all zero) is the xoshiro256** state, advanced
     in place."""
-    shoe, st, hands, nh = new_state(int(p[P_DECKS]), boxes)
-    cards = np.zeros((1, 1), dtype=np.uint8)
-    ncards = np.zeros(1, dtype=np.int64)
-    money = np.zeros(1, dtype=np.float64)
-    args = (p, f, hard, soft, pairs, restab, rng, shoe, st, hands, nh)
-    total, squares = _run(n, boxes, *args, False, cards, ncards, money, no_count(boxes))
-    return float(total), float(squares)
+    rec = (
+        np.zeros((1, 1), dtype=np.uint8),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.float64),
+        np.zeros((1, 1), dtype=np.int64),
+    )
+    return _play(n, boxes, p, f, (hard, soft, pairs, restab), rng, False, rec)
 
 
 def record_rounds_kernel(
@@ -571,7 +572,22 @@ def record_rounds_kernel(
     """:func:`play_rounds_kernel`, keeping each round's cards (``cards[r, :ncards[r]]``, in
     the order they left the shoe; ``cards`` needs :func:`twentyone.sim.encode.max_cards`
     columns) and money (``money[r]``)."""
+    rec = (cards, ncards, money, np.zeros((1, 1), dtype=np.int64))
+    return _play(n, boxes, p, f, (hard, soft, pairs, restab), rng, True, rec)
+
+
+def _play(
+    n: int,
+    boxes: int,
+    p: Arr,
+    f: Arr,
+    chart: tuple[Arr, Arr, Arr, Arr],
+    rng: Arr,
+    record: bool,
+    rec: tuple[Arr, Arr, Arr, Arr],
+) -> tuple[float, float]:
     shoe, st, hands, nh = new_state(int(p[P_DECKS]), boxes)
-    args = (p, f, hard, soft, pairs, restab, rng, shoe, st, hands, nh)
-    total, squares = _run(n, boxes, *args, True, cards, ncards, money, no_count(boxes))
+    count, table = no_count(boxes)
+    args = (shoe, st, hands, nh, record, rec, count, table)
+    total, squares = _run(n, boxes, p, f, chart, rng, *args)
     return float(total), float(squares)
