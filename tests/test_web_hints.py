@@ -62,8 +62,8 @@ def _app(tmp_path: Any, shoe_factory: Any, rules: str, **options: Any) -> tuple[
 
 @pytest.fixture
 def cut_table(tmp_path: Any) -> Iterator[tuple[FastAPI, Player, FakeClock]]:
-    """ann at a 2-deck cut-card table, analysis done, dealt TS 6D against TH (hole 7C)
-    after one deck's small cards have gone."""
+    """ann at a 2-deck cut-card table, analysis done, her page showing the hint, about to
+    be dealt TS 6D against TH (hole 7C) after one deck's small cards have gone."""
     clock = FakeClock()
     factory = lambda _config, _rules: SeenShoe(SMALL_GONE, "TS TH 6D 7C TC 9C")  # noqa: E731
     app, done = _app(tmp_path, factory, CUT, clock=clock)
@@ -72,6 +72,7 @@ def cut_table(tmp_path: Any) -> Iterator[tuple[FastAPI, Player, FakeClock]]:
         tokens = {"ann": register(client, "ann")}
         with players_at(client, "t", tokens) as (ann,):
             ann.ok("sit")
+            ann.ok("hints", on=True)
             ann.ok("bet", box=0, amount=1000)
             yield app, ann, clock
 
@@ -158,12 +159,41 @@ def test_the_hint_at_a_continuous_shuffler_is_advises_best_for_the_cards_in_sigh
         tokens = {"ann": register(client, "ann")}
         with players_at(client, "t", tokens) as (ann,):
             ann.ok("sit")
+            ann.ok("hints", on=True)
             ann.ok("bet", box=0, amount=1000)
             ann.ok("deal")
             view = ann.view_where(lambda v: bool(v["turn"] and v["turn"]["hint"]["exact"]))
             rules = load_rules("ru-online")
             best = advise(rules, parse_cards("9S 3D"), "2H", shoe=list(full_shoe(rules))).best
             assert view["turn"]["hint"]["decision"] == best
+
+
+def test_no_work_for_a_page_that_does_not_show_the_hint(
+    cut_table: tuple[FastAPI, Player, FakeClock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ann hides the hint: her questions cost the worker nothing and the hint stays the
+    # chart's; shown again mid-question, the exact one follows
+    _app, ann, _clock = cut_table
+    asked: list[Any] = []
+    real = hint_worker.best_play
+
+    def counted(rules: Any, hq: Any, **kw: Any) -> str | None:
+        asked.append(hq)
+        return real(rules, hq, **kw)
+
+    monkeypatch.setattr(hint_worker, "best_play", counted)
+    ann.ok("hints", on=False)
+    ann.ok("deal")
+    for _ in range(5):
+        threading.Event().wait(0.05)  # a few of the table's ticks
+        assert ann.ok("view")["turn"]["hint"] == {"decision": "hit", "exact": False}
+    assert asked == []
+    ann.ok("hints", on=True)
+    view = ann.view_where(lambda v: bool(v["turn"] and v["turn"]["hint"]["exact"]))
+    assert view["turn"]["hint"] == {"decision": "stand", "exact": True} and len(asked) == 1
+    error = ann.do("hints", on="yes")
+    assert error["type"] == "error" and error["field"] == "on"
+    assert error["error"] == "on 'yes': expected true or false"
 
 
 def test_chart_hints_keep_the_chart(tmp_path: Any) -> None:
@@ -175,6 +205,7 @@ def test_chart_hints_keep_the_chart(tmp_path: Any) -> None:
         tokens = {"ann": register(client, "ann")}
         with players_at(client, "t", tokens) as (ann,):
             ann.ok("sit")
+            ann.ok("hints", on=True)
             ann.ok("bet", box=0, amount=1000)
             ann.ok("deal")
             for _ in range(5):

@@ -133,6 +133,12 @@ def create_app(
         configs[config.id] = config
         rules_of[config.id] = load_rules(config.rules)
 
+    # every rule set is the analysis's before it starts (a cluster node makes its tables
+    # later, as it takes their leases: they find their chart and hints there)
+    for rules in rules_of.values():
+        advice.default_action(rules)
+        advice.exact_hints(rules)
+
     def make_live(config: TableConfig) -> LiveTable:
         rules = rules_of[config.id]
         return LiveTable(

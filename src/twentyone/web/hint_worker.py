@@ -12,8 +12,9 @@ composition, tens for some pairs. The server's event loop must not wait for it, 
 - :class:`ExactHints` keeps the answers per question and shoe composition (a bounded LRU);
 - :class:`TableHint` follows one table's round from the event loop: the page is shown the
   chart's move at once and the exact one once it is ready (the table's tick picks it up and
-  the table's view goes out again). A question is sent to the worker at the table's first
-  tick after it is asked, so a question answered at once costs nothing.
+  the table's view goes out again). A question is sent to the worker only for a player
+  whose page shows the hint (it says so with a ``hints`` message, :func:`hints_on`), at the
+  table's first tick after it is asked, so a question answered at once costs nothing.
 
 The decision clock does not wait for any of this: when a player does not act in time the
 table plays its default action, the basic-strategy chart, chosen when the question is asked.
@@ -21,15 +22,20 @@ table plays its default action, the basic-strategy chart, chosen when the questi
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Set
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from twentyone.hints import HandQuestion, best_play, hand_question
+from twentyone.i18n import N_
 from twentyone.rules import Rules
 from twentyone.session_parts import Played
+from twentyone.web.refusal import TableError
 
+log = logging.getLogger(__name__)
 _MISSING: Any = object()
 
 
@@ -120,21 +126,29 @@ class TableHint:
             return None
         return self.decision
 
-    def follow(self, played: Played | None, shoe: Any) -> bool:
+    def follow(self, played: Played | None, shoe: Any, wanted: Set[str]) -> bool:
         """Catch up with the round (called on the table's tick): take a new question's
-        snapshot and ask the worker, or take the worker's answer. True when an exact answer
-        arrived for the question in play (the table's view is due again)."""
+        snapshot and ask the worker (only where the player whose turn it is is in
+        ``wanted``: their page shows the hint), or take the worker's answer. True when an
+        exact answer arrived for the question in play (the table's view is due again)."""
         exact = self.exact
         if exact is None or not exact.ready:
             return False
-        if played is None or played.rnd.question is None:
+        q = played.rnd.question if played is not None else None
+        if played is None or q is None:
             self._forget(None)
             return False
         key = _key(played)
+        if key != self.key and played.rnd.boxes[q.box].player not in wanted:
+            return False  # nobody looks: no work (asked again at the next tick)
         if key != self.key:
             self._forget(key)
-            dealt = shoe.dealt() if _tells_dealt(exact.rules, shoe) else None
-            self.question = hand_question(exact.rules, played.rnd, dealt)
+            try:
+                dealt = shoe.dealt() if _tells_dealt(exact.rules, shoe) else None
+                self.question = hand_question(exact.rules, played.rnd, dealt)
+            except Exception:  # the chart's hint stays; the table goes on
+                log.exception("no exact hint for table question %s", key)
+                return False
             assert self.question is not None
             found = exact.cached(self.question)
             if found is not _MISSING:
@@ -163,6 +177,21 @@ class TableHint:
             False,
             None,
         )
+
+
+def hints_on(on: Any) -> bool:
+    """A ``hints`` message's ``on``: whether the page shows the hint.
+
+    >>> hints_on(True), hints_on(False)
+    (True, False)
+    >>> hints_on("yes")
+    Traceback (most recent call last):
+    ...
+    twentyone.web.refusal.TableError: on 'yes': expected true or false
+    """
+    if not isinstance(on, bool):
+        raise TableError(N_("on {on!r}: expected true or false"), "on", on, on=on)
+    return on
 
 
 def _key(played: Played) -> tuple[Any, ...]:

@@ -91,8 +91,10 @@ class LiveTable:
         #: the name players see and the house's country (ISO 3166-1 code, or None)
         self.name, self.country = table_house(config)
         self._last_round: tuple[Played, dict[str, Any]] | None = None
-        #: the exact hint of the question in play, worked out off the event loop
+        #: the exact hint of the question in play, worked out off the event loop for the
+        #: players whose page shows it (``hint_wanted``, kept by the server's sockets)
         self.hint = TableHint(exact_hints)
+        self.hint_wanted: set[str] = set()
 
     # ----------------------------------------------------------------- reading
     @property
@@ -238,7 +240,7 @@ class LiveTable:
         """Fire the countdown and the decision clock if their time has come; True when the
         table changed (an exact hint that arrived is a change: the views show it)."""
         changed = self.session.tick(now)
-        if self.hint.follow(self.session.played, self.shoe):
+        if self.hint.follow(self.session.played, self.shoe, self.hint_wanted):
             self.session.seq += 1
             changed = True
         return changed
