@@ -98,16 +98,19 @@ def test_hints_use_the_cards_seen_since_the_shuffle() -> None:
     assert plain.shoe is None
 
 
-def test_the_web_default_can_play_the_cards_really_left() -> None:
+def test_the_web_hint_plays_the_cards_really_left() -> None:
+    from twentyone.hints import hand_question
     from twentyone.web.advice import Advice
 
     rules = load_rules("6D S17 DAS SPL3 LS")
-    advice = Advice(enabled=True, exact=True)
+    advice = Advice(enabled=True)
     action = advice.default_action(rules)
+    exact = advice.exact_hints(rules)
+    assert exact is not None and not exact.ready
     advice.start()
     assert advice.thread is not None
     advice.thread.join(300)
-    assert action.name == "exact"
+    assert action.name == "basic strategy" and exact.ready  # the clock plays the chart
     shoe = Shoe.for_rules(rules, seed=5)
     for _ in range(30):  # a few rounds' cards since the shuffle, then a round to decide
         shoe.draw_many(7)
@@ -119,7 +122,11 @@ def test_the_web_default_can_play_the_cards_really_left() -> None:
         pytest.skip("no seeded round reached a play question")
     evs = Advisor(rules, shoe=shoe).returns(rnd)
     best = max(evs, key=lambda k: evs[k])
-    assert action.decide(rnd).split(":")[0] == best
+    hq = hand_question(rules, rnd, shoe.dealt())
+    assert hq is not None
+    assert exact.pool.submit(lambda: exact.compute(hq)).result(60).split(":")[0] == best
+    assert exact.cached(hq) == exact.compute(hq)  # remembered per composition
+    advice.stop()
 
 
 def test_a_first_run_is_announced(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -156,3 +163,21 @@ def test_hints_survive_a_reshuffle_in_the_round() -> None:
         for k, v in action_evs(rules, rnd.boxes[0].hands[0].cards, rnd.upcard).items()
         if k in {"stand", "hit", "double"}
     }
+
+
+def test_the_best_play_insures_when_the_tens_left_make_it_pay() -> None:
+    from twentyone.hints import HandQuestion, best_play
+
+    rules = load_rules("6D S17 DAS SPL3 NS")
+    nine, seven, ace, ten = parse_cards("9S 7D AH KC")
+    ask = ("insure", "no-insurance")
+    full = HandQuestion("insurance", ask, (nine, seven), ace, 1, None)
+    assert best_play(rules, full) == "no-insurance"  # 96 tens in 309 cards: under a third
+    # a shoe the players know to hold 20 tens among 46 cards (less the hand and the ace)
+    rich = HandQuestion("insurance", ask, (nine, seven), ace, 1, (4, 2, 2, 2, 2, 2, 4, 4, 4, 20))
+    assert best_play(rules, rich) == "insure"
+    money = HandQuestion("even-money", ("even-money", "no-even-money"), (ace, ten), ace, 1, None)
+    assert best_play(rules, money) == "no-even-money"
+    only_amount = HandQuestion("insurance", ("insure:N", "no-insurance"), (nine, seven), ace, 1,
+                               (4, 2, 2, 2, 2, 2, 4, 4, 4, 20))  # fmt: skip
+    assert best_play(rules, only_amount) is None  # no bare "insure" to point at

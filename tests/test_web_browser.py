@@ -353,8 +353,9 @@ def test_two_players_play_through_the_page(server: Server, browser: Any, tmp_pat
 
 def test_single_player_table_with_the_strategy_hint(browser: Any, tmp_path: Path) -> None:
     """With the analysis: the lobby shows each table's house edge; at ru-online the Deal
-    button deals, the hole card is a card back, and the hint (the clock's basic-strategy
-    default) names the textbook play. Shoe ``5S 9H 6D 7C 9S TC``: the player 5S 6D = 11
+    button deals, the hole card is a card back, and the hint (the exact best play for the
+    cards in sight, which follows the chart's) names the textbook play, as does the clock's
+    basic-strategy default. Shoe ``5S 9H 6D 7C 9S TC``: the player 5S 6D = 11
     against 9H (double, not the clock's fallback stand), doubles onto 9S = 20; the dealer
     9H 7C = 16 draws TC, 26: the player wins 20.00 on 20.00 staked."""
     url = f"sqlite:///{tmp_path}/hint.db"
@@ -390,7 +391,7 @@ def test_single_player_table_with_the_strategy_hint(browser: Any, tmp_path: Path
             expect(page.locator("#dealer-cards .card.back")).to_have_count(1)
             expect(page.locator('#dealer-cards [data-card="9H"]')).to_have_count(1)
             expect(page.locator("#dealer-cards .card")).to_have_count(2)
-            expect(page.locator("#hint")).to_have_text("Basic strategy: double")
+            expect(page.locator("#hint")).to_have_text("Best play for the cards left: double")
             expect(page.locator("#actions .action.hinted")).to_have_attribute(
                 "data-action", "double"
             )

@@ -43,11 +43,13 @@ def add_serve_parser(sub: Any) -> None:
         help="deal this table from a provably fair shoe (repeatable; docs/web.md)",
     )
     w.add_argument(
-        "--exact-hints",
+        "--chart-hints",
         action="store_true",
-        help="hints and the clock's default play the exact best move for the cards left "
-        "(cut-card tables; about 25 ms a new shoe composition)",
+        help="the page's hint is the basic-strategy chart's move (default: the exact best "
+        "play for the cards the players know, worked out off the event loop)",
     )
+    # the exact hint was opt-in before it became the default: still accepted, changes nothing
+    w.add_argument("--exact-hints", action="store_true", help=argparse.SUPPRESS)
     _add_guard_options(w)
     cluster_cli.add_node_options(w)
     w.set_defaults(func=_cmd_serve)
@@ -161,7 +163,7 @@ def _app_on_database(
             login_limits=args.login_limits or guard.LOGIN_LIMITS,
             register_limits=args.register_limits or guard.REGISTER_LIMITS,
             socket_limits=sockets,
-            exact_hints=args.exact_hints,
+            chart_hints=args.chart_hints,
             node=node,
         )
     except (SQLAlchemyError, ImportError, OSError) as exc:

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from twentyone.cards import Card
@@ -57,6 +58,125 @@ def known_shoe(rules: Rules, rnd: Any, dealt: tuple[Card, ...] | None) -> tuple[
     return tuple(counts)
 
 
+@dataclass(frozen=True, slots=True)
+class HandQuestion:
+    """What the exact answer to a round's question depends on, taken out of the round (so
+    that it can be worked out elsewhere, e.g. in a worker thread, while the round goes on):
+    the question's ``kind`` and ``actions``, the hand (``cards``; for an insurance or even-money
+    question the box's first hand), the dealer's ``upcard``, how many hands the box has
+    (``split_hands``) and the shoe as the player knows it before the hand and the up card
+    (:func:`known_shoe`; ``None``: the rules' full shoe)."""
+
+    kind: str
+    actions: tuple[str, ...]
+    cards: tuple[Card, ...]
+    upcard: Card
+    split_hands: int
+    shoe: tuple[int, ...] | None
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """What the answer depends on, suits left out (a cache key)."""
+        return (
+            self.kind,
+            self.actions,
+            tuple(c.value for c in self.cards),
+            self.upcard.value,
+            self.split_hands,
+            self.shoe,
+        )
+
+
+def hand_question(rules: Rules, rnd: Any, dealt: tuple[Card, ...] | None) -> HandQuestion | None:
+    """The round's question as a :class:`HandQuestion` (``dealt`` as in :func:`seen_cards`),
+    or ``None`` when nothing is asked.
+
+    >>> from twentyone import BoxBet, Round, StackedShoe, load_rules
+    >>> rules = load_rules("6D S17 DAS SPL3 NS")
+    >>> rnd = Round(rules, StackedShoe("TS TH 6D 7C"), [BoxBet("ann", 1000)])
+    >>> hq = hand_question(rules, rnd, None)
+    >>> hq.kind, [str(c) for c in hq.cards], str(hq.upcard), sum(hq.shoe)
+    ('play', ['TS', '6D'], 'TH', 312)
+    """
+    from twentyone.analysis.context import MIN_CARDS
+
+    q = rnd.question
+    if q is None:
+        return None
+    box = rnd.boxes[q.box]
+    shoe: tuple[int, ...] | None = known_shoe(rules, rnd, dealt)
+    if shoe is not None and sum(shoe) < MIN_CARDS:
+        shoe = None  # too few cards known left to deal from: the full shoe instead
+    return HandQuestion(
+        kind=q.kind,
+        actions=tuple(q.actions),
+        cards=tuple(box.hands[q.hand].cards),
+        upcard=rnd.upcard,
+        split_hands=len(box.hands),
+        shoe=shoe,
+    )
+
+
+def question_returns(rules: Rules, hq: HandQuestion, *, boxes: int = 1) -> dict[str, float]:
+    """Exact return of each action open to a play or surrender question, per unit of the
+    hand's bet (``{}`` for other questions)."""
+    from twentyone.analysis import action_evs
+
+    if hq.kind not in ("play", "surrender"):
+        return {}
+    try:
+        evs = action_evs(
+            rules, hq.cards, hq.upcard, boxes=boxes, split_hands=hq.split_hands, shoe=hq.shoe
+        )
+    except CardError:  # a reshuffle in the round: the cards seen no longer add up
+        evs = action_evs(rules, hq.cards, hq.upcard, boxes=boxes, split_hands=hq.split_hands)
+    if hq.kind == "surrender":
+        keep = max((v for k, v in evs.items() if k != "surrender"), default=0.0)
+        return {"surrender": evs.get("surrender", -0.5), "no-surrender": keep}
+    return {k: v for k, v in evs.items() if k in {a.split(":")[0] for a in hq.actions}}
+
+
+def blackjack_chance(rules: Rules, hq: HandQuestion) -> float:
+    """The chance that the dealer's hidden (or next) card makes a blackjack under the up
+    card, over the shoe the player knows less the hand and the up card."""
+    from twentyone.analysis.context import full_shoe
+
+    counts = list(hq.shoe if hq.shoe is not None else full_shoe(rules))
+    for c in (*hq.cards, hq.upcard):
+        counts[c.value - 1] = max(counts[c.value - 1] - 1, 0)
+    need = 9 if hq.upcard.value == 1 else 0  # under an ace a ten, under a ten an ace
+    return counts[need] / sum(counts) if sum(counts) else 0.0
+
+
+def best_play(rules: Rules, hq: HandQuestion, *, boxes: int = 1) -> str | None:
+    """The exact best answer to the question, spelled as one of its actions: the highest
+    return for a play or surrender question; insurance (the whole half bet) or even money
+    where it returns more than declining, over the cards known left.
+    ``None`` where no such answer is open.
+
+    >>> from twentyone import BoxBet, Round, StackedShoe, load_rules
+    >>> rules = load_rules("6D S17 DAS SPL3 NS")
+    >>> rnd = Round(rules, StackedShoe("TS TH 6D 7C"), [BoxBet("ann", 1000)])
+    >>> best_play(rules, hand_question(rules, rnd, None))
+    'hit'
+    """
+    if hq.kind in ("insurance", "even-money"):
+        p = blackjack_chance(rules, hq)
+        if hq.kind == "insurance":
+            take = 3 * p - 1 > 0  # insurance pays 2:1
+        else:  # even money, against the blackjack's payout unless the dealer has one too
+            take = float(rules.blackjack_pays) * (1 - p) < 1
+        yes = "insure" if hq.kind == "insurance" else "even-money"
+        no = "no-insurance" if hq.kind == "insurance" else "no-even-money"
+        pick = yes if take else no  # (only an amount to insure open: no answer here)
+        return pick if pick in hq.actions else None
+    evs = question_returns(rules, hq, boxes=boxes)
+    if not evs:
+        return None
+    best = max(evs, key=lambda k: evs[k])
+    return next((a for a in hq.actions if a.split(":")[0] == best), None)
+
+
 class Advisor:
     """Hints for one rule set (the chart is derived once, on first use). ``shoe``: the
     table's shoe; where it tells the cards dealt since the shuffle (a cut-card
@@ -79,37 +199,18 @@ class Advisor:
         """The chart's answer to the round's current question, in replay spelling."""
         return decide(self.chart, rnd)
 
+    def question(self, rnd: Any) -> HandQuestion | None:
+        """The round's question with the shoe as the player knows it (:func:`hand_question`)."""
+        return hand_question(self.rules, rnd, self.shoe.dealt() if self.shoe is not None else None)
+
     def returns(self, rnd: Any) -> dict[str, float]:
         """Exact return of each action open to the hand in play, per unit of its bet."""
-        from twentyone.analysis import action_evs
-
         q = rnd.question
         if q is None or q.kind not in ("play", "surrender"):
             return {}
-        box = rnd.boxes[q.box]
-        hand = box.hands[q.hand]
-        from twentyone.analysis.context import MIN_CARDS
-
-        shoe: tuple[int, ...] | None = self.shoe_counts(rnd)
-        if shoe is not None and sum(shoe) < MIN_CARDS:
-            shoe = None  # too few cards known left to deal from: the full shoe instead
-        try:
-            evs = action_evs(
-                self.rules,
-                hand.cards,
-                rnd.upcard,
-                boxes=self.boxes,
-                split_hands=len(box.hands),
-                shoe=shoe,
-            )
-        except CardError:  # a reshuffle in the round: the cards seen no longer add up
-            evs = action_evs(
-                self.rules, hand.cards, rnd.upcard, boxes=self.boxes, split_hands=len(box.hands)
-            )
-        if q.kind == "surrender":
-            keep = max((v for k, v in evs.items() if k != "surrender"), default=0.0)
-            return {"surrender": evs.get("surrender", -0.5), "no-surrender": keep}
-        return {k: v for k, v in evs.items() if k in {a.split(":")[0] for a in q.actions}}
+        hq = self.question(rnd)
+        assert hq is not None
+        return question_returns(self.rules, hq, boxes=self.boxes)
 
     def cost(self, rnd: Any, choice: str) -> float | None:
         """How much ``choice`` gives up against the chart's move, per unit of the hand's bet
@@ -124,12 +225,9 @@ class Advisor:
         """The chance that the dealer's hidden card (or next card) makes a blackjack under
         the up card, over the cards left as the player knows them (an insurance or even-money
         question: the box's first hand, the up card and every other card seen are out)."""
-        counts = list(self.shoe_counts(rnd))
-        q = rnd.question
-        for c in (*rnd.boxes[q.box].hands[q.hand].cards, rnd.upcard):
-            counts[c.value - 1] = max(counts[c.value - 1] - 1, 0)
-        need = 9 if rnd.upcard.value == 1 else 0  # under an ace a ten, under a ten an ace
-        return counts[need] / sum(counts) if sum(counts) else 0.0
+        hq = self.question(rnd)
+        assert hq is not None
+        return blackjack_chance(self.rules, hq)
 
     def insurance_return(self, rnd: Any) -> float:
         """The return of each unit insured (2:1 on a dealer blackjack), per unit insured."""

@@ -2,7 +2,9 @@
 
 ``twentyone.analysis`` (house edge, basic strategy) is imported lazily and computed in a
 background thread; until it is done, or when it cannot be imported, the lobby shows no house
-edge and the decision clock stands.
+edge, the decision clock stands and the page shows no hint. Once it is done the decision
+clock plays the basic-strategy chart and the page's hint is the exact best play for the cards
+the players know (:mod:`twentyone.web.hint_worker`), the chart's until that is worked out.
 """
 
 from __future__ import annotations
@@ -13,63 +15,52 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from twentyone.round import Round
+from twentyone.cards import parse_cards
+from twentyone.hints import HandQuestion
 from twentyone.rules import Rules
 from twentyone.session import DefaultAction
+from twentyone.web.hint_worker import ExactHints, HintPool
 
 log = logging.getLogger(__name__)
 
 
-def exact_chooser(rules: Rules, chart: Any) -> Callable[[Round], str]:
-    """A default action that plays each hand its best way over the shoe the players know (a
-    cut-card shoe: the full shoe less every card seen since the shuffle; see
-    :class:`~twentyone.hints.Advisor`), the chart where no return is known (insurance, even
-    money). About 25 ms per new shoe composition on one core, in the caller's thread."""
-    hints: Any = importlib.import_module("twentyone.hints")
-    strategy: Any = importlib.import_module("twentyone.strategy")
-    advisor = hints.Advisor(rules, shoe=None)
-    advisor.chart = chart
-
-    def choose(rnd: Round) -> str:
-        q = rnd.question
-        if q is None or q.kind not in ("play", "surrender"):
-            return str(strategy.decide(chart, rnd))
-        if rules.shuffle == "cut-card" and hasattr(rnd.shoe, "dealt"):
-            advisor.shoe = rnd.shoe
-        else:
-            advisor.shoe = None
-        evs: dict[str, float] = advisor.returns(rnd)
-        if not evs:
-            return str(strategy.decide(chart, rnd))
-        best = max(evs, key=lambda k: evs[k])
-        return next((a for a in q.actions if a.split(":")[0] == best), best)
-
-    return choose
-
-
 class Advice:
-    """House edges and basic-strategy defaults per rule set (``exact``: the default plays each
-    hand its best way over the cards really left, see :func:`exact_chooser`)."""
+    """House edges and basic-strategy defaults per rule set, and the exact hints
+    (:mod:`twentyone.web.hint_worker`) once the analysis is known to work; ``chart_hints``:
+    none, the page's hint is the chart's move."""
 
     def __init__(
         self,
         enabled: bool = True,
         on_done: Callable[[], object] | None = None,
         *,
-        exact: bool = False,
+        chart_hints: bool = False,
+        pool: HintPool | None = None,
     ) -> None:
         self.enabled = enabled
-        self.exact = exact
+        self.chart_hints = chart_hints
         self.on_done = on_done
         self.edges: dict[Rules, float] = {}
         self.defaults: dict[Rules, DefaultAction] = {}
+        self.hints: dict[Rules, ExactHints] = {}
+        self.pool = pool or HintPool()
         self.thread: threading.Thread | None = None
 
     def default_action(self, rules: Rules) -> DefaultAction:
-        """The (shared, updated in place) default action of tables with these rules."""
+        """The (shared, updated in place) default action of tables with these rules: the
+        basic-strategy chart once known (the decision clock plays it), else stand."""
         if rules not in self.defaults:
             self.defaults[rules] = DefaultAction("stand")
         return self.defaults[rules]
+
+    def exact_hints(self, rules: Rules) -> ExactHints | None:
+        """The exact hints of tables with these rules (ready once the analysis has run),
+        ``None`` with ``chart_hints`` or without the analysis."""
+        if self.chart_hints or not self.enabled:
+            return None
+        if rules not in self.hints:
+            self.hints[rules] = ExactHints(rules, self.pool)
+        return self.hints[rules]
 
     def house_edge(self, rules: Rules) -> float | None:
         """The house edge of basic strategy (a fraction), once known."""
@@ -82,6 +73,10 @@ class Advice:
         self.thread = threading.Thread(target=self._compute, name="twentyone-advice", daemon=True)
         self.thread.start()
 
+    def stop(self) -> None:
+        """Stop the hints' worker (the app's shutdown)."""
+        self.pool.shutdown()
+
     def _compute(self) -> None:
         try:
             analysis: Any = importlib.import_module("twentyone.analysis")
@@ -92,17 +87,23 @@ class Advice:
         for rules, action in list(self.defaults.items()):
             try:
                 chart = analysis.basic_strategy(rules)
-                if self.exact:
-                    action.chooser = exact_chooser(rules, chart)
-                    action.name = "exact"
-                else:
-                    action.chooser = lambda rnd, chart=chart: str(strategy.decide(chart, rnd))
-                    action.name = "basic strategy"
+                action.chooser = lambda rnd, chart=chart: str(strategy.decide(chart, rnd))
+                action.name = "basic strategy"
                 self.edges[rules] = -float(analysis.analyze(rules, outcomes=False).ev_basic)
+                exact = self.hints.get(rules)
+                if exact is not None:
+                    _warm_up(exact)
+                    exact.ready = True
             except Exception as exc:
                 log.warning("analysis of %s failed: %s", rules.name, exc)
         if self.on_done is not None:
             self.on_done()
+
+
+def _warm_up(exact: ExactHints) -> None:
+    """One exact hint worked out here, so that the worker's first one loads nothing."""
+    ten, six = parse_cards("TS 6D")
+    exact.compute(HandQuestion("play", ("hit", "stand"), (ten, six), ten, 1, None))
 
 
 def edge_text(edge: float | None) -> str:

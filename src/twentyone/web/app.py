@@ -88,7 +88,7 @@ def create_app(
     login_limits: Sequence[str] = LOGIN_LIMITS,
     register_limits: Sequence[str] = REGISTER_LIMITS,
     socket_limits: SocketLimits | None = None,
-    exact_hints: bool = False,
+    chart_hints: bool = False,
     node: NodeConfig | None = None,
 ) -> FastAPI:
     """Build the app on a database (migrated on the spot; rounds a previous run left open
@@ -101,9 +101,11 @@ def create_app(
     ``max_body_bytes``, ``login_limits`` and ``register_limits`` are the guards of
     :mod:`twentyone.web.guard` (bodies over the bound get 413; throttled logins and
     registrations 429 with ``Retry-After``); ``socket_limits`` those of the table WebSocket
-    (:class:`~twentyone.web.ws_limits.SocketLimits`). ``exact_hints``: the default action
-    (and the page's hint) plays each hand its best way over the cards really left in a
-    cut-card shoe (``twentyone advise``'s returns) instead of the basic-strategy chart.
+    (:class:`~twentyone.web.ws_limits.SocketLimits`). The page's hint is the exact
+    best play for the cards the players know (``twentyone advise``'s returns on the shoe less
+    the cards seen since a cut-card shoe's shuffle, :mod:`twentyone.web.hint_worker`), worked
+    out off the event loop; ``chart_hints``: the basic-strategy chart's move instead. The
+    decision clock plays the chart either way.
     ``node``: this process is one node of a cluster on a PostgreSQL database; it deals only
     the tables it holds a lease on (:mod:`twentyone.web.cluster`, docs/scaling.md).
     """
@@ -115,7 +117,7 @@ def create_app(
     # a cluster node refunds a table's open rounds when it takes the table, not all at start
     refunded = ledger.refund_open_rounds() if leases is None else []
     accounts = Accounts(ledger, starting_balance)
-    advice = Advice(enabled=analysis, on_done=after_analysis, exact=exact_hints)
+    advice = Advice(enabled=analysis, on_done=after_analysis, chart_hints=chart_hints)
     configs: dict[str, TableConfig] = {}
     rules_of: dict[str, Rules] = {}
     for config in tables if tables is not None else default_tables():
@@ -131,6 +133,12 @@ def create_app(
         configs[config.id] = config
         rules_of[config.id] = load_rules(config.rules)
 
+    # every rule set is the analysis's before it starts (a cluster node makes its tables
+    # later, as it takes their leases: they find their chart and hints there)
+    for rules in rules_of.values():
+        advice.default_action(rules)
+        advice.exact_hints(rules)
+
     def make_live(config: TableConfig) -> LiveTable:
         rules = rules_of[config.id]
         return LiveTable(
@@ -141,6 +149,7 @@ def create_app(
             clock=clock,
             default_action=advice.default_action(rules),
             idle_seconds=(socket_limits or SocketLimits()).idle_seconds,
+            exact_hints=advice.exact_hints(rules),
         )
 
     live = {} if leases is not None else {t: make_live(c) for t, c in configs.items()}
@@ -168,6 +177,7 @@ def create_app(
             if leases is not None:
                 with contextlib.suppress(DBAPIError):
                     leases.release_all()
+            advice.stop()
             checkpoints.stop()
             ledger.close()
             engine.dispose()

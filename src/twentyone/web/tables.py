@@ -4,7 +4,8 @@ The session is the table (seats, chips, the countdown or the deal, the round in 
 decision clock); a :class:`LiveTable` gives it the web's players (an account's username and
 id), the SQL :class:`~twentyone.web.ledger.Ledger`, and turns its refusals into
 :class:`TableError` and its notices into the messages the server broadcasts. The server
-calls :meth:`LiveTable.tick` with the clock's time. The views players see are built by
+calls :meth:`LiveTable.tick` with the clock's time (which also picks up the exact hint,
+:mod:`twentyone.web.hint_worker`). The views players see are built by
 :mod:`twentyone.web.views` from this state.
 """
 
@@ -19,6 +20,7 @@ from twentyone.rules import Rules
 from twentyone.session import SessionError, TableSession
 from twentyone.session_parts import Played, Seat
 from twentyone.shoe import CardSource
+from twentyone.web.hint_worker import ExactHints, TableHint
 from twentyone.web.ledger import Ledger
 from twentyone.web.refusal import TableError as TableError  # where it always was
 from twentyone.web.storage.accounts import Player
@@ -64,6 +66,7 @@ class LiveTable:
         clock: Clock,
         default_action: DefaultAction,
         idle_seconds: float | None = None,
+        exact_hints: ExactHints | None = None,
     ) -> None:
         self.config = config
         self.id = config.id
@@ -88,6 +91,10 @@ class LiveTable:
         #: the name players see and the house's country (ISO 3166-1 code, or None)
         self.name, self.country = table_house(config)
         self._last_round: tuple[Played, dict[str, Any]] | None = None
+        #: the exact hint of the question in play, worked out off the event loop for the
+        #: players whose page shows it (``hint_wanted``, kept by the server's sockets)
+        self.hint = TableHint(exact_hints)
+        self.hint_wanted: set[str] = set()
 
     # ----------------------------------------------------------------- reading
     @property
@@ -231,8 +238,12 @@ class LiveTable:
     # ----------------------------------------------------------------- time
     def tick(self, now: float) -> bool:
         """Fire the countdown and the decision clock if their time has come; True when the
-        table changed."""
-        return self.session.tick(now)
+        table changed (an exact hint that arrived is a change: the views show it)."""
+        changed = self.session.tick(now)
+        if self.hint.follow(self.session.played, self.shoe, self.hint_wanted):
+            self.session.seq += 1
+            changed = True
+        return changed
 
     def take_notices(self) -> list[dict[str, Any]]:
         """The notices since the last call, as messages (the server broadcasts them)."""

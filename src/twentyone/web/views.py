@@ -190,7 +190,20 @@ def turn_view(table: LiveTable, username: str, now: float) -> dict[str, Any] | N
         "deadline": deadline,
         "seconds_left": max(0.0, deadline - now),
         "default": played.default,
+        "hint": hint_view(table, played),
     }
+
+
+def hint_view(table: LiveTable, played: Played) -> dict[str, Any] | None:
+    """The hint for the question in play: the exact best play for the cards the players
+    know once worked out (``exact``), else the chart's move (the decision clock's default);
+    ``None`` while the table has no strategy (no analysis)."""
+    if table.default_action.chooser is None:
+        return None
+    exact = table.hint.for_question(played)
+    if exact is not None:
+        return {"decision": exact, "exact": True}
+    return {"decision": played.default, "exact": False}
 
 
 def shared_view(table: LiveTable, now: float) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from sqlalchemy.exc import DBAPIError
 from twentyone.i18n import N_
 from twentyone.web.auth import COOKIE
 from twentyone.web.cluster import MOVING
+from twentyone.web.hint_worker import hints_on
 from twentyone.web.ledger import Ledger
 from twentyone.web.refusal import engine_text
 from twentyone.web.storage.accounts import Player
@@ -99,6 +100,7 @@ class Connection:
         self.waiting = False  # a send is waiting: later messages queue behind it
         self.failed = False
         self.acks: list[str | int] = []
+        self.hints = False  # the page shows the hint: work out the exact one for this player
         self.closing: int | None = None  # the close code, once the socket is to close
         self.close_reason = ""  # sent with it (a moved table: where it went)
 
@@ -370,18 +372,25 @@ class Hub:
             table.decide(player, msg.get("decision"), msg.get("box"), msg.get("hand"))
         elif kind == "seed":
             table.set_client_seed(player, msg.get("seed"))
+        elif kind == "hints":
+            conn.hints = hints_on(msg.get("on"))
+            self._hints_wanted(table)
         elif kind == "view":
             pass  # the view follows the ack
         else:
             raise TableError(
                 N_(
                     "type {type!r}: expected one of sit, leave, bet, undo, clear, rebet, "
-                    "double-rebet, ready, deal, decide, seed, view"
+                    "double-rebet, ready, deal, decide, seed, hints, view"
                 ),
                 "type",
                 kind,
                 type=kind,
             )
+
+    def _hints_wanted(self, table: LiveTable) -> None:
+        conns = self.connections.get(table.id, ())
+        table.hint_wanted = {c.player.username for c in conns if c.hints}
 
     # ----------------------------------------------------------------- time
     def tick(self) -> None:
@@ -487,6 +496,7 @@ class Hub:
         finally:
             self.connections.get(table.id, set()).discard(conn)
             table.disconnect(conn.player)
+            self._hints_wanted(table)
             if not self.sockets_of(conn.player, table.id) and (
                 conn.player.username not in table.seats
             ):

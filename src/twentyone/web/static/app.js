@@ -465,7 +465,10 @@ async function main() {
   window.twentyone = state; // for the console (and the browser test): the page's state
   bindAuth();
   $("to-lobby").addEventListener("click", () => (location.hash = "#/"));
-  $("show-hint").addEventListener("change", () => state.screen && state.screen.view && state.screen.render());
+  $("show-hint").addEventListener("change", () => {
+    if (state.screen && state.screen.hints) state.screen.hints($("show-hint").checked);
+    if (state.screen && state.screen.view) state.screen.render();
+  });
   const sound = $("sound");
   const soundState = () => sound.setAttribute("aria-pressed", soundOn() ? "true" : "false");
   sound.addEventListener("click", () => {

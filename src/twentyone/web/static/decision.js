@@ -71,8 +71,8 @@ export function renderDecision(screen, v, me) {
   }) : "";
   $("prompt").textContent = `${ask} \u2014 ${where}${mine ? against : ""}`;
   const buttons = [];
-  const hints = ["basic strategy", "exact"].includes(v.table.default_action);
-  const hinted = hints && $("show-hint").checked ? t.default : null;
+  // the hint: the exact best play for the cards left once the server has it, else the chart's
+  const hinted = t.hint && $("show-hint").checked ? t.hint.decision : null;
   for (const action of t.actions) {
     if (action.endsWith(":N")) continue;
     const key = keyFor(t.kind, action);
@@ -122,5 +122,8 @@ export function renderDecision(screen, v, me) {
   }
   const hint = $("hint");
   hint.hidden = !(mine && hinted);
-  if (mine && hinted) hint.textContent = _("Basic strategy: {decision}", { decision: decisionText(hinted) });
+  if (mine && hinted) {
+    const said = { decision: decisionText(hinted) };
+    hint.textContent = t.hint.exact ? _("Best play for the cards left: {decision}", said) : _("Basic strategy: {decision}", said);
+  }
 }

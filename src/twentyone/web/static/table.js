@@ -65,6 +65,7 @@ export class TableScreen {
       this.fresh = true; // a restarted server counts seq from 0 again
       this.sitId = null;
       this.hooks.banner(null);
+      this.hints($("show-hint").checked); // the server works out the exact hint only if shown
     });
     ws.addEventListener("message", (e) => this.receive(JSON.parse(e.data)));
     ws.addEventListener("close", (e) => {
@@ -100,6 +101,11 @@ export class TableScreen {
       const ws = this.socket;
       setTimeout(() => ws.close(), 50);
     }
+  }
+
+  /** Tell the server whether this page shows the hint ("Show hint"). */
+  hints(on) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.send("hints", { on });
   }
 
   send(type, fields = {}) {

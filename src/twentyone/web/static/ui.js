@@ -119,7 +119,7 @@ export function resultText(result) {
   return RESULTS[result] ? _(RESULTS[result]) : result;
 }
 
-/** The table's default action ("stand", "basic strategy", "exact") in the page's language. */
+/** The table's default action ("stand", "basic strategy") in the page's language. */
 export function defaultActionText(name) {
   if (name === "basic strategy") return _("basic strategy");
   if (name === "exact") return _("the best play for the cards left");
