@@ -10,8 +10,8 @@ base tables (the stand values of every hand), cached.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass, fields, replace
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -22,7 +22,7 @@ from twentyone.analysis.dealer import (
     dealer_dists,
     dealer_table,
 )
-from twentyone.analysis.player import gather_stand, solve
+from twentyone.analysis.player import gather_stand, solve, stand_rows
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
@@ -250,7 +250,15 @@ class Context:
             return -0.5
         return -0.5 * (1.0 - pbj) - pbj
 
-    @property
+    def __hash__(self) -> int:
+        """Hashed once (the contexts key every cache of the analysis)."""
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", found)
+        return int(found)
+
+    @cached_property
     def hands_by_pair(self) -> tuple[int, ...]:
         """Per pair, how many layers of extra pair cards out the split values need (0 to
         2m-3 extra for Farmer's exact method with m <= 4 hands, m-1 beyond)."""
@@ -312,14 +320,18 @@ class DistCache:
     dists: FloatArray
     done: BoolArray
 
-    def ensure(self, rows: IntArray) -> None:
-        rows = rows[rows >= 0]
-        need = np.unique(rows[~self.done[rows]])
-        if need.size:
+    def compute(self, rows: IntArray) -> None:
+        """Compute the rows ``rows`` (distinct, none done yet)."""
+        if rows.size:
             t = self.table
-            d, _ = dealer_dists(self.shoe, self.keys[need], t.parent, t.fac, t.ways, t.bucket)
-            self.dists[need] = d
-            self.done[need] = True
+            d, _ = dealer_dists(self.shoe, self.keys[rows], t.parent, t.fac, t.ways, t.bucket)
+            self.dists[rows] = d
+            self.done[rows] = True
+
+    def ensure(self, rows: IntArray) -> None:
+        """Compute the rows ``rows`` not done yet (-1 entries ignored)."""
+        rows = rows[rows >= 0]
+        self.compute(np.unique(rows[~self.done[rows]]))
 
 
 @lru_cache(maxsize=64)
@@ -348,20 +360,21 @@ def base_table(
     those hands (the others read 0: a fixed play that never stands on them never uses them)."""
     nodes = ctx.nodes
     cache = up_dists(ctx, up)
-    sets = removed_sets(ctx.decks, ctx.hands_by_pair)
-    rows = sets.where[max(pair, 0), extra]
+    rows = removed_sets(ctx.decks, ctx.hands_by_pair).where[max(pair, 0), extra]
     comp = ctx.fresh()
     comp[up] -= 1
     if pair >= 0:
         comp[pair] -= extra
-        mask = nodes.counts[:, pair] >= 1
-    else:
-        mask = np.ones(nodes.size, dtype=np.bool_)
-    feasible = mask & (nodes.counts <= comp[None, :]).all(axis=1)
-    want = feasible if needed is None else feasible & needed
-    cache.ensure(rows[want])
+    need = _all_hands(nodes.size) if needed is None else needed
+    mask, feasible, want, todo = stand_rows(comp, nodes.counts, pair, need, rows, cache.done)
+    cache.compute(todo)
     nb, pbj, push = gather_stand(cache.dists, cache.done, rows, nodes.total, want)
     return Base(comp, nb, pbj, feasible, mask, push)
+
+
+@lru_cache(maxsize=4)
+def _all_hands(n: int) -> BoolArray:
+    return np.ones(n, dtype=np.bool_)
 
 
 @lru_cache(maxsize=64)
@@ -402,11 +415,16 @@ def run_solve(
     force_stand2: bool = False,
     chart: tuple[IntArray, IntArray] | None = None,
     dec: tuple[IntArray, IntArray] | None = None,
+    reach: BoolArray | None = None,
 ) -> Solved:
     """Run :func:`~twentyone.analysis.player.solve` on a base table in ``mode``
     (:data:`~twentyone.analysis.player.OPTIMUM`, ``BY_TOTAL``, ``CHART``, ``FIXED``): every
-    hand's values and decisions, by name."""
+    hand's values and decisions, by name. With ``reach``, only the hands in it are solved (a
+    fixed play's split hands: those it can reach)."""
     nodes = ctx.nodes
+    use = base.mask & base.valid
+    if reach is not None:
+        use &= reach
     hard, soft = chart if chart is not None else (_EMPTY, _EMPTY)
     zero = np.zeros(nodes.size, dtype=np.int64)
     d_in, ds_in = dec if dec is not None else (zero, zero)
@@ -419,8 +437,7 @@ def run_solve(
         nodes.child,
         nodes.order,
         nodes.bounds,
-        base.mask,
-        base.valid,
+        use,
         base.nb,
         base.pbj,
         blackjack_card(up),

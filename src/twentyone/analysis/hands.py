@@ -12,8 +12,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from twentyone.analysis.context import Base, Context, Solved, base_table, run_solve, up_base
-from twentyone.analysis.player import CHART, DOUBLE, HIT, STAND, stand_needed
+from twentyone.analysis.context import Base, Context, Solved, base_table, run_solve
+from twentyone.analysis.player import DOUBLE, HIT, STAND, chart_decisions, stand_needed
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, IntArray, player_nodes
 from twentyone.analysis.split import split_weights
 
@@ -36,7 +36,8 @@ def _split_tables(
     nodes = ctx.nodes
     one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
     kids = nodes.child[one]
-    base = base_table(ctx, up, pair, k - 1, split_needs(ctx, up, pair, play))
+    need, reach = split_hands(ctx, up, pair, play)
+    base = base_table(ctx, up, pair, k - 1, need)
     solved = run_solve(
         ctx,
         up,
@@ -46,6 +47,7 @@ def _split_tables(
         force_stand2=pair == ACE and not ctx.hsa,
         chart=play.chart,
         dec=play.dec,
+        reach=reach,
     )
     b = solved.played
     left = base.comp.copy()
@@ -56,25 +58,39 @@ def _split_tables(
 
 
 @lru_cache(maxsize=256)
-def _chart_decisions(ctx: Context, up: int, chart: bytes) -> tuple[IntArray, IntArray]:
-    """A chart's decisions on split hands (they do not depend on the cards out, so they are
-    read off the base table once per chart)."""
+def _chart_decisions(ctx: Context, chart: bytes) -> tuple[IntArray, IntArray]:
+    """A chart's decisions on split hands (they depend on no value, so they are read off the
+    chart once per chart)."""
     codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
-    solved = run_solve(
-        ctx, up, up_base(ctx, up), CHART, split=True, chart=(codes[0].copy(), codes[1].copy())
+    nodes = ctx.nodes
+    dec = chart_decisions(
+        nodes.total,
+        nodes.soft,
+        nodes.ncards,
+        codes[0].copy(),
+        codes[1].copy(),
+        ctx.min_stand,
+        ctx.das,
+        ctx.double_rule,
     )
-    return solved.dec, solved.decs
+    return dec, dec
 
 
 def split_needs(ctx: Context, up: int, pair: int, play: SplitPlay) -> BoolArray:
     """The hands a split of ``pair`` played by ``play`` can stand on (or end a double on)."""
+    return split_hands(ctx, up, pair, play)[0]
+
+
+def split_hands(ctx: Context, up: int, pair: int, play: SplitPlay) -> tuple[BoolArray, BoolArray]:
+    """The hands a split of ``pair`` played by ``play`` can stand on (or end a double on), and
+    those it can reach (see :func:`~twentyone.analysis.player.stand_needed`)."""
     nodes = ctx.nodes
     aces = pair == ACE and not ctx.hsa
     if play.dec is not None:
         dec, decs = play.dec
     else:
         assert play.chart is not None
-        dec, decs = _chart_decisions(ctx, up, play.chart[0].tobytes() + play.chart[1].tobytes())
+        dec, decs = _chart_decisions(ctx, play.chart[0].tobytes() + play.chart[1].tobytes())
     one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
     return stand_needed(one, nodes.child, nodes.ncards, nodes.total, dec, decs, aces)
 

@@ -63,6 +63,165 @@ def _pick(code: int, can_hit: bool, can_stand: bool, can_dbl: bool) -> int:  # p
 
 
 @njit(cache=True)
+def _draw_values(
+    i: int,
+    comp: IntArray,
+    nn: int,
+    child: IntArray,
+    nb: FloatArray,
+    pbj: FloatArray,
+    played: FloatArray,
+    bj: int,
+    peek: bool,
+    f2: float,
+) -> tuple[float, float]:  # pragma: no cover - compiled
+    """Hand ``i``'s hit value (each next card, then the hand as played) and double value (each
+    next card, then stand on a doubled stake), drawing from ``comp`` (``nn`` cards)."""
+    h = 0.0
+    d = 0.0
+    for v in range(10):
+        if comp[v] == 0:
+            continue
+        p = comp[v] / nn
+        c = child[i, v]
+        if c < 0:
+            keep = 1.0
+            if peek and bj >= 0:
+                keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
+            h -= p * keep
+            d -= 2.0 * p * keep
+        else:
+            h += p * played[c]
+            d += p * (2.0 * nb[c] - f2 * pbj[c])
+    return h, d
+
+
+@njit(cache=True)
+def _bonus_value(
+    hand: IntArray, comp: IntArray, nn: int, bj: int, peek: bool, bonus: float
+) -> tuple[float, float]:  # pragma: no cover - compiled
+    """A two-card hand's 6-7-8 / 7-7-7 bonus: the value of the third card completing it, and
+    the share of such hands it pays (0, 0 when it cannot)."""
+    need, share = _bonus_need(hand)
+    if need < 0:
+        return 0.0, 0.0
+    keep = 1.0
+    if peek and bj >= 0:
+        keep = 1.0 - comp[bj] / (nn - 1.0)
+    per = 0.25 if share < 1.0 else 1.0
+    return bonus * comp[need] / nn * per * keep, share
+
+
+@njit(cache=True)
+def _deal_weight(
+    hand: IntArray, ncards: int, comp_base: IntArray, nbase: int
+) -> float:  # pragma: no cover - compiled
+    """The probability that the first ``ncards`` cards drawn from ``comp_base`` are ``hand``
+    (a chart row's weight for the hand in mode ``BY_TOTAL``)."""
+    x = 1.0
+    for k in range(ncards):
+        x *= (k + 1.0) / (nbase - k)
+    for v in range(10):
+        for k in range(hand[v]):
+            x *= (comp_base[v] - k) / (k + 1.0)
+    return x
+
+
+@njit(cache=True)
+def _row_hits(
+    lo: int,
+    hi: int,
+    order: IntArray,
+    use: BoolArray,
+    total: IntArray,
+    ncards: IntArray,
+    weight: FloatArray,
+    stand: FloatArray,
+    hit: FloatArray,
+    bonus: FloatArray,
+    share: FloatArray,
+    min_stand: int,
+) -> int:  # pragma: no cover - compiled
+    """One chart row's decision in mode ``BY_TOTAL`` (the hands ``order[lo:hi]``): HIT when
+    its hands' weighted hit value beats their weighted stand value (or it may not stand)."""
+    ws = 0.0
+    wh = 0.0
+    t = -1
+    for j in range(lo, hi):
+        i = order[j]
+        if not use[i] or ncards[i] < 2:
+            continue
+        t = total[i]
+        ws += weight[i] * stand[i]
+        wh += weight[i] * (hit[i] + share[i] * bonus[i])
+    if 0 <= t < 21 and (t < min_stand or wh > ws):
+        return HIT
+    return STAND
+
+
+@njit(cache=True)
+def _best_first_action(
+    s: float, h: float, d: float, b: float, can_stand: bool, can_hit: bool, can_dbl: bool
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """The optimum's action on a two-card hand whose stand, hit and double values are ``s``,
+    ``h``, ``d``: where no bonus can pay, and where a third card's bonus ``b`` can."""
+    bu = NEG
+    du = STAND
+    bs = NEG
+    ds = STAND
+    for a in range(3):
+        if a == STAND:
+            if not can_stand:
+                continue
+            x = s
+            y = s
+        elif a == HIT:
+            if not can_hit:
+                continue
+            x = h
+            y = h + b
+        else:
+            if not can_dbl:
+                continue
+            x = d
+            y = d + b
+        if x > bu:
+            bu = x
+            du = a
+        if y > bs:
+            bs = y
+            ds = a
+    return du, ds
+
+
+@njit(cache=True)
+def _later_action(
+    mode: int,
+    code: int,
+    fixed: int,
+    row_hit: int,
+    s: float,
+    h: float,
+    can_hit: bool,
+    can_stand: bool,
+) -> int:  # pragma: no cover - compiled
+    """The action (HIT or STAND) on a hand of three cards or more in ``mode`` (``code``: the
+    chart's code for its row, ``fixed``: the fixed decision, ``row_hit``: the row's decision)."""
+    if mode == OPTIMUM:
+        return HIT if (can_hit and (not can_stand or h > s)) else STAND
+    if mode == BY_TOTAL:
+        return row_hit if can_hit else STAND
+    if mode == CHART:
+        return _pick(code, can_hit, can_stand, False)
+    return fixed
+
+
+@njit(cache=True)
+def _value_of(a: int, s: float, h: float, d: float) -> float:  # pragma: no cover - compiled
+    return s if a == STAND else h if a == HIT else d
+
+
+@njit(cache=True)
 def solve(
     comp_base: IntArray,
     counts: IntArray,
@@ -72,8 +231,7 @@ def solve(
     child: IntArray,
     order: IntArray,
     bounds: IntArray,
-    mask: BoolArray,
-    valid: BoolArray,
+    use: BoolArray,
     nb: FloatArray,
     pbj: FloatArray,
     bj: int,
@@ -101,11 +259,14 @@ def solve(
     IntArray,
     IntArray,
 ]:  # pragma: no cover - compiled
-    """Values of every hand in ``mask``: ``S`` stand, ``H`` hit (best play after, no bonus),
-    ``D`` double (no bonus), ``B`` the hand's value as played (for two-card hands: as a split
-    hand, bonus included), ``b`` the bonus value of a third card for a paying two-card hand
-    and ``sf`` the share of such hands it pays; ``dec``/``decs`` the decisions taken (``decs``
-    for the suited share), and ``gdec`` each chart row's hit (1) / stand (0) in mode 1."""
+    """Values of every hand in ``use``, chart row by chart row from the highest totals down
+    (a hand's children come before it): ``S`` stand, ``H`` hit (the play after as ``mode``
+    plays it, no bonus), ``D`` double (no bonus), ``B`` the hand's value as played (for
+    two-card hands: as a split hand, bonus included), ``b`` the bonus value of a third card
+    for a paying two-card hand and ``sf`` the share of such hands it pays; ``dec``/``decs``
+    the decisions taken (``decs`` for the suited share), and ``gdec`` each chart row's hit
+    (1) / stand (0) in mode ``BY_TOTAL``. A hand outside ``use`` reads 0 (hit and double
+    ``NEG``), and so do the values that only it would feed."""
     n = counts.shape[0]
     S = np.zeros(n)
     H = np.full(n, NEG)
@@ -125,133 +286,125 @@ def solve(
     for g in range(ngroups):
         for j in range(bounds[g], bounds[g + 1]):
             i = order[j]
-            if not mask[i] or not valid[i]:
+            if not use[i]:
                 continue
             nn = 0
             for v in range(10):
                 comp[v] = comp_base[v] - counts[i, v]
                 nn += comp[v]
             S[i] = nb[i] - f1 * pbj[i]
-            t = total[i]
-            if t < 21:
-                h = 0.0
-                d = 0.0
-                for v in range(10):
-                    if comp[v] == 0:
-                        continue
-                    p = comp[v] / nn
-                    c = child[i, v]
-                    if c < 0:
-                        keep = 1.0
-                        if peek and bj >= 0:
-                            keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
-                        h -= p * keep
-                        d -= 2.0 * p * keep
-                    else:
-                        h += p * B[c]
-                        d += p * (2.0 * nb[c] - f2 * pbj[c])
-                H[i] = h
+            if total[i] < 21:
+                H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, bj, peek, f2)
                 if ncards[i] == 2:
                     D[i] = d
             if ncards[i] == 2 and bonus > 0.0:
-                need, share = _bonus_need(counts[i])
-                if need >= 0:
-                    keep = 1.0
-                    if peek and bj >= 0:
-                        keep = 1.0 - comp[bj] / (nn - 1.0)
-                    per = 0.25 if share < 1.0 else 1.0
-                    bb[i] = bonus * comp[need] / nn * per * keep
-                    sf[i] = share
-            if mode == 1 and ncards[i] >= 2:
-                # chart weight: probability that the first cards drawn are this hand
-                m = ncards[i]
-                x = 1.0
-                for k in range(m):
-                    x *= (k + 1.0) / (nbase - k)
-                for v in range(10):
-                    for k in range(counts[i, v]):
-                        x *= (comp_base[v] - k) / (k + 1.0)
-                w[i] = x
-        if mode == 1:
-            ws = 0.0
-            wh = 0.0
-            t = -1
-            for j in range(bounds[g], bounds[g + 1]):
-                i = order[j]
-                if not mask[i] or not valid[i] or ncards[i] < 2:
-                    continue
-                t = total[i]
-                ws += w[i] * S[i]
-                wh += w[i] * (H[i] + sf[i] * bb[i])
-            if 0 <= t < 21 and (t < min_stand or wh > ws):
-                gdec[g] = HIT
+                bb[i], sf[i] = _bonus_value(counts[i], comp, nn, bj, peek, bonus)
+            if mode == BY_TOTAL and ncards[i] >= 2:
+                w[i] = _deal_weight(counts[i], ncards[i], comp_base, nbase)
+        if mode == BY_TOTAL:
+            gdec[g] = _row_hits(
+                bounds[g], bounds[g + 1], order, use, total, ncards, w, S, H, bb, sf, min_stand
+            )
         for j in range(bounds[g], bounds[g + 1]):
             i = order[j]
-            if not mask[i] or not valid[i]:
+            if not use[i]:
                 continue
             t = total[i]
             can_hit = t < 21
             can_stand = may_stand_jit(t, min_stand)
-            if ncards[i] == 2:
-                if force_stand2:
-                    B[i] = S[i]
-                    continue
-                can_dbl = dbl_split and total_may_double_jit(t, soft[i], double_rule)
-                if mode == 0:
-                    bu = NEG
-                    du = STAND
-                    bs = NEG
-                    ds = STAND
-                    for a in range(3):
-                        if a == STAND:
-                            if not can_stand:
-                                continue
-                            x = S[i]
-                            y = S[i]
-                        elif a == HIT:
-                            if not can_hit:
-                                continue
-                            x = H[i]
-                            y = H[i] + bb[i]
-                        else:
-                            if not can_dbl:
-                                continue
-                            x = D[i]
-                            y = D[i] + bb[i]
-                        if x > bu:
-                            bu = x
-                            du = a
-                        if y > bs:
-                            bs = y
-                            ds = a
-                    dec[i] = du
-                    decs[i] = ds
-                elif mode == 1:
-                    dec[i] = gdec[g]
-                    decs[i] = gdec[g]
-                elif mode == 2:
-                    cd = chart_soft[t] if soft[i] else chart_hard[t]
-                    dec[i] = _pick(cd, can_hit, can_stand, can_dbl)
-                    decs[i] = dec[i]
-                else:
-                    dec[i] = dec_in[i]
-                    decs[i] = decs_in[i]
-                vu = S[i] if dec[i] == STAND else H[i] if dec[i] == HIT else D[i]
-                vs = S[i] if decs[i] == STAND else H[i] if decs[i] == HIT else D[i]
-                B[i] = (1.0 - sf[i]) * vu + sf[i] * (vs + (bb[i] if decs[i] != STAND else 0.0))
-            elif ncards[i] >= 3:
-                if mode == 0:
-                    a = HIT if (can_hit and (not can_stand or H[i] > S[i])) else STAND
-                elif mode == 1:
-                    a = gdec[g] if can_hit else STAND
-                elif mode == 2:
-                    cd = chart_soft[t] if soft[i] else chart_hard[t]
-                    a = _pick(cd, can_hit, can_stand, False)
-                else:
-                    a = dec_in[i]
+            code = chart_soft[t] if soft[i] else chart_hard[t]
+            if ncards[i] >= 3:
+                a = _later_action(mode, code, dec_in[i], gdec[g], S[i], H[i], can_hit, can_stand)
                 dec[i] = a
                 B[i] = H[i] if a == HIT else S[i]
+                continue
+            if ncards[i] != 2:
+                continue
+            if force_stand2:
+                B[i] = S[i]
+                continue
+            can_dbl = dbl_split and total_may_double_jit(t, soft[i], double_rule)
+            if mode == OPTIMUM:
+                dec[i], decs[i] = _best_first_action(
+                    S[i], H[i], D[i], bb[i], can_stand, can_hit, can_dbl
+                )
+            elif mode == BY_TOTAL:
+                dec[i] = gdec[g]
+                decs[i] = gdec[g]
+            elif mode == CHART:
+                dec[i] = _pick(code, can_hit, can_stand, can_dbl)
+                decs[i] = dec[i]
+            else:
+                dec[i] = dec_in[i]
+                decs[i] = decs_in[i]
+            vu = _value_of(dec[i], S[i], H[i], D[i])
+            vs = _value_of(decs[i], S[i], H[i], D[i])
+            B[i] = (1.0 - sf[i]) * vu + sf[i] * (vs + (bb[i] if decs[i] != STAND else 0.0))
     return S, H, D, B, bb, sf, dec, decs, gdec
+
+
+@njit(cache=True)
+def chart_decisions(
+    total: IntArray,
+    soft: BoolArray,
+    ncards: IntArray,
+    chart_hard: IntArray,
+    chart_soft: IntArray,
+    min_stand: int,
+    dbl_split: bool,
+    double_rule: int,
+) -> IntArray:  # pragma: no cover - compiled
+    """The decision a chart takes on every hand of two cards or more as a split hand (as
+    :func:`solve` takes them in mode ``CHART``; they depend on no value)."""
+    n = total.shape[0]
+    dec = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        if ncards[i] < 2:
+            continue
+        t = total[i]
+        code = chart_soft[t] if soft[i] else chart_hard[t]
+        can_dbl = ncards[i] == 2 and dbl_split and total_may_double_jit(t, soft[i], double_rule)
+        dec[i] = _pick(code, t < 21, may_stand_jit(t, min_stand), can_dbl)
+    return dec
+
+
+@njit(cache=True)
+def stand_rows(
+    comp: IntArray,
+    counts: IntArray,
+    pair: int,
+    needed: BoolArray,
+    rows: IntArray,
+    done: BoolArray,
+) -> tuple[BoolArray, BoolArray, BoolArray, IntArray]:  # pragma: no cover - compiled
+    """Which hands a stand-value table over ``comp`` holds: ``mask`` (every hand, or those
+    holding a ``pair`` card when ``pair >= 0``), ``feasible`` (in ``mask`` and dealt from
+    ``comp``), ``want`` (feasible and ``needed``), and the dealer rows ``rows[i]`` of the
+    wanted hands not ``done`` yet (each once)."""
+    n = counts.shape[0]
+    mask = np.ones(n, dtype=np.bool_)
+    feasible = np.zeros(n, dtype=np.bool_)
+    want = np.zeros(n, dtype=np.bool_)
+    todo = np.empty(n, dtype=np.int64)
+    top = 0
+    for i in range(n):
+        if pair >= 0 and counts[i, pair] < 1:
+            mask[i] = False
+            continue
+        ok = True
+        for v in range(10):
+            if counts[i, v] > comp[v]:
+                ok = False
+                break
+        feasible[i] = ok
+        if not ok or not needed[i]:
+            continue
+        want[i] = True
+        r = rows[i]
+        if r >= 0 and not done[r]:
+            todo[top] = r
+            top += 1
+    return mask, feasible, want, np.sort(todo[:top])
 
 
 @njit(cache=True)
@@ -293,10 +446,11 @@ def stand_needed(
     dec: IntArray,
     decs: IntArray,
     force_stand2: bool,
-) -> BoolArray:  # pragma: no cover - compiled
+) -> tuple[BoolArray, BoolArray]:  # pragma: no cover - compiled
     """The hands whose stand values a split hand starting from the one-card hand ``one``
-    needs when played by the fixed decisions ``dec``/``decs``: those it stands on and those
-    a double ends on."""
+    needs when played by the fixed decisions ``dec``/``decs`` (those it stands on and those
+    a double ends on), and the hands it reaches (its two-card hands and every hand a hit
+    makes: the only ones whose values it needs)."""
     n = child.shape[0]
     need = np.zeros(n, dtype=np.bool_)
     seen = np.zeros(n, dtype=np.bool_)
@@ -332,4 +486,4 @@ def stand_needed(
                     seen[c] = True
                     stack[top] = c
                     top += 1
-    return need
+    return need, seen
