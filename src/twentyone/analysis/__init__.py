@@ -14,6 +14,7 @@ chart for basic strategy. A double for less is never better than a full double o
 doubling (the return is linear in the amount added), so it is not listed apart.
 
 >>> from twentyone import load_rules, parse_cards
+>>> from twentyone.analysis import action_evs
 >>> evs = action_evs(load_rules("1D S17 NDAS SPL1 NS"), list(parse_cards("2S 2D")),
 ...                  parse_cards("6H")[0])
 >>> round(evs["split"], 12)  # Eric Farmer's published CDZ- value 0.1189818683947885
@@ -24,21 +25,30 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from twentyone.analysis.actions import action_evs
-from twentyone.analysis.basic import basic_column, chart
-from twentyone.analysis.context import UPS, Context, up_key
-from twentyone.analysis.dealer import OUTCOMES, dealer_distribution
-from twentyone.analysis.optimal import optimal_upcard
-from twentyone.analysis.outcomes import outcomes_note, round_outcomes
 from twentyone.analysis.report import EdgeReport
-from twentyone.analysis.shoe import shoe_of
-from twentyone.analysis.side_bets import side_bets
 from twentyone.rules import Rules
 from twentyone.rulesets import load_rules
-from twentyone.strategy import Strategy
+
+if TYPE_CHECKING:  # imported when first used: the package loads without numba
+    from twentyone.analysis.actions import action_evs
+    from twentyone.analysis.shoe import shoe_of
+    from twentyone.strategy import Strategy
+
+#: What the package gives by name without importing it (each loads numba's kernels).
+_LAZY = {"action_evs": "twentyone.analysis.actions", "shoe_of": "twentyone.analysis.shoe"}
+
+
+def __getattr__(name: str) -> Any:
+    """``action_evs`` and ``shoe_of``, imported on first use (so that ``import
+    twentyone.analysis.report`` costs no numba start-up)."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 SPLIT_METHOD = (
     "CDZ-: split hands use the pre-split composition-dependent strategy (basic strategy: the "
@@ -87,6 +97,9 @@ def basic_strategy(rules: Rules | str, boxes: int = 1) -> Strategy:
     >>> s.code(total=16, soft=False, up="T"), s.pair_code(8, "T")
     ('H', 'P')
     """
+    from twentyone.analysis.basic import chart
+    from twentyone.analysis.context import Context
+
     r = _rules(rules)
     return chart(Context.of(r, boxes), r.name)
 
@@ -107,12 +120,22 @@ def analyze(
     round that reaches three hands is approximated and its probability given in the notes).
 
     >>> from twentyone import load_rules
+    >>> from twentyone.analysis import shoe_of
     >>> r = load_rules("1D S17 DAS SPL1 NS")
     >>> full = analyze(r)
     >>> fewer_fives = analyze(r, shoe=shoe_of(r, remove="5"))
     >>> fewer_fives.shoe[4], fewer_fives.ev_basic > full.ev_basic
     (3, True)
     """
+    import numpy as np
+
+    from twentyone.analysis.basic import basic_column
+    from twentyone.analysis.context import UPS, Context, up_key
+    from twentyone.analysis.dealer import OUTCOMES, dealer_distribution
+    from twentyone.analysis.optimal import optimal_upcard
+    from twentyone.analysis.outcomes import outcomes_note, round_outcomes
+    from twentyone.analysis.side_bets import side_bets
+
     start = time.perf_counter()
     r = _rules(rules)
     ctx = Context.of(r, boxes, shoe)

@@ -168,7 +168,7 @@ def blackjack_card(up: int) -> int:
 
 #: Rows of :func:`dealer_dists` taken through the trie together (the inner loops run over
 #: them, so the compiler can use vector instructions; each row's arithmetic is unchanged).
-BLOCK = 8
+BLOCK = 32
 
 
 @njit(cache=True)

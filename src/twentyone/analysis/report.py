@@ -93,6 +93,38 @@ class EdgeReport:
             "sd_basic": self.sd_basic,
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EdgeReport:
+        """The report whose :meth:`to_json` is ``data`` (the ``--json`` shape read back).
+
+        >>> r = EdgeReport(rules="x", ev_basic=-0.005, ev_optimal=-0.004, by_upcard={},
+        ...                dealer_totals={}, sd=1.1, side_bets={}, split_method="CDZ-",
+        ...                seconds=0.1, notes=("a",), shoe=(4,) * 9 + (16,),
+        ...                outcomes_basic={-1.0: 0.5, 1.0: 0.5})
+        >>> EdgeReport.from_json(r.to_json()) == r
+        True
+        """
+        return cls(
+            rules=data["rules"],
+            ev_basic=data["ev_basic"],
+            ev_optimal=data["ev_optimal"],
+            by_upcard=data["by_upcard"],
+            dealer_totals=data["dealer_totals"],
+            sd=data["sd"],
+            side_bets=data["side_bets"],
+            split_method=data["split_method"],
+            seconds=data["seconds"],
+            boxes=data["boxes"],
+            notes=tuple(data["notes"]),
+            shoe=tuple(data["shoe"]),
+            outcomes_optimal=_dist(data["outcomes_optimal"]),
+            outcomes_basic=_dist(data["outcomes_basic"]),
+        )
+
+
+def _dist(pairs: list[list[float]] | None) -> dict[float, float] | None:
+    return None if pairs is None else {float(net): p for net, p in pairs}
+
 
 def _pairs(dist: dict[float, float] | None) -> list[list[float]] | None:
     return None if dist is None else [[net, p] for net, p in dist.items()]

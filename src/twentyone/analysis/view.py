@@ -14,7 +14,6 @@ from __future__ import annotations
 from rich.console import Group
 from rich.table import Table
 
-from twentyone.analysis.dealer import OUTCOMES
 from twentyone.analysis.report import EdgeReport
 
 
@@ -84,10 +83,11 @@ def edge_table(report: EdgeReport) -> Group:
 
     dealer = Table(title="Dealer final totals (fresh shoe less the up card)")
     dealer.add_column("up", justify="right")
-    for k in OUTCOMES:
+    outcomes = list(next(iter(report.dealer_totals.values()), {}))  # 17..21, bust, blackjack
+    for k in outcomes:
         dealer.add_column(k, justify="right")
     for up, dist in report.dealer_totals.items():
-        dealer.add_row(up, *(f"{dist[k]:.4f}" for k in OUTCOMES))
+        dealer.add_row(up, *(f"{dist[k]:.4f}" for k in outcomes))
 
     side = Table(title="Side bets (return per unit staked on the bet)")
     side.add_column("bet")
