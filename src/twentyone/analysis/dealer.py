@@ -122,7 +122,7 @@ def dealer_probs(
     out: FloatArray,
 ) -> None:  # pragma: no cover - compiled
     """Fill ``out[0:7]`` with the dealer's outcome probabilities drawing from ``comp``."""
-    ff = np.empty(10 * MAX_RUN)
+    ff = np.zeros(10 * MAX_RUN)
     n = 0
     for v in range(10):
         c = comp[v]
@@ -134,7 +134,7 @@ def dealer_probs(
             x = x * y if y > 0 else 0.0
             ff[v * MAX_RUN + k] = x
     acc = np.zeros(MAX_SIZE * 7)
-    val = np.empty(parent.shape[0])
+    val = np.zeros(parent.shape[0])
     for t in range(parent.shape[0]):
         p = parent[t]
         x = ff[fac[t]] if p < 0 else val[p] * ff[fac[t]]

@@ -62,7 +62,7 @@ def _pick(code: int, can_hit: bool, can_stand: bool, can_dbl: bool) -> int:  # p
     return STAND
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_values(
     i: int,
     comp: IntArray,
@@ -96,7 +96,7 @@ def _draw_values(
     return h, d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bonus_value(
     hand: IntArray, comp: IntArray, nn: int, bj: int, peek: bool, bonus: float
 ) -> tuple[float, float]:  # pragma: no cover - compiled
@@ -112,7 +112,7 @@ def _bonus_value(
     return bonus * comp[need] / nn * per * keep, share
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal_weight(
     hand: IntArray, ncards: int, comp_base: IntArray, nbase: int
 ) -> float:  # pragma: no cover - compiled
@@ -127,7 +127,7 @@ def _deal_weight(
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _row_hits(
     lo: int,
     hi: int,
@@ -159,7 +159,7 @@ def _row_hits(
     return STAND
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_first_action(
     s: float, h: float, d: float, b: float, can_stand: bool, can_hit: bool, can_dbl: bool
 ) -> tuple[int, int]:  # pragma: no cover - compiled
@@ -194,7 +194,7 @@ def _best_first_action(
     return du, ds
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _later_action(
     mode: int,
     code: int,
@@ -216,7 +216,7 @@ def _later_action(
     return fixed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _value_of(a: int, s: float, h: float, d: float) -> float:  # pragma: no cover - compiled
     return s if a == STAND else h if a == HIT else d
 
@@ -269,8 +269,11 @@ def solve(
     ``NEG``), and so do the values that only it would feed."""
     n = counts.shape[0]
     S = np.zeros(n)
-    H = np.full(n, NEG)
-    D = np.full(n, NEG)
+    H = np.zeros(n)
+    D = np.zeros(n)
+    for i in range(n):
+        H[i] = NEG
+        D[i] = NEG
     B = np.zeros(n)
     bb = np.zeros(n)
     sf = np.zeros(n)
@@ -380,17 +383,17 @@ def stand_rows(
     """Which hands a stand-value table over ``comp`` holds: ``mask`` (every hand, or those
     holding a ``pair`` card when ``pair >= 0``), ``feasible`` (in ``mask`` and dealt from
     ``comp``), ``want`` (feasible and ``needed``), and the dealer rows ``rows[i]`` of the
-    wanted hands not ``done`` yet (each once)."""
+    wanted hands not ``done`` yet (each once: no two hands share a row)."""
     n = counts.shape[0]
-    mask = np.ones(n, dtype=np.bool_)
+    mask = np.zeros(n, dtype=np.bool_)
     feasible = np.zeros(n, dtype=np.bool_)
     want = np.zeros(n, dtype=np.bool_)
-    todo = np.empty(n, dtype=np.int64)
+    todo = np.zeros(n, dtype=np.int64)
     top = 0
     for i in range(n):
         if pair >= 0 and counts[i, pair] < 1:
-            mask[i] = False
             continue
+        mask[i] = True
         ok = True
         for v in range(10):
             if counts[i, v] > comp[v]:
@@ -404,7 +407,7 @@ def stand_rows(
         if r >= 0 and not done[r]:
             todo[top] = r
             top += 1
-    return mask, feasible, want, np.sort(todo[:top])
+    return mask, feasible, want, todo[:top]
 
 
 @njit(cache=True)
@@ -454,7 +457,7 @@ def stand_needed(
     n = child.shape[0]
     need = np.zeros(n, dtype=np.bool_)
     seen = np.zeros(n, dtype=np.bool_)
-    stack = np.empty(n, dtype=np.int64)
+    stack = np.zeros(n, dtype=np.int64)
     top = 0
     for v in range(10):
         k = child[one, v]
