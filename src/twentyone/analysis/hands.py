@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from twentyone.analysis.context import Base, Context, Solved, base_table, run_solve
-from twentyone.analysis.player import DOUBLE, HIT, STAND, chart_decisions, stand_needed
+from twentyone.analysis.player import CHART, DOUBLE, HIT, STAND, stand_needed
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, IntArray, player_nodes
 from twentyone.analysis.split import split_weights
 
@@ -59,21 +59,16 @@ def _split_tables(
 
 @lru_cache(maxsize=256)
 def _chart_decisions(ctx: Context, chart: bytes) -> tuple[IntArray, IntArray]:
-    """A chart's decisions on split hands (they depend on no value, so they are read off the
-    chart once per chart)."""
+    """A chart's decisions on split hands: they depend on no value, so :func:`run_solve`
+    reads them off a table of zeros, once per chart."""
     codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
-    nodes = ctx.nodes
-    dec = chart_decisions(
-        nodes.total,
-        nodes.soft,
-        nodes.ncards,
-        codes[0].copy(),
-        codes[1].copy(),
-        ctx.min_stand,
-        ctx.das,
-        ctx.double_rule,
-    )
-    return dec, dec
+    n = ctx.nodes.size
+    zeros = np.zeros(n)
+    every = np.ones(n, dtype=np.bool_)
+    blank = Base(ctx.fresh(), zeros, zeros, every, every, zeros)
+    chart_arrays = (codes[0].copy(), codes[1].copy())
+    solved = run_solve(ctx, ACE, blank, CHART, split=True, chart=chart_arrays)
+    return solved.dec, solved.decs
 
 
 def split_needs(ctx: Context, up: int, pair: int, play: SplitPlay) -> BoolArray:

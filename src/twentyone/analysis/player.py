@@ -221,6 +221,97 @@ def _value_of(a: int, s: float, h: float, d: float) -> float:  # pragma: no cove
     return s if a == STAND else h if a == HIT else d
 
 
+@njit(cache=True, inline="always")
+def _row_values(
+    lo: int,
+    hi: int,
+    order: IntArray,
+    use: BoolArray,
+    comp_base: IntArray,
+    counts: IntArray,
+    ncards: IntArray,
+    total: IntArray,
+    child: IntArray,
+    nb: FloatArray,
+    pbj: FloatArray,
+    bj: int,
+    peek: bool,
+    f1: float,
+    f2: float,
+    bonus: float,
+    weigh: bool,
+    S: FloatArray,
+    H: FloatArray,
+    D: FloatArray,
+    B: FloatArray,
+    bb: FloatArray,
+    sf: FloatArray,
+    w: FloatArray,
+) -> None:  # pragma: no cover - compiled
+    """Fill the stand, hit and double values (``S``, ``H``, ``D``), the bonus (``bb``,
+    ``sf``) and, with ``weigh``, the deal weight (``w``) of the hands ``order[lo:hi]`` of one
+    chart row (their children's played values ``B`` already known)."""
+    comp = np.zeros(10, dtype=np.int64)
+    nbase = 0
+    for v in range(10):
+        nbase += comp_base[v]
+    for j in range(lo, hi):
+        i = order[j]
+        if not use[i]:
+            continue
+        nn = 0
+        for v in range(10):
+            comp[v] = comp_base[v] - counts[i, v]
+            nn += comp[v]
+        S[i] = nb[i] - f1 * pbj[i]
+        if total[i] < 21:
+            H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, bj, peek, f2)
+            if ncards[i] == 2:
+                D[i] = d
+        if ncards[i] == 2 and bonus > 0.0:
+            bb[i], sf[i] = _bonus_value(counts[i], comp, nn, bj, peek, bonus)
+        if weigh and ncards[i] >= 2:
+            w[i] = _deal_weight(counts[i], ncards[i], comp_base, nbase)
+
+
+@njit(cache=True, inline="always")
+def _first_decisions(
+    mode: int,
+    code: int,
+    row_hit: int,
+    fixed: int,
+    fixed_suited: int,
+    s: float,
+    h: float,
+    d: float,
+    b: float,
+    can_hit: bool,
+    can_stand: bool,
+    can_dbl: bool,
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """The decisions on a two-card (split) hand in ``mode``: where no bonus can pay, and
+    where it can."""
+    if mode == OPTIMUM:
+        return _best_first_action(s, h, d, b, can_stand, can_hit, can_dbl)
+    if mode == BY_TOTAL:
+        return row_hit, row_hit
+    if mode == CHART:
+        a = _pick(code, can_hit, can_stand, can_dbl)
+        return a, a
+    return fixed, fixed_suited
+
+
+@njit(cache=True, inline="always")
+def _split_hand_value(
+    dec: int, decs: int, s: float, h: float, d: float, b: float, share: float
+) -> float:  # pragma: no cover - compiled
+    """A two-card hand's value as played: ``dec`` where no bonus pays, ``decs`` (with the
+    third card's bonus ``b`` when it draws) on the ``share`` where it can."""
+    vu = _value_of(dec, s, h, d)
+    vs = _value_of(decs, s, h, d)
+    return (1.0 - share) * vu + share * (vs + (b if decs != STAND else 0.0))
+
+
 @njit(cache=True)
 def solve(
     comp_base: IntArray,
@@ -280,37 +371,19 @@ def solve(
     dec = np.zeros(n, dtype=np.int64)
     decs = np.zeros(n, dtype=np.int64)
     w = np.zeros(n)
-    comp = np.zeros(10, dtype=np.int64)
-    nbase = 0
-    for v in range(10):
-        nbase += comp_base[v]
     ngroups = bounds.shape[0] - 1
     gdec = np.zeros(ngroups, dtype=np.int64)
     for g in range(ngroups):
-        for j in range(bounds[g], bounds[g + 1]):
-            i = order[j]
-            if not use[i]:
-                continue
-            nn = 0
-            for v in range(10):
-                comp[v] = comp_base[v] - counts[i, v]
-                nn += comp[v]
-            S[i] = nb[i] - f1 * pbj[i]
-            if total[i] < 21:
-                H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, bj, peek, f2)
-                if ncards[i] == 2:
-                    D[i] = d
-            if ncards[i] == 2 and bonus > 0.0:
-                bb[i], sf[i] = _bonus_value(counts[i], comp, nn, bj, peek, bonus)
-            if mode == BY_TOTAL and ncards[i] >= 2:
-                w[i] = _deal_weight(counts[i], ncards[i], comp_base, nbase)
+        lo, hi = bounds[g], bounds[g + 1]
+        _row_values(
+            lo, hi, order, use, comp_base, counts, ncards, total, child, nb, pbj,
+            bj, peek, f1, f2, bonus, mode == BY_TOTAL, S, H, D, B, bb, sf, w,
+        )  # fmt: skip
         if mode == BY_TOTAL:
-            gdec[g] = _row_hits(
-                bounds[g], bounds[g + 1], order, use, total, ncards, w, S, H, bb, sf, min_stand
-            )
-        for j in range(bounds[g], bounds[g + 1]):
+            gdec[g] = _row_hits(lo, hi, order, use, total, ncards, w, S, H, bb, sf, min_stand)
+        for j in range(lo, hi):
             i = order[j]
-            if not use[i]:
+            if not use[i] or ncards[i] < 2:
                 continue
             t = total[i]
             can_hit = t < 21
@@ -320,55 +393,16 @@ def solve(
                 a = _later_action(mode, code, dec_in[i], gdec[g], S[i], H[i], can_hit, can_stand)
                 dec[i] = a
                 B[i] = H[i] if a == HIT else S[i]
-                continue
-            if ncards[i] != 2:
-                continue
-            if force_stand2:
+            elif force_stand2:
                 B[i] = S[i]
-                continue
-            can_dbl = dbl_split and total_may_double_jit(t, soft[i], double_rule)
-            if mode == OPTIMUM:
-                dec[i], decs[i] = _best_first_action(
-                    S[i], H[i], D[i], bb[i], can_stand, can_hit, can_dbl
-                )
-            elif mode == BY_TOTAL:
-                dec[i] = gdec[g]
-                decs[i] = gdec[g]
-            elif mode == CHART:
-                dec[i] = _pick(code, can_hit, can_stand, can_dbl)
-                decs[i] = dec[i]
             else:
-                dec[i] = dec_in[i]
-                decs[i] = decs_in[i]
-            vu = _value_of(dec[i], S[i], H[i], D[i])
-            vs = _value_of(decs[i], S[i], H[i], D[i])
-            B[i] = (1.0 - sf[i]) * vu + sf[i] * (vs + (bb[i] if decs[i] != STAND else 0.0))
+                can_dbl = dbl_split and total_may_double_jit(t, soft[i], double_rule)
+                dec[i], decs[i] = _first_decisions(
+                    mode, code, gdec[g], dec_in[i], decs_in[i], S[i], H[i], D[i], bb[i],
+                    can_hit, can_stand, can_dbl,
+                )  # fmt: skip
+                B[i] = _split_hand_value(dec[i], decs[i], S[i], H[i], D[i], bb[i], sf[i])
     return S, H, D, B, bb, sf, dec, decs, gdec
-
-
-@njit(cache=True)
-def chart_decisions(
-    total: IntArray,
-    soft: BoolArray,
-    ncards: IntArray,
-    chart_hard: IntArray,
-    chart_soft: IntArray,
-    min_stand: int,
-    dbl_split: bool,
-    double_rule: int,
-) -> IntArray:  # pragma: no cover - compiled
-    """The decision a chart takes on every hand of two cards or more as a split hand (as
-    :func:`solve` takes them in mode ``CHART``; they depend on no value)."""
-    n = total.shape[0]
-    dec = np.zeros(n, dtype=np.int64)
-    for i in range(n):
-        if ncards[i] < 2:
-            continue
-        t = total[i]
-        code = chart_soft[t] if soft[i] else chart_hard[t]
-        can_dbl = ncards[i] == 2 and dbl_split and total_may_double_jit(t, soft[i], double_rule)
-        dec[i] = _pick(code, t < 21, may_stand_jit(t, min_stand), can_dbl)
-    return dec
 
 
 @njit(cache=True)

@@ -40,6 +40,7 @@ def _kernels(command: str = "analysis") -> list[Any]:
         player.solve,
         player.gather_stand,
         player.stand_needed,
+        player.stand_rows,
         variance.moments,
     ]
     if command == "simulate":  # the analysis without the distributions, and the simulator
