@@ -171,6 +171,70 @@ def blackjack_card(up: int) -> int:
 BLOCK = 32
 
 
+@njit(cache=True, inline="always")
+def _block_factorials(
+    comp: IntArray, removed: IntArray, start: int, n: int, ff: FloatArray, cards: IntArray
+) -> BoolArray:  # pragma: no cover - compiled
+    """For the rows ``start .. start + BLOCK`` of ``removed``: the falling factorials of each
+    value's count left (``ff[(v * MAX_RUN + k) * BLOCK + r]``), the cards left (``cards``),
+    and which rows are dealt from ``comp`` (a row past ``n`` or taking more than ``comp``
+    holds is not: its counts read 0)."""
+    ok_rows = np.zeros(BLOCK, dtype=np.bool_)
+    for r in range(BLOCK):
+        i = start + r
+        ok = i < n
+        if ok:
+            for v in range(10):
+                if comp[v] - removed[i, v] < 0:
+                    ok = False
+        cards[r] = 0
+        for v in range(10):
+            c = comp[v] - removed[i, v] if ok else 0
+            cards[r] += c
+            x = 1.0
+            ff[(v * MAX_RUN) * BLOCK + r] = 1.0
+            for k in range(1, MAX_RUN):
+                y = c - k + 1
+                x = x * y if y > 0 else 0.0
+                ff[(v * MAX_RUN + k) * BLOCK + r] = x
+        ok_rows[r] = ok
+    return ok_rows
+
+
+@njit(cache=True, inline="always")
+def _block_trie(
+    parent: IntArray,
+    fac: IntArray,
+    ways: FloatArray,
+    bucket: IntArray,
+    ff: FloatArray,
+    val: FloatArray,
+    acc: FloatArray,
+) -> None:  # pragma: no cover - compiled
+    """One pass over the trie for a block of rows: each node's product of falling
+    factorials (``val``), and each final multiset's orderings times it summed by size and
+    outcome (``acc[(size * 7 + outcome) * BLOCK + r]``)."""
+    for j in range(MAX_SIZE * 7 * BLOCK):
+        acc[j] = 0.0
+    for t in range(parent.shape[0]):
+        p = parent[t]
+        f = fac[t] * BLOCK
+        o = t * BLOCK
+        if p < 0:
+            for r in range(BLOCK):
+                val[o + r] = ff[f + r]
+        else:
+            q = p * BLOCK
+            for r in range(BLOCK):
+                val[o + r] = val[q + r] * ff[f + r]
+        b = bucket[t]
+        if b >= 0:
+            w = ways[t]
+            a = b * BLOCK
+            for r in range(BLOCK):
+                acc[a + r] += w * val[o + r]
+
+
 @njit(cache=True)
 def dealer_dists(
     comp: IntArray,
@@ -186,56 +250,20 @@ def dealer_dists(
     thread: a parallel version cost 2.5 s of CPU more at the first compile and lost time
     waiting on a busy core."""
     n = removed.shape[0]
-    size = parent.shape[0]
     out = np.zeros((n, 7))
     valid = np.zeros(n, dtype=np.bool_)
     ff = np.zeros(10 * MAX_RUN * BLOCK)
-    val = np.zeros(size * BLOCK)
+    val = np.zeros(parent.shape[0] * BLOCK)
     acc = np.zeros(MAX_SIZE * 7 * BLOCK)
     cards = np.zeros(BLOCK, dtype=np.int64)
     for start in range(0, n, BLOCK):
+        ok_rows = _block_factorials(comp, removed, start, n, ff, cards)
+        _block_trie(parent, fac, ways, bucket, ff, val, acc)
         for r in range(BLOCK):
             i = start + r
-            ok = i < n
-            if ok:
-                for v in range(10):
-                    if comp[v] - removed[i, v] < 0:
-                        ok = False
-            cards[r] = 0
-            for v in range(10):
-                c = comp[v] - removed[i, v] if ok else 0
-                cards[r] += c
-                x = 1.0
-                ff[(v * MAX_RUN) * BLOCK + r] = 1.0
-                for k in range(1, MAX_RUN):
-                    y = c - k + 1
-                    x = x * y if y > 0 else 0.0
-                    ff[(v * MAX_RUN + k) * BLOCK + r] = x
-            if ok:
-                valid[i] = True
-        for j in range(MAX_SIZE * 7 * BLOCK):
-            acc[j] = 0.0
-        for t in range(size):
-            p = parent[t]
-            f = fac[t] * BLOCK
-            o = t * BLOCK
-            if p < 0:
-                for r in range(BLOCK):
-                    val[o + r] = ff[f + r]
-            else:
-                q = p * BLOCK
-                for r in range(BLOCK):
-                    val[o + r] = val[q + r] * ff[f + r]
-            b = bucket[t]
-            if b >= 0:
-                w = ways[t]
-                a = b * BLOCK
-                for r in range(BLOCK):
-                    acc[a + r] += w * val[o + r]
-        for r in range(BLOCK):
-            i = start + r
-            if i >= n or not valid[i]:
+            if i >= n or not ok_rows[r]:
                 continue
+            valid[i] = True
             inv = 1.0
             for size_ in range(1, MAX_SIZE):
                 y = cards[r] - size_ + 1

@@ -100,66 +100,81 @@ def split_value(
     blackjack.cpp 5.5): each hand's value conditions on exactly how many pair and non-pair
     second cards the other hands took; beyond four hands, the approximation of
     :func:`~twentyone.analysis.split.split_weights`."""
-    q0 = ctx.pair_cards_left(shoe, pair, up)
-    n0 = float(shoe.sum() - 2)
-    cache: dict[int, tuple[float, float]] = {}
-
-    def tables(a: int) -> tuple[float, float]:
-        if a not in cache:
-            ok = shoe[pair] >= a + 2 and q0 - a >= 0
-            cache[a] = _split_tables(ctx, up, pair, play, a + 2)[:2] if ok else (0.0, 0.0)
-        return cache[a]
-
     if max_hands > 4:
         return _split_value_weighted(ctx, up, shoe, pair, play, max_hands)
-    total = 0.0
-
-    def ev_x(p: float, a: int, b: int) -> None:  # EV[X; a, b]
-        nonlocal total
-        if p == 0.0:
-            return
-        if b == 0:
-            total += p * tables(a)[0]
-            return
-        v = max(q0 - a, 0.0) / (n0 + 1 - a - b)
-        ev_x(p / (1.0 - v), a, b - 1)
-        ev_x(p * v / (v - 1.0), a + 1, b - 1)
-
-    def ev_n(p: float, a: int, b: int) -> None:  # EV[N; a, b]: second card not a pair card
-        nonlocal total
-        if p == 0.0:
-            return
-        v = max(q0 - a, 0.0) / (n0 - a - b)
-        if b == 0:
-            x, pp = tables(a)
-            total += p / (1.0 - v) * (x - v * pp)
-            return
-        ev_n(p / (1.0 - v), a, b - 1)
-        ev_n(p * v / (v - 1.0), a + 1, b - 1)
-
-    def arrangement(pairs: int, others: int, ways: float) -> float:
-        n, p, np_ = n0, q0, n0 - q0
-        out = ways
-        for _ in range(pairs):
-            out *= max(p, 0.0) / n
-            p -= 1
-            n -= 1
-        for _ in range(others):
-            out *= np_ / n
-            np_ -= 1
-            n -= 1
-        return out
-
+    sums = _FarmerSums(ctx, up, shoe, pair, play)
+    n0, q0 = sums.n0, sums.q0
     # stopping early: exactly h < max_hands hands (h - 1 orders of the draws for h <= 3)
     for h in range(2, max_hands):
-        ev_n(arrangement(h - 2, h, h - 1.0) * h, h - 2, h - 1)
+        sums.ev_n(_arrangement(n0, q0, h - 2, h, h - 1.0) * h, h - 2, h - 1)
     # the last allowed hand made after k hands were completed with a non-pair card
     for k in range(max_hands - 1):
-        r = arrangement(max_hands - 2, k, 2.0 if max_hands == 4 and k > 0 else 1.0)
+        r = _arrangement(n0, q0, max_hands - 2, k, 2.0 if max_hands == 4 and k > 0 else 1.0)
         if k > 0:
-            ev_n(r * k, max_hands - 2, k - 1)
-        ev_x(r * (max_hands - k), max_hands - 2, k)
-    return float(total)
+            sums.ev_n(r * k, max_hands - 2, k - 1)
+        sums.ev_x(r * (max_hands - k), max_hands - 2, k)
+    return float(sums.total)
+
+
+class _FarmerSums:
+    """The sums of Farmer's method for one split: ``ev_x(p, a, b)`` adds ``p`` times
+    ``EV[X; a, b]`` (a split hand's value, ``a`` more pair cards and ``b`` other cards out),
+    ``ev_n`` the same for a hand whose second card is not a pair card; the tables of each
+    ``a`` are made once."""
+
+    def __init__(self, ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay):
+        self.ctx, self.up, self.shoe, self.pair, self.play = ctx, up, shoe, pair, play
+        self.q0 = ctx.pair_cards_left(shoe, pair, up)
+        self.n0 = float(shoe.sum() - 2)
+        self.total = 0.0
+        self._tables: dict[int, tuple[float, float]] = {}
+
+    def tables(self, a: int) -> tuple[float, float]:
+        """``EV[X]`` and ``EV[P]`` with ``a`` more pair cards out (0, 0 where none can be)."""
+        if a not in self._tables:
+            ok = self.shoe[self.pair] >= a + 2 and self.q0 - a >= 0
+            got = _split_tables(self.ctx, self.up, self.pair, self.play, a + 2) if ok else None
+            self._tables[a] = got[:2] if got is not None else (0.0, 0.0)
+        return self._tables[a]
+
+    def ev_x(self, p: float, a: int, b: int) -> None:
+        """Add ``p`` x EV[X; a, b]."""
+        if p == 0.0:
+            return
+        if b == 0:
+            self.total += p * self.tables(a)[0]
+            return
+        v = max(self.q0 - a, 0.0) / (self.n0 + 1 - a - b)
+        self.ev_x(p / (1.0 - v), a, b - 1)
+        self.ev_x(p * v / (v - 1.0), a + 1, b - 1)
+
+    def ev_n(self, p: float, a: int, b: int) -> None:
+        """Add ``p`` x EV[N; a, b] (the second card not a pair card)."""
+        if p == 0.0:
+            return
+        v = max(self.q0 - a, 0.0) / (self.n0 - a - b)
+        if b == 0:
+            x, pp = self.tables(a)
+            self.total += p / (1.0 - v) * (x - v * pp)
+            return
+        self.ev_n(p / (1.0 - v), a, b - 1)
+        self.ev_n(p * v / (v - 1.0), a + 1, b - 1)
+
+
+def _arrangement(n0: float, q0: float, pairs: int, others: int, ways: float) -> float:
+    """``ways`` x the probability that the next cards are ``pairs`` pair cards, then
+    ``others`` other cards (``q0`` pair cards among ``n0``)."""
+    n, p, np_ = n0, q0, n0 - q0
+    out = ways
+    for _ in range(pairs):
+        out *= max(p, 0.0) / n
+        p -= 1
+        n -= 1
+    for _ in range(others):
+        out *= np_ / n
+        np_ -= 1
+        n -= 1
+    return out
 
 
 def _split_value_weighted(
