@@ -77,7 +77,7 @@ def test_other_rules_or_shoe_or_boxes_miss(where: Path, capsys: pytest.CaptureFi
     }
     assert len(keys) == 5
     assert result_cache.edge_key(rules, 1, None, " 5  6") == result_cache.edge_key(
-        rules, 1, None, "5 6", False
+        rules, 1, None, "5 6"
     )
 
 
