@@ -22,12 +22,12 @@ from typing import Any, TextIO
 #: benchmark machine, in CPU time: docs/benchmarks.md, "Issue 12 targets").
 NOTICE = (
     "twentyone: compiling the exact analysis (once after an install or an update: about "
-    "8 s on an idle core; later runs load it from numba's cache)"
+    "12 s on an idle core; later runs load it from numba's cache)"
 )
 #: The same for ``simulate`` (its kernel, compiled in a second process, and the exact analysis).
 NOTICE_SIMULATE = (
     "twentyone: compiling the simulator and the exact analysis (once after an install or an "
-    "update: about 8 s on two idle cores; later runs load them from numba's cache)"
+    "update: about 7 s on two idle cores; later runs load them from numba's cache)"
 )
 
 
