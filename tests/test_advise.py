@@ -132,8 +132,11 @@ def test_the_web_hint_plays_the_cards_really_left() -> None:
 def test_a_first_run_is_announced(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
+    from twentyone.analysis import analyze
     from twentyone.analysis.warmup import NOTICE, compile_pending, notice
 
+    analyze("6D S17 DAS SPL1 NS")  # every kernel: a split into two hands,
+    analyze("6D S17 DAS SPL3 NS")  # and resplits
     assert not compile_pending()  # this process has loaded or compiled every kernel
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache: all to compile
     assert compile_pending()
