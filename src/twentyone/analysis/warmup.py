@@ -22,7 +22,7 @@ from typing import Any, TextIO
 #: benchmark machine, in CPU time: docs/benchmarks.md, "Issue 12 targets").
 NOTICE = (
     "twentyone: compiling the exact analysis (once after an install or an update: about "
-    "12 s on an idle core; later runs load it from numba's cache)"
+    "9 s on two idle cores; later runs load it from numba's cache)"
 )
 #: The same for ``simulate`` (its kernel, compiled in a second process, and the exact analysis).
 NOTICE_SIMULATE = (
@@ -49,6 +49,55 @@ def _kernels(command: str = "analysis") -> list[Any]:
         return [*out, kernel._run]
     splits = [split_joint._atom_weights, split_joint._pair_rows, split_joint._accumulate]
     return [*out, outcomes.hand_distributions, resplit.state_joint, *splits]
+
+
+def _distribution_signatures() -> list[tuple[Any, tuple[Any, ...]]]:
+    """The exact distribution's kernels with the one signature the analysis calls each with
+    (checked against the calls by ``tests/test_warmup.py``)."""
+    from numba import types
+
+    from twentyone.analysis import outcomes, resplit, split_joint
+
+    i, b, f = types.int64, types.boolean, types.float64
+    ai, ai2 = types.Array(i, 1, "C"), types.Array(i, 2, "C")
+    ab, af, af2 = types.Array(b, 1, "C"), types.Array(f, 1, "C"), types.Array(f, 2, "C")
+    hands = (ai, ai2, ai, ai, ai2, ai, ai, ab, ab)
+    return [
+        (outcomes.hand_distributions, (*hands, af, af, af, i, b, f, f, ai, b, i, i)),
+        (resplit.state_joint, (*hands, af2, ai, i, b, ai, b, af)),
+        (split_joint._atom_weights, (i, i, ai2, ai, ai, ai2, ai, b, b)),
+        (split_joint._pair_rows, (ai, i, ai, ai, ai)),
+        (split_joint._accumulate, (ai, ai2, af2, types.Array(types.int32, 1, "C"), af2)),
+    ]
+
+
+def compile_distributions() -> None:
+    """Compile the exact distribution's kernels into numba's cache without running them."""
+    for kernel, signature in _distribution_signatures():
+        if not kernel_cached(kernel):
+            kernel.compile(signature)
+
+
+def compile_aside() -> Any | None:
+    """On a first run (the distribution's kernels not in numba's cache), compile them in a
+    second process while this one compiles and runs the returns' kernels: the returns come
+    first, so by the time the distribution is wanted its kernels load from the cache the other
+    process wrote (or, if it is not done, compile here as before). Returns the process, or
+    None when nothing is to compile or no process could start."""
+    import multiprocessing
+
+    from twentyone.analysis import outcomes
+
+    if kernel_cached(outcomes.hand_distributions):
+        return None
+    methods = multiprocessing.get_all_start_methods()
+    context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    try:
+        helper = context.Process(target=compile_distributions, daemon=True)
+        helper.start()
+    except OSError:
+        return None
+    return helper
 
 
 def kernel_cached(kernel: Any) -> bool:
