@@ -384,7 +384,7 @@ def test_action_returns_on_a_depleted_shoe_agree_with_the_engine(
 )
 def test_second_moments_agree_with_the_engine(spec: str, first: str, up: str, action: str) -> None:
     from twentyone.analysis.context import Context, up_base
-    from twentyone.analysis.variance import _run_moments
+    from twentyone.analysis.variance import run_moments
 
     rules = load_rules(spec)
     ctx = Context.of(rules)
@@ -393,7 +393,7 @@ def test_second_moments_agree_with_the_engine(spec: str, first: str, up: str, ac
     node = ctx.nodes.index[tuple(int(x) for x in hand_counts(hand))]
     base = up_base(ctx, u)
     dec = np.zeros(ctx.nodes.size, dtype=np.int64)
-    _, s2, _, d2, _ = _run_moments(ctx, u, base, dec, split_aces=False)
+    _, s2, _, d2, _ = run_moments(ctx, u, base, dec, split_aces=False)
     got = {"stand": s2, "double": d2}[action][node]
     if ctx.peek and u in (0, 9):
         got += base.pbj[node]  # a dealer blackjack takes the bet before play: X^2 = 1

@@ -28,52 +28,24 @@ from functools import lru_cache
 
 import numpy as np
 
-from twentyone.analysis.context import Base, Context, base_table, run_solve, up_base
-from twentyone.analysis.dealer import blackjack_card, dealer_distribution
+from twentyone.analysis.context import Context, base_table, run_solve, up_base
+from twentyone.analysis.dealer import dealer_distribution
 from twentyone.analysis.hands import SplitPlay, shoe_after, split_needs
 from twentyone.analysis.optimal import optimal_solved
 from twentyone.analysis.player import FIXED
 from twentyone.analysis.shoe_counts import ACE, TEN, FloatArray, IntArray, hand_counts, value_index
 from twentyone.analysis.split import split_weights
-from twentyone.analysis.variance import Moments, moments, payoff_given_dealer
+from twentyone.analysis.variance import Moments, payoff_given_dealer, run_moments
 from twentyone.cards import Card
 from twentyone.errors import TwentyOneError
 from twentyone.rules import Rules
-
-
-def _moments(ctx: Context, up: int, base: Base, dec: IntArray, *, split_aces: bool) -> Moments:
-    nodes = ctx.nodes
-    obo = not ctx.peek and ctx.f2 == 1.0
-    return Moments(
-        *moments(
-            base.comp,
-            nodes.counts,
-            nodes.total,
-            nodes.ncards,
-            nodes.child,
-            nodes.order,
-            nodes.bounds,
-            base.mask,
-            base.valid,
-            base.nb,
-            base.pbj,
-            base.push,
-            blackjack_card(up),
-            ctx.peek,
-            1.0 if obo else 4.0,
-            ctx.f2,
-            dec,
-            ctx.bonus,
-            split_aces,
-        )
-    )
 
 
 @lru_cache(maxsize=64)
 def optimal_moments(ctx: Context, up: int) -> Moments:
     """:class:`~twentyone.analysis.variance.Moments` of every hand played by the optimum
     (cached)."""
-    return _moments(ctx, up, up_base(ctx, up), optimal_solved(ctx, up).dec, split_aces=False)
+    return run_moments(ctx, up, up_base(ctx, up), optimal_solved(ctx, up).dec, split_aces=False)
 
 
 @lru_cache(maxsize=640)
@@ -87,7 +59,7 @@ def split_second_moment(ctx: Context, up: int, pair: int) -> float:
     aces = pair == ACE and not ctx.hsa
     base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, play))
     got = run_solve(ctx, up, base, FIXED, split=True, force_stand2=aces, dec=play.dec)
-    mom = _moments(ctx, up, base, got.dec, split_aces=aces)
+    mom = run_moments(ctx, up, base, got.dec, split_aces=aces)
     left = base.comp.copy()
     left[pair] -= 1
     n = float(left.sum())

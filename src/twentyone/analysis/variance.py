@@ -183,7 +183,8 @@ class Moments(NamedTuple):
     states: FloatArray
 
 
-def _run_moments(ctx: Context, up: int, base: Base, dec: IntArray, *, split_aces: bool) -> Moments:
+def run_moments(ctx: Context, up: int, base: Base, dec: IntArray, *, split_aces: bool) -> Moments:
+    """:func:`moments` for the hands of ``base`` (up card ``up``) played by ``dec``."""
     nodes = ctx.nodes
     obo = not ctx.peek and ctx.f2 == 1.0
     out = moments(
@@ -225,7 +226,7 @@ def column_second_moment(
     base = up_base(ctx, up)
     solved = run_solve(ctx, up, base, CHART, chart=chart)
     dec = solved.dec
-    mom = _run_moments(ctx, up, base, dec, split_aces=False)
+    mom = run_moments(ctx, up, base, dec, split_aces=False)
     s2, h2, d2 = mom.stand, mom.hit, mom.double
     shoe = shoe_after(ctx, up)
     total = 0.0
@@ -265,7 +266,7 @@ def _split_second_moment(
     aces = pair == ACE and not ctx.hsa
     split_solved = run_solve(ctx, up, base, CHART, split=True, force_stand2=aces, chart=chart)
     dec = split_solved.dec
-    mom = _run_moments(ctx, up, base, dec, split_aces=aces)
+    mom = run_moments(ctx, up, base, dec, split_aces=aces)
     m2, fs = mom.second, mom.states
     left = base.comp.copy()
     left[pair] -= 1
