@@ -27,3 +27,19 @@ def test_dealer_rows_taken_in_blocks_equal_one_row_at_a_time_bit_for_bit() -> No
             dealer_probs(left, t.parent, t.fac, t.ways, t.bucket, one)
             assert valid[i] and (one == out[i]).all(), (up, i)
         assert valid.sum() > BLOCK and (~valid).sum() > 0
+
+
+def test_the_dealer_distribution_of_one_shoe_is_the_one_row_kernels_bit_for_bit() -> None:
+    # dealer_distribution takes dealer_dists with one row (one kernel fewer to compile on a
+    # first run): the figures are dealer_probs's, to the last bit, on depleted shoes too
+    from twentyone.analysis.dealer import dealer_distribution
+
+    rng = np.random.default_rng(12)
+    for decks, h17 in ((1, True), (6, False), (8, True)):
+        for up in range(10):
+            t = dealer_table(up, h17)
+            for _ in range(20):
+                shoe = np.maximum(fresh_counts(decks) - rng.integers(0, 3 * decks, 10), 0)
+                one = np.zeros(7)
+                dealer_probs(shoe, t.parent, t.fac, t.ways, t.bucket, one)
+                assert (dealer_distribution(shoe, up, h17) == one).all(), (decks, up, shoe)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from twentyone.analysis import analyze
-from twentyone.analysis.warmup import _distribution_signatures, compile_aside
+from twentyone.analysis.warmup import _aside_signatures, compile_aside
 
 
 def test_the_aside_signatures_are_the_ones_the_analysis_calls() -> None:
@@ -11,10 +11,18 @@ def test_the_aside_signatures_are_the_ones_the_analysis_calls() -> None:
     # and the first edge would compile it again in its own process.
     analyze("6D S17 DAS SPL1 NS")  # a split into two hands
     analyze("6D S17 DAS SPL3 NS")  # resplits
-    for kernel, signature in _distribution_signatures():
+    for kernel, signature in _aside_signatures():
         assert signature in kernel.signatures, kernel.__name__
 
 
 def test_nothing_is_compiled_aside_once_the_kernels_are_cached() -> None:
     analyze("6D S17 DAS SPL1 NS")
     assert compile_aside() is None
+
+
+def test_rules_without_resplits_compile_no_resplit_kernel_aside() -> None:
+    from twentyone.analysis import resplit
+
+    two = [kernel for kernel, _ in _aside_signatures(resplits=False)]
+    assert resplit.state_joint not in two
+    assert resplit.state_joint in [kernel for kernel, _ in _aside_signatures()]

@@ -207,10 +207,11 @@ def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
 
     assert isinstance(rules, Rules)
     _compile_notice()
+    from twentyone.analysis.context import Context
     from twentyone.analysis.warmup import compile_aside
 
-    helper = compile_aside()
     shoe = _shoe_arg(rules, args)
+    helper = compile_aside(Context.of(rules, args.boxes, shoe).max_hands > 2)
     if helper is not None:  # the returns here while the distribution compiles there
         analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)
         helper.join()

@@ -152,12 +152,17 @@ def dealer_probs(
             out[j] += acc[size * 7 + j] * inv
 
 
+_NO_CARDS = np.zeros((1, 10), dtype=np.int64)
+
+
 def dealer_distribution(shoe: IntArray, up: int, hits_soft_17: bool) -> FloatArray:
     """Outcome probabilities (17..21, bust, blackjack) for up card ``up`` drawing from
     ``shoe`` (the cards left after the up card and any others seen)."""
     t = dealer_table(up, hits_soft_17)
-    out = np.zeros(7)
-    dealer_probs(np.ascontiguousarray(shoe, dtype=np.int64), t.parent, t.fac, t.ways, t.bucket, out)
+    comp = np.ascontiguousarray(shoe, dtype=np.int64)
+    # dealer_dists with one row (the same arithmetic as dealer_probs, bit for bit): one
+    # kernel fewer for a first run to compile and a new process to load
+    out: FloatArray = dealer_dists(comp, _NO_CARDS, t.parent, t.fac, t.ways, t.bucket)[0][0]
     return out
 
 

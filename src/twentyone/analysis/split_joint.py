@@ -152,15 +152,18 @@ def _pair_rows(
                 count = found[0]
                 if count + 2 > found.shape[0]:
                     grown = np.zeros(2 * found.shape[0], dtype=np.int64)
-                    grown[: count + 1] = found[: count + 1]
+                    for u in range(count + 1):  # a loop: a slice copy compiles numba's
+                        grown[u] = found[u]  # shape-mismatch message (2 s of a first run)
                     found = grown
                 slot_key[h] = key
                 slot_id[h] = count
                 found[count + 1] = key
                 found[0] = count + 1
                 if 2 * (count + 1) > slot_key.shape[0]:
-                    slot_key = np.full(2 * slot_key.shape[0], -1, dtype=np.int64)
+                    slot_key = np.zeros(2 * slot_key.shape[0], dtype=np.int64)
                     slot_id = np.zeros(slot_key.shape[0], dtype=np.int64)
+                    for u in range(slot_key.shape[0]):  # np.full: one more overload
+                        slot_key[u] = -1
                     for u in range(count + 1):
                         g = _slot(slot_key, found[u + 1])
                         slot_key[g] = found[u + 1]
@@ -251,7 +254,10 @@ def _accumulate(
                 st[k, nst[k]] = s
                 sw[k, nst[k]] = weight[k, s]
                 nst[k] += 1
-    top = 2 * (size.max() if t else 0) + 1
+    most = 0  # a loop, not size.max(): its overload compiles for 0.5 s on a first run
+    for k in range(t):
+        most = max(most, size[k])
+    top = 2 * most + 1
     ff = np.zeros((10, top))
     for v in range(10):
         x = 1.0

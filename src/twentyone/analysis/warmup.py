@@ -35,7 +35,6 @@ def _kernels(command: str = "analysis") -> list[Any]:
     from twentyone.analysis import dealer, outcomes, player, resplit, split_joint, variance
 
     out: list[Any] = [
-        dealer.dealer_probs,
         dealer.dealer_dists,
         player.solve,
         player.gather_stand,
@@ -51,49 +50,57 @@ def _kernels(command: str = "analysis") -> list[Any]:
     return [*out, outcomes.hand_distributions, resplit.state_joint, *splits]
 
 
-def _distribution_signatures() -> list[tuple[Any, tuple[Any, ...]]]:
-    """The exact distribution's kernels with the one signature the analysis calls each with
-    (checked against the calls by ``tests/test_warmup.py``)."""
+def _aside_signatures(resplits: bool = True) -> list[tuple[Any, tuple[Any, ...]]]:
+    """The kernels a first ``edge`` compiles in a second process, each with the one signature
+    the analysis calls it with (checked against the calls by ``tests/test_warmup.py``): first
+    two the returns need late (the second moments, the split hands' reach: this process needs
+    them after about 5 s of compiling the others, the second process has them in 2.5 s), then
+    the exact distribution's (``resplits``: with the kernel of rounds that reach three hands,
+    which rules allowing two hands never call)."""
     from numba import types
 
-    from twentyone.analysis import outcomes, resplit, split_joint
+    from twentyone.analysis import outcomes, player, resplit, split_joint, variance
 
     i, b, f = types.int64, types.boolean, types.float64
     ai, ai2 = types.Array(i, 1, "C"), types.Array(i, 2, "C")
     ab, af, af2 = types.Array(b, 1, "C"), types.Array(f, 1, "C"), types.Array(f, 2, "C")
     hands = (ai, ai2, ai, ai, ai2, ai, ai, ab, ab)
-    return [
+    out = [
+        (variance.moments, (*hands, af, af, af, i, b, f, f, ai, f, b)),
+        (player.stand_needed, (i, ai2, ai, ai, ai, ai, b)),
         (outcomes.hand_distributions, (*hands, af, af, af, i, b, f, f, ai, b, i, i)),
-        (resplit.state_joint, (*hands, af2, ai, i, b, ai, b, af)),
         (split_joint._atom_weights, (i, i, ai2, ai, ai, ai2, ai, b, b)),
         (split_joint._pair_rows, (ai, i, ai, ai, ai)),
         (split_joint._accumulate, (ai, ai2, af2, types.Array(types.int32, 1, "C"), af2)),
     ]
+    if resplits:
+        out.append((resplit.state_joint, (*hands, af2, ai, i, b, ai, b, af)))
+    return out
 
 
-def compile_distributions() -> None:
-    """Compile the exact distribution's kernels into numba's cache without running them."""
-    for kernel, signature in _distribution_signatures():
+def compile_distributions(resplits: bool = True) -> None:
+    """Compile the kernels of :func:`_aside_signatures` into numba's cache without running
+    them."""
+    for kernel, signature in _aside_signatures(resplits):
         if not kernel_cached(kernel):
             kernel.compile(signature)
 
 
-def compile_aside() -> Any | None:
-    """On a first run (the distribution's kernels not in numba's cache), compile them in a
-    second process while this one compiles and runs the returns' kernels: the returns come
-    first, so by the time the distribution is wanted its kernels load from the cache the other
-    process wrote (or, if it is not done, compile here as before). Returns the process, or
-    None when nothing is to compile or no process could start."""
+def compile_aside(resplits: bool = True) -> Any | None:
+    """On a first run (the kernels of :func:`_aside_signatures` not in numba's cache), compile
+    them in a second process while this one compiles and runs the returns' other kernels: by
+    the time this process wants one, it loads from the cache the other process wrote (or, if
+    that is not done, compiles here as before). ``resplits``: whether the rules let a round
+    reach three hands. Returns the process, or None when nothing is to compile or no process
+    could start."""
     import multiprocessing
 
-    from twentyone.analysis import outcomes
-
-    if kernel_cached(outcomes.hand_distributions):
+    if all(kernel_cached(kernel) for kernel, _ in _aside_signatures(resplits)):
         return None
     methods = multiprocessing.get_all_start_methods()
     context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     try:
-        helper = context.Process(target=compile_distributions, daemon=True)
+        helper = context.Process(target=compile_distributions, args=(resplits,), daemon=True)
         helper.start()
     except OSError:
         return None
