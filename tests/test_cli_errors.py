@@ -217,7 +217,7 @@ def test_simulate_says_it_compiles_before_the_first_run(
     import twentyone.sim.command
 
     told: list[str] = []
-    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis": True)
+    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis", resplits=True: True)
 
     def run(*args: Any, **kw: Any) -> int:
         told.append(capsys.readouterr().err)  # what was said before the simulation began
@@ -226,7 +226,7 @@ def test_simulate_says_it_compiles_before_the_first_run(
     monkeypatch.setattr(twentyone.sim.command, "run", run)
     assert main(["simulate", "ru-online", "--rounds", "10"]) == 0
     assert told and "compiling the simulator" in told[0] and "cache" in told[0]
-    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis": False)
+    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis", resplits=True: False)
     told.clear()
     assert main(["simulate", "ru-online", "--rounds", "10"]) == 0
     assert told == [""]

@@ -226,7 +226,7 @@ def test_a_first_simulate_is_announced(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.delenv("NUMBA_CACHE_DIR")
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
-    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis": True)
+    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis", resplits=True: True)
     assert main(["simulate", "1D S17 NS", "--rounds", "1000", "--workers", "1", "--seed", "1"]) == 0
     assert err.getvalue().splitlines()[0] == warmup.NOTICE_SIMULATE
 

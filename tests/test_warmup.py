@@ -26,3 +26,54 @@ def test_rules_without_resplits_compile_no_resplit_kernel_aside() -> None:
     two = [kernel for kernel, _ in _aside_signatures(resplits=False)]
     assert resplit.state_joint not in two
     assert resplit.state_joint in [kernel for kernel, _ in _aside_signatures()]
+
+
+_NEW_PROCESS = """
+import json, sys
+from twentyone.analysis import analyze, warmup
+told = warmup.prepare(resplits=sys.argv[1].endswith("SPL3 NS"))
+loaded = sum(len(k.overloads) for k in warmup._kernels())
+data = analyze(sys.argv[1]).to_json()
+data.pop("seconds")
+started = "numba.np.linalg" in sys.modules  # imported by numba's compiler start-up only
+print(json.dumps({"told": told, "loaded": loaded, "started": started, "data": data}))
+"""
+
+
+def _new_process(rules: str) -> dict[str, object]:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _NEW_PROCESS, rules], capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    got: dict[str, object] = json.loads(out.stdout)
+    return got
+
+
+def test_a_new_process_loads_the_cached_kernels_without_numbas_compiler_start_up() -> None:
+    for rules in ("6D S17 DAS SPL1 NS", "6D S17 DAS SPL3 NS"):
+        want = analyze(rules).to_json()  # this process: compiled or loaded the numba way
+        want.pop("seconds")
+        got = _new_process(rules)
+        assert got["told"] is False  # every kernel cached: nothing said, all loaded now
+        assert isinstance(got["loaded"], int) and got["loaded"] >= 11
+        assert got["started"] is False  # the registries were never installed
+        assert got["data"] == want  # the same cached code: the same figures, to the bit
+
+
+def test_a_kernel_whose_cache_cannot_be_read_is_left_to_numbas_first_call() -> None:
+    from twentyone.analysis.warmup import load_cached
+
+    class Unreadable:  # a kernel whose cache index cannot be read
+        def __init__(self) -> None:
+            self.overloads: dict[object, object] = {}
+            self.targetctx = None
+
+        @property
+        def _cache(self) -> object:
+            raise OSError("unreadable")
+
+    assert load_cached([Unreadable()]) == 0  # nothing loaded, nothing raised

@@ -143,11 +143,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
     )
 
 
-def _compile_notice() -> None:
-    """Say so on standard error when the analysis's kernels are about to compile."""
-    from twentyone.analysis.warmup import notice
+def _compile_notice(rules: object, boxes: int = 1, shoe: tuple[int, ...] | None = None) -> bool:
+    """Say so on standard error when the analysis's kernels are about to compile (returns
+    True), else load them (see :func:`twentyone.analysis.warmup.prepare`)."""
+    from twentyone.analysis.context import Context
+    from twentyone.analysis.warmup import prepare
+    from twentyone.rules import Rules
 
-    notice()
+    assert isinstance(rules, Rules)
+    return prepare(resplits=Context.of(rules, boxes, shoe).max_hands > 2)
 
 
 def _shoe_arg(rules: object, args: argparse.Namespace) -> tuple[int, ...] | None:
@@ -206,12 +210,13 @@ def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
     from twentyone.rules import Rules
 
     assert isinstance(rules, Rules)
-    _compile_notice()
     from twentyone.analysis.context import Context
     from twentyone.analysis.warmup import compile_aside
 
     shoe = _shoe_arg(rules, args)
-    helper = compile_aside(Context.of(rules, args.boxes, shoe).max_hands > 2)
+    helper = None
+    if _compile_notice(rules, args.boxes, shoe):
+        helper = compile_aside(Context.of(rules, args.boxes, shoe).max_hands > 2)
     if helper is not None:  # the returns here while the distribution compiles there
         analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)
         helper.join()
@@ -222,8 +227,8 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     from twentyone.analysis.advise import advise
     from twentyone.rulesets import load_rules
 
-    _compile_notice()
     rules = load_rules(args.rules)
+    _compile_notice(rules, args.boxes)
     got = advise(rules, args.hand, args.up, shoe=_shoe_arg(rules, args), boxes=args.boxes)
     if args.json:
         print(json.dumps(got.to_json()))
@@ -242,8 +247,9 @@ def _cmd_eor(args: argparse.Namespace) -> int:
     from twentyone.analysis.eor import effects_of_removal
     from twentyone.rulesets import load_rules
 
-    _compile_notice()
-    got = effects_of_removal(load_rules(args.rules), boxes=args.boxes)
+    rules = load_rules(args.rules)
+    _compile_notice(rules, args.boxes)
+    got = effects_of_removal(rules, boxes=args.boxes)
     if args.json:
         print(json.dumps(got.to_json()))
         return 0
@@ -261,8 +267,9 @@ def _cmd_par(args: argparse.Namespace) -> int:
     from twentyone.analysis.par import par_sheet, render
     from twentyone.rulesets import load_rules
 
-    _compile_notice()
-    sheet = par_sheet(load_rules(args.rules), rounds=args.rounds, seed=args.seed)
+    rules = load_rules(args.rules)
+    _compile_notice(rules)
+    sheet = par_sheet(rules, rounds=args.rounds, seed=args.seed)
     print(render(sheet, args.format), end="")
     return 0
 

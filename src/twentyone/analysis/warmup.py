@@ -31,12 +31,13 @@ NOTICE_SIMULATE = (
 )
 
 
-def _kernels(command: str = "analysis") -> list[Any]:
+def _kernels(command: str = "analysis", resplits: bool = True) -> list[Any]:
     from twentyone.analysis import dealer, outcomes, player, resplit, split_joint, variance
 
     out: list[Any] = [
         dealer.dealer_dists,
         player.solve,
+        player._bonus_need,
         player.gather_stand,
         player.stand_needed,
         player.stand_rows,
@@ -47,7 +48,8 @@ def _kernels(command: str = "analysis") -> list[Any]:
 
         return [*out, kernel._run]
     splits = [split_joint._atom_weights, split_joint._pair_rows, split_joint._accumulate]
-    return [*out, outcomes.hand_distributions, resplit.state_joint, *splits]
+    more = [resplit.state_joint] if resplits else []  # rounds reaching three hands
+    return [*out, outcomes.hand_distributions, *splits, *more]
 
 
 def _aside_signatures(resplits: bool = True) -> list[tuple[Any, tuple[Any, ...]]]:
@@ -124,16 +126,65 @@ def kernel_cached(kernel: Any) -> bool:
     return any(os.path.exists(f) for f in found)
 
 
-def compile_pending(command: str = "analysis") -> bool:
+def compile_pending(command: str = "analysis", resplits: bool = True) -> bool:
     """True when some kernel ``command`` uses (``"analysis"``: ``edge``, ``advise``, ``eor``,
-    ``par``; ``"simulate"``) has no cache file."""
-    return not all(kernel_cached(k) for k in _kernels(command))
+    ``par``; ``"simulate"``) has no cache file (``resplits``: for rules that let a round reach
+    three hands)."""
+    return not all(kernel_cached(k) for k in _kernels(command, resplits))
 
 
-def notice(out: TextIO | None = None, command: str = "analysis") -> bool:
+def prepare(resplits: bool = True, out: TextIO | None = None) -> bool:
+    """Before an analysis: the notice when its kernels are to compile (returns True), else
+    their cached code loaded now (:func:`load_cached`)."""
+    if notice(out, "analysis", resplits):
+        return True
+    load_cached(_kernels("analysis", resplits))
+    return False
+
+
+def load_cached(kernels: list[Any]) -> int:
+    """Load ``kernels``' compiled code from numba's cache now, without numba's compiler
+    start-up; returns how many overloads were loaded.
+
+    A kernel's first call in a process loads its cache entry through numba's compiler, which
+    first installs every typing and lowering registry it has (about 0.15 s of a new process,
+    more than the analysis of a depleted shoe) although a cached entry is machine code that
+    needs none of them: only numba's runtime (the memory manager the kernels allocate with) and
+    the code's own library. This reads each kernel's cache index and loads the entries made for
+    this machine as numba's ``Dispatcher.compile`` does, minus the registries. A kernel that
+    already has code, has no entry, or fails to load in any way is left to numba's own first
+    call (which loads or compiles it as before), so the figures cannot differ: the code run is
+    the same cached code."""
+    try:
+        from numba.core.runtime.nrt import rtsys
+    except ImportError:  # pragma: no cover - a numba without these internals
+        return 0
+    loaded = 0
+    for kernel in kernels:
+        if kernel.overloads:
+            continue
+        try:
+            cache, context = kernel._cache, kernel.targetctx
+            rtsys.initialize(context)
+            magic = context.codegen().magic_tuple()
+            for sig, machine, _ in cache._cache_file._load_index():
+                if machine != magic:
+                    continue
+                cres = cache._load_overload(sig, context)
+                if cres is None or cres.objectmode:
+                    continue
+                context.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+                kernel.add_overload(cres)
+                loaded += 1
+        except Exception:  # numba's first call loads or compiles it its own way
+            continue
+    return loaded
+
+
+def notice(out: TextIO | None = None, command: str = "analysis", resplits: bool = True) -> bool:
     """Tell the user (on standard error) when the kernels ``command`` uses are about to
     compile; returns whether it did."""
-    if not compile_pending(command):
+    if not compile_pending(command, resplits=resplits):
         return False
     text = NOTICE_SIMULATE if command == "simulate" else NOTICE
     print(text, file=out if out is not None else sys.stderr, flush=True)
