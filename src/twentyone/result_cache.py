@@ -42,15 +42,22 @@ FORMAT = 1
 _OFF = ("off", "0", "no", "false")
 
 
-def cache_dir() -> Path | None:
-    """The folder of the analysis entries, or None when the cache is off."""
+def cache_root() -> Path | None:
+    """The folder of everything kept (answers in ``edge/``, tables in ``tables/``), or None
+    when the cache is off."""
     named = os.environ.get(ENV)
     if named is not None:
         if named.strip().lower() in _OFF or not named.strip():
             return None
-        return Path(named) / "edge"
+        return Path(named)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "twentyone" / "edge"
+    return Path(base) / "twentyone"
+
+
+def cache_dir() -> Path | None:
+    """The folder of the analysis entries, or None when the cache is off."""
+    root = cache_root()
+    return None if root is None else root / "edge"
 
 
 def _version_files() -> list[Path]:

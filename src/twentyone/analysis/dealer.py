@@ -27,6 +27,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+from twentyone.analysis.kept import kept
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
 from twentyone.predicates import dealer_draws
 
@@ -61,6 +62,7 @@ def _dealer_total(up: int, counts: tuple[int, ...]) -> tuple[int, bool]:
 
 
 @lru_cache(maxsize=64)
+@kept("dealer_table", DealerTable)
 def dealer_table(up: int, hits_soft_17: bool) -> DealerTable:
     """The final multisets for up card value index ``up`` (cached)."""
     drawing: dict[tuple[int, ...], float] = {(0,) * 10: 1.0}

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from twentyone.analysis.kept import kept
 from twentyone.cards import Card
 
 IntArray = npt.NDArray[np.int64]
@@ -94,7 +96,13 @@ GROUPS: tuple[tuple[bool, int], ...] = (
 GROUP_OF = {key: i for i, key in enumerate(GROUPS)}
 
 
+def _node_index(kept: dict[str, Any]) -> dict[str, Any]:
+    """A kept :class:`Nodes`'s ``index``, rebuilt from its ``counts``."""
+    return {"index": {tuple(row): i for i, row in enumerate(kept["counts"].tolist())}}
+
+
 @lru_cache(maxsize=16)
+@kept("player_nodes", Nodes, _node_index, skip=("index",))
 def player_nodes(decks: int) -> Nodes:
     """All player hands possible from a ``decks``-deck shoe (cached per deck count)."""
     limit = fresh_counts(decks)
@@ -167,6 +175,7 @@ class Removed:
 
 
 @lru_cache(maxsize=16)
+@kept("removed_sets", Removed)
 def removed_sets(decks: int, most_hands: tuple[int, ...]) -> Removed:
     """The sets for a shoe of ``decks`` and splits of pair ``p`` to ``most_hands[p]`` hands
     (cached)."""
