@@ -24,8 +24,8 @@ doubling (the return is linear in the amount added), so it is not listed apart.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from twentyone.analysis.report import EdgeReport
 from twentyone.rules import Rules
@@ -33,6 +33,8 @@ from twentyone.rulesets import load_rules
 
 if TYPE_CHECKING:  # imported when first used: the package loads without numba
     from twentyone.analysis.actions import action_evs
+    from twentyone.analysis.context import Context
+    from twentyone.analysis.outcomes import UpOutcomes
     from twentyone.analysis.shoe import shoe_of
     from twentyone.strategy import Strategy
 
@@ -104,12 +106,47 @@ def basic_strategy(rules: Rules | str, boxes: int = 1) -> Strategy:
     return chart(Context.of(r, boxes), r.name)
 
 
+class UpPiece(NamedTuple):
+    """What :func:`analyze` reads of one up card: the chart's return and second moment, the
+    optimum's return, the dealer's outcomes, and (with ``outcomes``) each strategy's
+    :func:`~twentyone.analysis.outcomes.up_outcomes`."""
+
+    ev_basic: float
+    second_moment: float
+    ev_optimal: float
+    dealer: list[float]
+    outcomes_optimal: UpOutcomes | None
+    outcomes_basic: UpOutcomes | None
+
+
+def up_piece(ctx: Context, up: int, outcomes: bool = True) -> UpPiece:
+    """One up card's part of :func:`analyze` (computed apart, by another process for
+    instance, it gives the same figures: :func:`analyze` adds the parts in a fixed order)."""
+    from twentyone.analysis.basic import basic_column
+    from twentyone.analysis.dealer import dealer_distribution
+    from twentyone.analysis.optimal import optimal_upcard
+    from twentyone.analysis.outcomes import up_outcomes
+
+    col = basic_column(ctx, up)
+    left = ctx.fresh()
+    left[up] -= 1
+    return UpPiece(
+        col.ev,
+        col.second_moment,
+        optimal_upcard(ctx, up).ev,
+        [float(x) for x in dealer_distribution(left, up, ctx.h17)],
+        up_outcomes(ctx, up, True) if outcomes else None,
+        up_outcomes(ctx, up, False) if outcomes else None,
+    )
+
+
 def analyze(
     rules: Rules | str,
     boxes: int = 1,
     shoe: Sequence[int] | None = None,
     *,
     outcomes: bool = True,
+    pieces: Mapping[int, UpPiece] | None = None,
 ) -> EdgeReport:
     """Exact returns of ``rules`` for one box (``boxes`` matters only where the rules make the
     number of boxes matter: pl.7 splits only with one box), dealt from ``shoe`` (counts of A,
@@ -118,6 +155,8 @@ def analyze(
     it. ``outcomes``: also the distribution of one round's net and its standard deviation for
     each (see :mod:`twentyone.analysis.outcomes`: exact, a split into two hands included; a
     round that reaches three hands is approximated and its probability given in the notes).
+    ``pieces``: up cards' :func:`up_piece` computed already (see
+    :func:`twentyone.analysis.forked.analyze_forked`).
 
     >>> from twentyone import load_rules
     >>> from twentyone.analysis import shoe_of
@@ -129,10 +168,8 @@ def analyze(
     """
     import numpy as np
 
-    from twentyone.analysis.basic import basic_column
     from twentyone.analysis.context import UPS, Context, up_key
-    from twentyone.analysis.dealer import OUTCOMES, dealer_distribution
-    from twentyone.analysis.optimal import optimal_upcard
+    from twentyone.analysis.dealer import OUTCOMES
     from twentyone.analysis.outcomes import outcomes_note, round_outcomes
     from twentyone.analysis.side_bets import side_bets
 
@@ -144,21 +181,19 @@ def analyze(
     by_up: dict[str, dict[str, float]] = {}
     totals: dict[str, dict[str, float]] = {}
     ev_b = ev_o = m2 = 0.0
+    got: dict[int, UpPiece] = {}
     for u in UPS:
         if shoe_arr[u] == 0:
             continue
         p = shoe_arr[u] / n
-        col = basic_column(ctx, u)
-        b = col.ev
-        m2 += p * col.second_moment
-        o = optimal_upcard(ctx, u).ev
+        piece = got[u] = pieces[u] if pieces and u in pieces else up_piece(ctx, u, outcomes)
+        b = piece.ev_basic
+        m2 += p * piece.second_moment
+        o = piece.ev_optimal
         ev_b += p * b
         ev_o += p * o
         by_up[up_key(u)] = {"probability": p, "ev_basic": b, "ev_optimal": o}
-        left = shoe_arr.copy()
-        left[u] -= 1
-        dist = dealer_distribution(left, u, r.dealer_hits_soft_17)
-        totals[up_key(u)] = {k: float(x) for k, x in zip(OUTCOMES, dist, strict=True)}
+        totals[up_key(u)] = dict(zip(OUTCOMES, piece.dealer, strict=True))
     notes = ["sd: exact without splits; split hands taken independent given the dealer's outcome"]
     if not ctx.is_full:
         notes.append("ev_basic: the full shoe's chart played on this shoe; side bets: full shoe")
@@ -168,7 +203,10 @@ def analyze(
         notes.append("surrender decided before play: the chart's R codes")
     dist_o = dist_b = None
     if outcomes:
-        got_o, got_b = round_outcomes(ctx, True), round_outcomes(ctx, False)
+        parts_o = {u: x.outcomes_optimal for u, x in got.items() if x.outcomes_optimal}
+        parts_b = {u: x.outcomes_basic for u, x in got.items() if x.outcomes_basic}
+        got_o = round_outcomes(ctx, True, parts_o)
+        got_b = round_outcomes(ctx, False, parts_b)
         dist_o, dist_b = got_o.dist, got_b.dist
         notes.append(outcomes_note(max(got_o.resplit_mass, got_b.resplit_mass)))
     return EdgeReport(

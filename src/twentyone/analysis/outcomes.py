@@ -42,10 +42,12 @@ from twentyone.analysis.split_joint import STATES, DealerRows, pair_joint, split
 
 __all__ = [
     "RoundOutcomes",
+    "UpOutcomes",
     "hand_distributions",
     "hands_distribution",
     "outcomes_note",
     "round_outcomes",
+    "up_outcomes",
 ]
 
 
@@ -373,22 +375,30 @@ def _basic_hand(
     return SplitDist(dist, 0.0)
 
 
-def _up_outcomes(
-    ctx: Context, grid: Grid, up: int, optimal: bool, out: dict[float, float]
-) -> tuple[FloatArray, float]:
-    """Every first hand against ``up``: the non-blackjack nets on the grid (blackjacks
-    added to ``out``) and the probability of reaching three hands."""
+class UpOutcomes(NamedTuple):
+    """Every first hand against one up card: the non-blackjack nets on the grid (``main``),
+    the probability of reaching three hands (``resplit``), and the blackjacks' masses
+    (``blackjacks``: ``(net, mass)`` in the order :func:`round_outcomes` adds them)."""
+
+    main: FloatArray
+    resplit: float
+    blackjacks: tuple[tuple[float, float], ...]
+
+
+def up_outcomes(ctx: Context, up: int, optimal: bool) -> UpOutcomes:
+    """Every first hand against ``up`` (one up card's part of :func:`round_outcomes`)."""
+    grid = Grid(ctx)
     t = _up_tables(ctx, grid, up, optimal)
     main = np.zeros(grid.size)
     resplit = 0.0
+    blackjacks: list[tuple[float, float]] = []
     for a, b, node in two_card_nodes(ctx):
         p = two_card_p(t.shoe, a, b) * t.pu
         if p == 0.0:
             continue
         pbj = float(t.base.pbj[node])
         if is_blackjack(a, b):
-            out[ctx.bj_pays] = out.get(ctx.bj_pays, 0.0) + p * (1.0 - pbj)
-            out[0.0] = out.get(0.0, 0.0) + p * pbj
+            blackjacks += [(ctx.bj_pays, p * (1.0 - pbj)), (0.0, p * pbj)]
             continue
         play = _optimal_hand if optimal else _basic_hand
         dist, mass = play(ctx, grid, up, t, (a, b, node))
@@ -396,12 +406,16 @@ def _up_outcomes(
         if ctx.peek and up in (ACE, TEN):
             dist = dist + grid.point(-1.0, pbj)
         main += p * dist
-    return main, resplit
+    return UpOutcomes(main, resplit, tuple(blackjacks))
 
 
-def round_outcomes(ctx: Context, optimal: bool) -> RoundOutcomes:
+def round_outcomes(
+    ctx: Context, optimal: bool, parts: dict[int, UpOutcomes] | None = None
+) -> RoundOutcomes:
     """The distribution of one round dealt from ``ctx``'s shoe, played by the optimum (CDZ-)
-    or by the full shoe's basic strategy (see the module's docstring)."""
+    or by the full shoe's basic strategy (see the module's docstring); ``parts``: up cards'
+    :func:`up_outcomes` computed already (elsewhere: the same figures, added in the same
+    order)."""
     grid = Grid(ctx)
     full = ctx.fresh()
     out: dict[float, float] = {}
@@ -409,9 +423,11 @@ def round_outcomes(ctx: Context, optimal: bool) -> RoundOutcomes:
     resplit = 0.0
     for up in UPS:
         if full[up] > 0:
-            dist, mass = _up_outcomes(ctx, grid, up, optimal, out)
-            main += dist
-            resplit += mass
+            part = parts[up] if parts and up in parts else up_outcomes(ctx, up, optimal)
+            for net, mass in part.blackjacks:
+                out[net] = out.get(net, 0.0) + mass
+            main += part.main
+            resplit += part.resplit
     for k in np.nonzero(main)[0]:
         net = (int(k) - grid.off) * STEP
         out[net] = out.get(net, 0.0) + float(main[k])

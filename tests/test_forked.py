@@ -1,0 +1,100 @@
+"""The analysis shared with a second process (analysis/forked.py, issue 12 item 7: a new
+process's ``edge`` on two cores) gives the one-process figures to the last bit, and falls
+back to one process whenever the second cannot help."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+import twentyone.analysis
+from twentyone import load_rules
+from twentyone.analysis import analyze, clear_caches
+from twentyone.analysis.forked import analyze_forked, can_fork
+from twentyone.analysis.shoe import shoe_of
+
+
+def _json(report: Any) -> dict[str, Any]:
+    data: dict[str, Any] = report.to_json()
+    data.pop("seconds")
+    return data
+
+
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each fork made (by the analysis), and the test fails if it cannot fork at all."""
+    assert can_fork(), "another thread runs: nothing would be forked"
+    made: list[int] = []
+    real = os.fork
+
+    def fork() -> int:
+        pid = real()
+        if pid:
+            made.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    return made
+
+
+@pytest.mark.parametrize(
+    "rules", ["6D S17 DAS SPL1 NS", "6D H17 DAS SPL3 LS", "ro-casino", "1D S17 NDAS SPL1 NS"]
+)
+def test_two_processes_give_the_figures_of_one(rules: str, forks: list[int]) -> None:
+    want = _json(analyze(rules))  # a split to two hands, resplits, no peek (ENHC), one deck
+    clear_caches()
+    assert _json(analyze_forked(rules)) == want
+    assert len(forks) == 1
+
+
+def test_a_depleted_shoe_in_two_processes(forks: list[int]) -> None:
+    r = load_rules("2D S17 DAS SPL3 NS")
+    shoe = shoe_of(r, remove="5 5 6 T T 7")
+    want = _json(analyze(r, shoe=shoe))
+    clear_caches()
+    assert _json(analyze_forked(r, shoe=shoe)) == want and forks
+
+
+def test_without_a_fork_one_process_does_it_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    want = _json(analyze("6D S17 DAS SPL1 NS"))
+
+    def no_fork() -> int:
+        raise OSError("no processes left")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    clear_caches()
+    assert _json(analyze_forked("6D S17 DAS SPL1 NS")) == want
+
+
+def test_a_second_process_that_fails_leaves_its_part_to_the_first(
+    monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    want = _json(analyze("6D S17 DAS SPL1 NS"))
+    me = os.getpid()
+    real = twentyone.analysis.up_piece
+
+    def failing_there(*args: Any, **kw: Any) -> Any:
+        if os.getpid() != me:
+            raise MemoryError("the second process ran out")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(twentyone.analysis, "up_piece", failing_there)
+    clear_caches()
+    assert _json(analyze_forked("6D S17 DAS SPL1 NS")) == want and forks
+
+
+def test_the_edge_command_answers_the_same_in_two_processes(
+    capsys: pytest.CaptureFixture[str], forks: list[int]
+) -> None:
+    import json
+
+    from twentyone.cli import main
+
+    want = _json(analyze("6D S17 DAS SPL3 NS"))
+    clear_caches()
+    assert main(["edge", "6D S17 DAS SPL3 NS", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    got.pop("seconds")
+    assert got == want and forks
