@@ -143,7 +143,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
     )
 
 
-def _compile_notice(rules: object, boxes: int = 1, shoe: tuple[int, ...] | None = None) -> bool:
+def _compile_notice(
+    rules: object,
+    boxes: int = 1,
+    shoe: tuple[int, ...] | None = None,
+    distributions: bool = True,
+) -> bool:
     """Say so on standard error when the analysis's kernels are about to compile (returns
     True), else load them (see :func:`twentyone.analysis.warmup.prepare`)."""
     from twentyone.analysis.context import Context
@@ -151,7 +156,8 @@ def _compile_notice(rules: object, boxes: int = 1, shoe: tuple[int, ...] | None 
     from twentyone.rules import Rules
 
     assert isinstance(rules, Rules)
-    return prepare(resplits=Context.of(rules, boxes, shoe).max_hands > 2)
+    resplits = Context.of(rules, boxes, shoe).max_hands > 2
+    return prepare(resplits=resplits, distributions=distributions)
 
 
 @contextlib.contextmanager
@@ -247,7 +253,7 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     from twentyone.rulesets import load_rules
 
     rules = load_rules(args.rules)
-    _compile_notice(rules, args.boxes)
+    _compile_notice(rules, args.boxes, distributions=False)
     got = advise(rules, args.hand, args.up, shoe=_shoe_arg(rules, args), boxes=args.boxes)
     if args.json:
         print(json.dumps(got.to_json()))
@@ -267,7 +273,7 @@ def _cmd_eor(args: argparse.Namespace) -> int:
     from twentyone.rulesets import load_rules
 
     rules = load_rules(args.rules)
-    _compile_notice(rules, args.boxes)
+    _compile_notice(rules, args.boxes, distributions=False)
     got = effects_of_removal(rules, boxes=args.boxes)
     if args.json:
         print(json.dumps(got.to_json()))

@@ -18,11 +18,11 @@ import os
 import sys
 from typing import Any, TextIO
 
-#: What the user is told while the kernels compile (the first run's times on the project's
-#: benchmark machine, in CPU time: docs/benchmarks.md, "Issue 12 targets").
+#: What the user is told while the kernels compile (the first run's wall time on two idle cores
+#: of the project's benchmark machine: docs/benchmarks.md, "Issue 12 targets").
 NOTICE = (
     "twentyone: compiling the exact analysis (once after an install or an update: about "
-    "9 s on two idle cores; later runs load it from numba's cache)"
+    "6 s on two idle cores; later runs load it from numba's cache)"
 )
 #: The same for ``simulate`` (its kernel, compiled in a second process, and the exact analysis).
 NOTICE_SIMULATE = (
@@ -31,10 +31,11 @@ NOTICE_SIMULATE = (
 )
 
 
-def _kernels(command: str = "analysis", resplits: bool = True) -> list[Any]:
-    from twentyone.analysis import dealer, outcomes, player, resplit, split_joint, variance
+def _return_kernels() -> list[Any]:
+    """The kernels of the returns (every analysis command)."""
+    from twentyone.analysis import dealer, player, variance
 
-    out: list[Any] = [
+    return [
         dealer.dealer_dists,
         player.solve,
         player._bonus_need,
@@ -43,6 +44,12 @@ def _kernels(command: str = "analysis", resplits: bool = True) -> list[Any]:
         player.stand_rows,
         variance.moments,
     ]
+
+
+def _kernels(command: str = "analysis", resplits: bool = True) -> list[Any]:
+    from twentyone.analysis import outcomes, resplit, split_joint
+
+    out = _return_kernels()
     if command == "simulate":  # the analysis without the distributions, and the simulator
         from twentyone.sim import kernel
 
@@ -133,12 +140,13 @@ def compile_pending(command: str = "analysis", resplits: bool = True) -> bool:
     return not all(kernel_cached(k) for k in _kernels(command, resplits))
 
 
-def prepare(resplits: bool = True, out: TextIO | None = None) -> bool:
+def prepare(resplits: bool = True, out: TextIO | None = None, distributions: bool = True) -> bool:
     """Before an analysis: the notice when its kernels are to compile (returns True), else
-    their cached code loaded now (:func:`load_cached`)."""
+    their cached code loaded now (:func:`load_cached`; ``distributions``: the exact
+    distribution's kernels too, which ``advise`` and ``eor`` never call)."""
     if notice(out, "analysis", resplits):
         return True
-    load_cached(_kernels("analysis", resplits))
+    load_cached(_kernels("analysis", resplits) if distributions else _return_kernels())
     return False
 
 
