@@ -5,6 +5,7 @@ back to one process whenever the second cannot help."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -98,3 +99,27 @@ def test_the_edge_command_answers_the_same_in_two_processes(
     got = json.loads(capsys.readouterr().out)
     got.pop("seconds")
     assert got == want and forks
+
+
+def test_a_new_process_prints_its_whole_answer_and_ends_at_once(tmp_path: Path) -> None:
+    # edge in a process of its own: the second process, the flushed output and the exit
+    # without Python's teardown (cli.entry) leave the whole JSON and status 0
+    import json
+    import subprocess
+    import sys
+
+    want = _json(analyze("1D S17 DAS SPL3 NS"))
+    env = dict(os.environ, TWENTYONE_CACHE_DIR=str(tmp_path))
+    cmd = [sys.executable, "-m", "twentyone", "edge", "1D S17 DAS SPL3 NS", "--json"]
+    for _ in range(2):  # tables built and kept, then read
+        for entry in tmp_path.glob("edge/*.json"):
+            entry.unlink()  # never asked
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        assert out.returncode == 0 and out.stderr == ""
+        got = json.loads(out.stdout)
+        got.pop("seconds")
+        assert got == want
+    reader = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.close()  # the reader goes away before the answer: no error, status 0
+    assert reader.wait(timeout=300) == 0 and reader.stderr.read() == b""

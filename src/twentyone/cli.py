@@ -538,7 +538,7 @@ def _told(exc: TwentyOneError, args: argparse.Namespace) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    analysis = args.func in (_cmd_edge, _cmd_advise, _cmd_eor, _cmd_par)
+    analysis = _ANALYSED[0] = args.func in (_cmd_edge, _cmd_advise, _cmd_eor, _cmd_par)
     try:
         with _collector_paused() if analysis else contextlib.nullcontext():
             code: int = args.func(args)
@@ -566,9 +566,24 @@ def _quiet_stdout() -> None:
     os.close(devnull)
 
 
+#: Whether the command run was an analysis (set by :func:`main` for :func:`entry`).
+_ANALYSED = [False]
+
+
 def entry() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+    """Console-script entry point. After an analysis command the process ends without
+    Python's teardown (freeing numba's and LLVM's hundreds of thousands of objects one by
+    one: about 0.1 s of a 0.8 s ``edge``): its output is flushed, its files closed, its
+    second processes joined; nothing else is left to do at exit."""
+    code = main()
+    if _ANALYSED[0]:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BrokenPipeError:
+            _quiet_stdout()
+        os._exit(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
