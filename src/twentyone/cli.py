@@ -242,7 +242,6 @@ def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
     if helper is not None:  # the returns here while the distribution compiles there
         analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)
         helper.join()
-        return analyze(rules, boxes=args.boxes, shoe=shoe)
     from twentyone.analysis.forked import analyze_forked
 
     return analyze_forked(rules, args.boxes, shoe)  # half of it on a second core
