@@ -22,7 +22,7 @@ from typing import Any, TextIO
 #: of the project's benchmark machine: docs/benchmarks.md, "Issue 12 targets").
 NOTICE = (
     "twentyone: compiling the exact analysis (once after an install or an update: about "
-    "5 s on two idle cores; later runs load it from numba's cache)"
+    "6 s on two idle cores; later runs load it from numba's cache)"
 )
 #: The same for ``simulate`` (its kernel, compiled in a second process, and the exact analysis).
 NOTICE_SIMULATE = (
