@@ -6,9 +6,9 @@ order, so the figures are those of one process to the last bit.
 ``twentyone edge`` uses it for a query never asked, where the analysis (about 0.45 s on one
 core for a six-deck shoe with the exact distributions) is most of a new process's time. The
 second process takes the up cards 7, 8, 9, ten and ace (the 7 holds the costliest splits; on
-the rule sets measured either half is 45 to 55% of the work). Where ``fork`` is missing, one
-core is free to this process, another thread runs (a fork would copy its locks), or the
-second process fails in any way, this process computes every part itself.
+the rule sets measured either half is 45 to 55% of the work). Off Linux, where one core is
+free to this process, another thread runs (a fork would copy its locks), or the second
+process fails in any way, this process computes every part itself.
 
 >>> from twentyone.analysis import analyze
 >>> a = analyze_forked("1D S17 DAS SPL1 NS").to_json()
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 import threading
 from collections.abc import Sequence
 
@@ -41,9 +42,11 @@ def cores() -> int:
 
 
 def can_fork() -> bool:
-    """Whether a second process can share the work: ``fork`` exists, two cores are free to
-    this process and no other thread runs."""
-    return hasattr(os, "fork") and cores() >= 2 and threading.active_count() == 1
+    """Whether a second process can share the work: on Linux (where ``fork`` is the usual
+    way to start one; macOS advises against forking a process that has loaded system
+    frameworks), two cores free to this process, no other thread running."""
+    linux = sys.platform.startswith("linux") and hasattr(os, "fork")
+    return linux and cores() >= 2 and threading.active_count() == 1
 
 
 def analyze_forked(
