@@ -29,7 +29,7 @@ def _built_and_kept(where: Path) -> list[tuple[object, object]]:
     clear_caches(tables=True)
     built = [player_nodes(2), removed_sets(2, (2, 3, 2, 2, 2, 2, 2, 2, 2, 4))]
     built += [dealer_table(up, h17) for up in (0, 5, 9) for h17 in (False, True)]
-    assert len(list((where / "tables").glob("*.npz"))) == len(built)  # each kept once
+    assert len(list((where / "tables").rglob("*.npz"))) == len(built)  # each kept once
     clear_caches(tables=True)
     read = [player_nodes(2), removed_sets(2, (2, 3, 2, 2, 2, 2, 2, 2, 2, 4))]
     read += [dealer_table(up, h17) for up in (0, 5, 9) for h17 in (False, True)]
@@ -59,7 +59,7 @@ def test_the_analysis_on_kept_tables_gives_the_same_figures(
         got = analyze("2D H17 DAS SPL3 NS").to_json()
         got["seconds"] = want["seconds"]
         assert got == want
-    assert list((tmp_path / "tables").glob("*.npz"))
+    assert list((tmp_path / "tables").rglob("*.npz"))
     clear_caches(tables=True)
 
 
@@ -93,4 +93,19 @@ def test_nothing_is_kept_with_the_cache_off(
     player_nodes(1)
     dealer_table(0, True)
     assert tables_dir() is None and not any(tmp_path.rglob("*.npz"))
+    clear_caches(tables=True)
+
+
+def test_the_tables_of_other_code_are_removed_when_this_code_keeps_its_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TWENTYONE_CACHE_DIR", str(tmp_path))
+    older = tmp_path / "tables" / "0123456789abcdef01234567"  # an update ago
+    older.mkdir(parents=True)
+    (older / "x.npz").write_bytes(b"kept by the code before")
+    clear_caches(tables=True)
+    dealer_table(2, True)
+    where = tables_dir()
+    assert where is not None and where.parent == tmp_path / "tables"
+    assert not older.exists() and [p.parent for p in where.parent.rglob("*.npz")] == [where]
     clear_caches(tables=True)

@@ -9,7 +9,9 @@ back with numpy in a few milliseconds. Each is a frozen dataclass of numpy array
 integers, kept as one ``.npz`` file in the ``tables`` folder of the cache
 (:func:`twentyone.result_cache.cache_root`: ``TWENTYONE_CACHE_DIR=off`` keeps nothing) and
 keyed by the table's name, its arguments and :func:`twentyone.result_cache.code_digest` (any
-change to the package's code, or to Python's, numpy's or numba's version, makes new keys).
+change to the package's code, or to Python's, numpy's or numba's version, makes new keys, in
+a new folder: the folders of other code are removed then, so that updates leave no tables
+behind).
 A file is written whole under a temporary name and then renamed over the entry; a file that
 cannot be read, does not name its own key or lacks a field is ignored (the table is built
 and written again). Nothing is unpickled.
@@ -47,9 +49,21 @@ _KEY = "__key__"
 
 
 def tables_dir() -> Path | None:
-    """The folder of the kept tables, or None when the cache is off."""
+    """The folder of the tables kept by the code running now (one folder per code digest:
+    the first table an updated package keeps removes the folders of the code before), or
+    None when the cache is off."""
     root = result_cache.cache_root()
-    return None if root is None else root / "tables"
+    return None if root is None else root / "tables" / result_cache.code_digest()[:24]
+
+
+def _forget_other_code(where: Path) -> None:
+    """Remove the tables kept by other code than ``where``'s (none of them can be read by
+    this code: their keys hold another digest)."""
+    import shutil
+
+    for other in where.parent.iterdir():
+        if other != where and other.is_dir():
+            shutil.rmtree(other, ignore_errors=True)
 
 
 def table_key(name: str, args: tuple[Any, ...]) -> str:
@@ -95,9 +109,12 @@ def load(
         return None
 
 
-def store(key: str, table: Any, where: Path | None = None, skip: tuple[str, ...] = ()) -> None:
+def store(
+    key: str, table: Any, where: Path | None = None, skip: tuple[str, ...] = (), prune: bool = False
+) -> None:
     """Keep ``table`` (a dataclass of arrays and integers; ``skip``: fields not kept, derived
-    when loaded) under ``key``; a folder that cannot be written is no error."""
+    when loaded) under ``key``; a folder that cannot be written is no error. ``prune``: the
+    folder is :func:`tables_dir`, and making it removes the folders of other code."""
     where = where or tables_dir()
     if where is None:
         return
@@ -107,7 +124,10 @@ def store(key: str, table: Any, where: Path | None = None, skip: tuple[str, ...]
         if f.name not in skip
     }
     try:
-        where.mkdir(parents=True, exist_ok=True)
+        if not where.is_dir():
+            where.mkdir(parents=True, exist_ok=True)
+            if prune:
+                _forget_other_code(where)
         fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=".npz")
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -141,7 +161,7 @@ def kept(
             if got is not None:
                 return got
             made = build(*args)
-            store(key, made, where, skip)
+            store(key, made, where, skip, prune=True)
             return made
 
         return table
