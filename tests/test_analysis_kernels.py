@@ -11,8 +11,10 @@ from twentyone.analysis.shoe_counts import fresh_counts, removed_sets
 
 def test_dealer_rows_taken_in_blocks_equal_one_row_at_a_time_bit_for_bit() -> None:
     sets = removed_sets(2, (2,) * 10)
-    keys = sets.keys[: 40 * BLOCK + 3]  # a last block that is not full
-    for up, h17 in ((0, False), (9, True), (5, True)):
+    fours = sets.keys[sets.keys[:, 3] >= 2][:2]  # more fours than the shoe below holds
+    for up, h17, rows in ((0, False, 40 * BLOCK + 3), (9, True, 5), (5, True, BLOCK + 11)):
+        # a last block that is not full; a block narrower than BLOCK
+        keys = np.concatenate([sets.keys[: rows - 2], fours])
         t = dealer_table(up, h17)
         comp = fresh_counts(2)
         comp[up] -= 1
@@ -26,7 +28,7 @@ def test_dealer_rows_taken_in_blocks_equal_one_row_at_a_time_bit_for_bit() -> No
             one = np.zeros(7)
             dealer_probs(left, t.parent, t.fac, t.ways, t.bucket, one)
             assert valid[i] and (one == out[i]).all(), (up, i)
-        assert valid.sum() > BLOCK and (~valid).sum() > 0
+        assert valid.sum() > min(rows - 5, BLOCK) and (~valid).sum() > 1
 
 
 def test_the_dealer_distribution_of_one_shoe_is_the_one_row_kernels_bit_for_bit() -> None:
@@ -43,3 +45,17 @@ def test_the_dealer_distribution_of_one_shoe_is_the_one_row_kernels_bit_for_bit(
                 one = np.zeros(7)
                 dealer_probs(shoe, t.parent, t.fac, t.ways, t.bucket, one)
                 assert (dealer_distribution(shoe, up, h17) == one).all(), (decks, up, shoe)
+
+
+def test_dealer_tables_come_depth_first() -> None:
+    """dealer_dists keeps only the current path's products: each node's parent must be the
+    last node before it one level up."""
+    for up in range(10):
+        t = dealer_table(up, up % 2 == 0)
+        last: dict[int, int] = {}
+        depth = np.zeros(t.parent.shape[0], dtype=np.int64)
+        for node, parent in enumerate(t.parent):
+            depth[node] = 0 if parent < 0 else depth[parent] + 1
+            if parent >= 0:
+                assert last[int(depth[node]) - 1] == parent
+            last[int(depth[node])] = node

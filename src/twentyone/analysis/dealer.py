@@ -40,7 +40,9 @@ class DealerTable:
     """The final multisets of one up card as a trie over (value, count) steps, values from ten
     down to ace: node ``t`` multiplies its ``parent``'s product by the falling factorial
     ``ff[fac[t] // 12, fac[t] % 12]``; a node that is a final multiset has ``ways`` orderings
-    and ``bucket = size * 7 + outcome`` (-1 for a mere prefix). Parents come first."""
+    and ``bucket = size * 7 + outcome`` (-1 for a mere prefix). The nodes come in depth-first
+    order (each node's parent is the last node before it one level up); any subset closed
+    under parents keeps that order."""
 
     parent: IntArray
     fac: IntArray
@@ -59,6 +61,11 @@ def _dealer_total(up: int, counts: tuple[int, ...]) -> tuple[int, bool]:
     if has_ace and hard + 10 <= 21:
         return hard + 10, True
     return hard, False
+
+
+def _steps(key: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """A final multiset's path in the trie: (value, count) from ten down to ace."""
+    return tuple((v, key[v]) for v in range(9, -1, -1) if key[v])
 
 
 @lru_cache(maxsize=64)
@@ -86,11 +93,11 @@ def dealer_table(up: int, hits_soft_17: bool) -> DealerTable:
     fac: list[int] = []
     ways_arr: list[float] = []
     bucket: list[int] = []
-    for key, ways in sorted(finals.items()):
+    by_steps = sorted((_steps(key), key, ways) for key, ways in finals.items())
+    for steps, key, ways in by_steps:  # sorted by path: the nodes come depth first
         total, _ = _dealer_total(up, key)
         n = sum(key)
         code = BLACKJACK if n == 1 and total == 21 else BUST if total > 21 else total - 17
-        steps = tuple((v, key[v]) for v in range(9, -1, -1) if key[v])
         for j in range(1, len(steps) + 1):
             prefix = steps[:j]
             if prefix not in nodes:
@@ -173,73 +180,9 @@ def blackjack_card(up: int) -> int:
     return TEN if up == ACE else ACE if up == TEN else -1
 
 
-#: Rows of :func:`dealer_dists` taken through the trie together (the inner loops run over
-#: them, so the compiler can use vector instructions; each row's arithmetic is unchanged).
-BLOCK = 32
-
-
-@njit(cache=True, inline="always")
-def _block_factorials(
-    comp: IntArray, removed: IntArray, start: int, n: int, ff: FloatArray, cards: IntArray
-) -> BoolArray:  # pragma: no cover - compiled
-    """For the rows ``start .. start + BLOCK`` of ``removed``: the falling factorials of each
-    value's count left (``ff[(v * MAX_RUN + k) * BLOCK + r]``), the cards left (``cards``),
-    and which rows are dealt from ``comp`` (a row past ``n`` or taking more than ``comp``
-    holds is not: its counts read 0)."""
-    ok_rows = np.zeros(BLOCK, dtype=np.bool_)
-    for r in range(BLOCK):
-        i = start + r
-        ok = i < n
-        if ok:
-            for v in range(10):
-                if comp[v] - removed[i, v] < 0:
-                    ok = False
-        cards[r] = 0
-        for v in range(10):
-            c = comp[v] - removed[i, v] if ok else 0
-            cards[r] += c
-            x = 1.0
-            ff[(v * MAX_RUN) * BLOCK + r] = 1.0
-            for k in range(1, MAX_RUN):
-                y = c - k + 1
-                x = x * y if y > 0 else 0.0
-                ff[(v * MAX_RUN + k) * BLOCK + r] = x
-        ok_rows[r] = ok
-    return ok_rows
-
-
-@njit(cache=True, inline="always")
-def _block_trie(
-    parent: IntArray,
-    fac: IntArray,
-    ways: FloatArray,
-    bucket: IntArray,
-    ff: FloatArray,
-    val: FloatArray,
-    acc: FloatArray,
-) -> None:  # pragma: no cover - compiled
-    """One pass over the trie for a block of rows: each node's product of falling
-    factorials (``val``), and each final multiset's orderings times it summed by size and
-    outcome (``acc[(size * 7 + outcome) * BLOCK + r]``)."""
-    for j in range(MAX_SIZE * 7 * BLOCK):
-        acc[j] = 0.0
-    for t in range(parent.shape[0]):
-        p = parent[t]
-        f = fac[t] * BLOCK
-        o = t * BLOCK
-        if p < 0:
-            for r in range(BLOCK):
-                val[o + r] = ff[f + r]
-        else:
-            q = p * BLOCK
-            for r in range(BLOCK):
-                val[o + r] = val[q + r] * ff[f + r]
-        b = bucket[t]
-        if b >= 0:
-            w = ways[t]
-            a = b * BLOCK
-            for r in range(BLOCK):
-                acc[a + r] += w * val[o + r]
+#: Rows of :func:`dealer_dists` taken through the trie together, at most (the inner loops run
+#: over them and compile to vector instructions; each row's arithmetic is unchanged).
+BLOCK = 64
 
 
 @njit(cache=True)
@@ -253,28 +196,86 @@ def dealer_dists(
 ) -> tuple[FloatArray, BoolArray]:  # pragma: no cover - compiled
     """Outcome probabilities drawing from ``comp - removed[i]`` for every row ``i`` (rows
     that take more cards than ``comp`` holds are marked invalid): :func:`dealer_probs` for
-    :data:`BLOCK` rows at a time, the same operations in the same order for each row. One
-    thread: a parallel version cost 2.5 s of CPU more at the first compile and lost time
-    waiting on a busy core."""
+    up to :data:`BLOCK` rows at a time, the same operations in the same order for each row.
+    The trie must come in depth-first order, as :func:`dealer_table` makes it.
+
+    The loops over a block's rows index with unsigned integers (numba then adds no
+    negative-index test) and run to a width not known at compile time (LLVM then does not
+    unroll them into scalar code): they compile to vector instructions. One function, no
+    helpers (inlining them cost compile time), one thread: a parallel version cost 2.5 s of
+    CPU more at the first compile and lost time waiting on a busy core."""
+    # each node's depth in the trie, and the most cards of each value a node takes
+    depth = np.zeros(parent.shape[0], dtype=np.int64)
+    most = np.zeros(10, dtype=np.int64)
+    for t in range(parent.shape[0]):
+        if parent[t] >= 0:
+            depth[t] = depth[parent[t]] + 1
+        v, k = fac[t] // MAX_RUN, fac[t] % MAX_RUN
+        if k > most[v]:
+            most[v] = k
     n = removed.shape[0]
     out = np.zeros((n, 7))
     valid = np.zeros(n, dtype=np.bool_)
-    ff = np.zeros(10 * MAX_RUN * BLOCK)
-    val = np.zeros(parent.shape[0] * BLOCK)
-    acc = np.zeros(MAX_SIZE * 7 * BLOCK)
-    cards = np.zeros(BLOCK, dtype=np.int64)
-    for start in range(0, n, BLOCK):
-        ok_rows = _block_factorials(comp, removed, start, n, ff, cards)
-        _block_trie(parent, fac, ways, bucket, ff, val, acc)
-        for r in range(BLOCK):
+    w = (n + 7) // 8 * 8 if n < BLOCK else BLOCK
+    width = np.uint64(w)
+    ff = np.zeros(10 * MAX_RUN * w)  # ff[(v * MAX_RUN + k) * w + r]
+    path = np.zeros((MAX_SIZE + 1) * w)  # the products along the current path, by depth
+    for r in range(w):
+        path[r] = 1.0  # above the root
+        for v in range(10):
+            ff[v * MAX_RUN * w + r] = 1.0  # no card of v: k = 0
+    acc = np.zeros(MAX_SIZE * 7 * w)  # acc[(size * 7 + outcome) * w + r]
+    left = np.zeros(w)
+    cards = np.zeros(w, dtype=np.int64)
+    ok_rows = np.zeros(w, dtype=np.bool_)
+    for start in range(0, n, w):
+        # which rows are dealt from comp (a row past the end or taking more than comp
+        # holds is not: its counts read 0), the cards left, the falling factorials
+        for r in range(w):
             i = start + r
-            if i >= n or not ok_rows[r]:
+            ok = i < n
+            if ok:
+                for v in range(10):
+                    if comp[v] - removed[i, v] < 0:
+                        ok = False
+            ok_rows[r] = ok
+            cards[r] = 0
+        for v in range(10):
+            for r in range(w):
+                c = comp[v] - removed[start + r, v] if ok_rows[r] else 0
+                left[r] = c
+                cards[r] += c
+            row = np.uint64(v * MAX_RUN) * width
+            for k in range(1, most[v] + 1):
+                below = k - 1.0
+                for r in range(width):
+                    y = left[r] - below
+                    ff[row + width + r] = ff[row + r] * y if y > 0 else 0.0
+                row += width
+        # one pass over the trie: each node's product, each final multiset's orderings
+        # times it summed by size and outcome
+        for j in range(MAX_SIZE * 7 * w):
+            acc[j] = 0.0
+        for t in range(parent.shape[0]):
+            q = np.uint64(depth[t]) * width
+            o = q + width
+            f = np.uint64(fac[t]) * width
+            for r in range(width):
+                path[o + r] = path[q + r] * ff[f + r]
+            if bucket[t] >= 0:
+                x = ways[t]
+                a = np.uint64(bucket[t]) * width
+                for r in range(width):
+                    acc[a + r] += x * path[o + r]
+        for r in range(w):
+            if not ok_rows[r]:
                 continue
+            i = start + r
             valid[i] = True
             inv = 1.0
             for size_ in range(1, MAX_SIZE):
                 y = cards[r] - size_ + 1
                 inv = inv / y if y > 0 else 0.0
                 for j in range(7):
-                    out[i, j] += acc[(size_ * 7 + j) * BLOCK + r] * inv
+                    out[i, j] += acc[(size_ * 7 + j) * w + r] * inv
     return out, valid
