@@ -70,6 +70,7 @@ def clear_caches(tables: bool = False) -> None:
     for f in (
         basic.derive_column,
         hands._chart_decisions,
+        hands._chart_split_table,
         context.up_base,
         context._dists,
         optimal.optimal_solved,

@@ -27,15 +27,34 @@ class SplitPlay:
     chart: tuple[IntArray, IntArray] | None = None
 
 
-def _split_tables(
-    ctx: Context, up: int, pair: int, play: SplitPlay, k: int
-) -> tuple[float, float, float]:
-    """With ``k`` pair cards out of the shoe (the up card out too): a split hand's value when
-    its second card is any card (``EV[X]``), when it is a pair card played as a total
-    (``EV[P]``), and the cards left."""
-    nodes = ctx.nodes
-    one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
-    kids = nodes.child[one]
+@dataclass(frozen=True)
+class SplitTable:
+    """A split hand's table with ``k`` pair cards out of the shoe (the up card out too): the
+    stand values (``base``), every reached hand's values as ``play`` plays them (``solved``),
+    and which hands it reaches (``reach``)."""
+
+    base: Base
+    solved: Solved
+    reach: BoolArray
+
+
+def split_table(ctx: Context, up: int, pair: int, play: SplitPlay, k: int) -> SplitTable:
+    """The split table of ``pair`` against ``up`` with ``k`` pair cards out, played by
+    ``play`` (a chart's kept a while: its split value and its second moment read the same)."""
+    if play.mode == CHART and play.chart is not None:
+        hard, soft = play.chart
+        return _chart_split_table(ctx, up, pair, hard.tobytes() + soft.tobytes(), k)
+    return _make_split_table(ctx, up, pair, play, k)
+
+
+@lru_cache(maxsize=16)
+def _chart_split_table(ctx: Context, up: int, pair: int, chart: bytes, k: int) -> SplitTable:
+    codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
+    play = SplitPlay(mode=CHART, chart=(codes[0].copy(), codes[1].copy()))
+    return _make_split_table(ctx, up, pair, play, k)
+
+
+def _make_split_table(ctx: Context, up: int, pair: int, play: SplitPlay, k: int) -> SplitTable:
     need, reach = split_hands(ctx, up, pair, play)
     base = base_table(ctx, up, pair, k - 1, need)
     solved = run_solve(
@@ -49,12 +68,26 @@ def _split_tables(
         dec=play.dec,
         reach=reach,
     )
-    b = solved.played
-    left = base.comp.copy()
+    return SplitTable(base, solved, reach)
+
+
+def _split_tables(
+    ctx: Context, up: int, pair: int, play: SplitPlay, k: int
+) -> tuple[float, float, float]:
+    """With ``k`` pair cards out of the shoe (the up card out too): a split hand's value when
+    its second card is any card (``EV[X]``), when it is a pair card played as a total
+    (``EV[P]``), and the cards left."""
+    nodes = ctx.nodes
+    one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
+    table = split_table(ctx, up, pair, play, k)
+    b = table.solved.played
+    left = table.base.comp.copy()
     left[pair] -= 1
     nk = float(left.sum())
-    ev_x = float(sum(left[c] / nk * b[kids[c]] for c in range(10) if left[c] > 0))
-    return ev_x, float(b[kids[pair]]), nk
+    # Python floats: numpy's arithmetic, without its overhead
+    played = [float(b[h]) for h in nodes.child[one].tolist()]
+    ev_x = sum(x / nk * played[c] for c, x in enumerate(left.tolist()) if x > 0)
+    return float(ev_x), played[pair], nk
 
 
 @lru_cache(maxsize=256)

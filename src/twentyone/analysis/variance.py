@@ -16,14 +16,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from twentyone.analysis.context import Base, Context, base_table, run_solve, up_base
+from twentyone.analysis.context import Base, Context, run_solve, up_base
 from twentyone.analysis.dealer import blackjack_card, dealer_distribution
 from twentyone.analysis.hands import (
     SplitPlay,
     is_blackjack,
     mix_rank_pairs,
     shoe_after,
-    split_needs,
+    split_table,
     two_card_nodes,
 )
 from twentyone.analysis.player import CHART, HIT, STAND, _bonus_need
@@ -153,14 +153,16 @@ def payoff_given_dealer(fs: FloatArray, bj_loss: tuple[float, float]) -> FloatAr
     """E[hand result | dealer outcome] for outcomes 17..21, bust, blackjack, from a hand's
     final-state distribution (``bj_loss``: what a dealer blackjack takes from a one-unit and
     a doubled hand)."""
-    out = np.zeros(7)
+    out = [0.0] * 7  # Python floats: the same arithmetic as numpy's, without its overhead
+    states = fs.tolist()
     for part, stake in ((0, 1.0), (1, 2.0)):
         for state in range(7):
-            p = fs[part * 7 + state]
+            p = states[part * 7 + state]
             if p == 0.0:
                 continue
             if state == 6:
-                out[:] -= p * stake
+                for k in range(7):
+                    out[k] -= p * stake
                 continue
             mine = 0 if state == 0 else 16 + state
             for k in range(5):
@@ -168,7 +170,7 @@ def payoff_given_dealer(fs: FloatArray, bj_loss: tuple[float, float]) -> FloatAr
                 out[k] += p * stake * (1.0 if mine > d else -1.0 if mine < d else 0.0)
             out[5] += p * stake
             out[6] -= p * bj_loss[part]
-    return out
+    return np.array(out)
 
 
 class Moments(NamedTuple):
@@ -183,8 +185,18 @@ class Moments(NamedTuple):
     states: FloatArray
 
 
-def run_moments(ctx: Context, up: int, base: Base, dec: IntArray, *, split_aces: bool) -> Moments:
-    """:func:`moments` for the hands of ``base`` (up card ``up``) played by ``dec``."""
+def run_moments(
+    ctx: Context,
+    up: int,
+    base: Base,
+    dec: IntArray,
+    *,
+    split_aces: bool,
+    reach: BoolArray | None = None,
+) -> Moments:
+    """:func:`moments` for the hands of ``base`` (up card ``up``) played by ``dec`` (with
+    ``reach``: only for those hands, the ones a split hand's play reaches: a hand's moments
+    read only those of the hands its play goes on to)."""
     nodes = ctx.nodes
     obo = not ctx.peek and ctx.f2 == 1.0
     out = moments(
@@ -195,7 +207,7 @@ def run_moments(ctx: Context, up: int, base: Base, dec: IntArray, *, split_aces:
         nodes.child,
         nodes.order,
         nodes.bounds,
-        base.mask,
+        base.mask if reach is None else base.mask & reach,
         base.valid,
         base.nb,
         base.pbj,
@@ -262,30 +274,31 @@ def _split_second_moment(
     """E[X^2] of a split (approximate: hands independent given the dealer's outcome)."""
     nodes = ctx.nodes
     shoe = shoe_after(ctx, up)
-    base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, SplitPlay(CHART, chart=chart)))
+    table = split_table(ctx, up, pair, SplitPlay(CHART, chart=chart), 2)  # the split value's
+    base = table.base
     aces = pair == ACE and not ctx.hsa
-    split_solved = run_solve(ctx, up, base, CHART, split=True, force_stand2=aces, chart=chart)
-    dec = split_solved.dec
-    mom = run_moments(ctx, up, base, dec, split_aces=aces)
+    mom = run_moments(ctx, up, base, table.solved.dec, split_aces=aces, reach=table.reach)
     m2, fs = mom.second, mom.states
     left = base.comp.copy()
     left[pair] -= 1
     n = float(left.sum())
     one = nodes.index[tuple(int(v == pair) for v in range(10))]
     hand_m2 = 0.0
-    hand_fs = np.zeros(14)
-    for c in range(10):
-        if left[c] > 0:
-            k = nodes.child[one, c]
-            hand_m2 += left[c] / n * m2[k]
-            hand_fs += left[c] / n * fs[k]
+    hand_fs = [0.0] * 14  # Python floats: numpy's arithmetic, without its overhead
+    kids = nodes.child[one].tolist()
+    for c, count in enumerate(left.tolist()):
+        if count > 0:
+            q = count / n
+            hand_m2 += q * float(m2[kids[c]])
+            for j, x in enumerate(fs[kids[c]].tolist()):
+                hand_fs[j] += q * x
     w_np, w_any = split_weights(
         ctx.split_max(pair), ctx.pair_cards_left(shoe, pair, up), float(shoe.sum() - 2)
     )
     hands = sum(w_np.values()) + w_any
     dealer = dealer_distribution(left, up, ctx.h17)
     loss = (ctx.f1s, ctx.f2s) if not ctx.peek else (0.0, 0.0)
-    given = payoff_given_dealer(hand_fs, loss)
+    given = payoff_given_dealer(np.array(hand_fs), loss)
     if ctx.peek:
         dealer[6] = 0.0
     cross = float(np.sum(dealer * given**2))
