@@ -24,7 +24,7 @@ from twentyone.analysis.hands import (
     shoe_after,
     split_value,
     top_offset,
-    two_card_nodes,
+    two_card_deals,
 )
 from twentyone.analysis.player import BY_TOTAL, CHART, CODE_INDEX
 from twentyone.analysis.shoe_counts import GROUP_OF, IntArray, two_card_probability
@@ -109,8 +109,7 @@ def derive_column(ctx: Context, up: int) -> Derived:
     gdec = solved.row_hit
     shoe = shoe_after(ctx, up)
     rows: dict[tuple[bool, int], list[tuple[int, int, int, float]]] = {}
-    for a, b, node in two_card_nodes(ctx):
-        p = two_card_probability(shoe, a, b)
+    for a, b, node, p in two_card_deals(ctx, up):
         if p > 0 and not is_blackjack(a, b):
             key = (bool(nodes.soft[node]), int(nodes.total[node]))
             rows.setdefault(key, []).append((a, b, node, p))
@@ -184,8 +183,8 @@ def _played_options(ctx: Context, up: int, col: Derived) -> dict[tuple[int, int]
     solved = run_solve(ctx, up, base, CHART, chart=col.chart)  # later cards by the chart
     shoe = shoe_after(ctx, up)
     opts: dict[tuple[int, int], dict[str, float]] = {}
-    for a, b, node in two_card_nodes(ctx):
-        if two_card_probability(shoe, a, b) > 0 and not is_blackjack(a, b):
+    for a, b, node, p in two_card_deals(ctx, up):
+        if p > 0 and not is_blackjack(a, b):
             opts[(a, b)] = _options(ctx, up, node, solved, float(base.pbj[node]))
             if a == b and col.pairs[a] in ("P", "Rp"):
                 play = SplitPlay(mode=CHART, chart=col.chart)
@@ -203,12 +202,10 @@ def basic_column(ctx: Context, up: int) -> Column:
     codes, pairs, chart = col.codes, col.pairs, col.chart
     hard, soft = _by_total(codes)
     base = up_base(ctx, up)
-    shoe = shoe_after(ctx, up)
     total = 0.0
     values: dict[tuple[int, int], float] = {}
     actions: dict[tuple[int, int], tuple[str, str]] = {}
-    for a, b, node in two_card_nodes(ctx):
-        p = two_card_probability(shoe, a, b)
+    for a, b, node, p in two_card_deals(ctx, up):
         if p == 0.0:
             continue
         pbj = float(base.pbj[node])

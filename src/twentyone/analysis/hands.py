@@ -14,7 +14,14 @@ import numpy as np
 
 from twentyone.analysis.context import Base, Context, Solved, base_table, run_solve
 from twentyone.analysis.player import CHART, DOUBLE, HIT, STAND, stand_needed
-from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, IntArray, player_nodes
+from twentyone.analysis.shoe_counts import (
+    ACE,
+    TEN,
+    BoolArray,
+    IntArray,
+    player_nodes,
+    two_card_probability,
+)
 from twentyone.analysis.split import split_weights
 
 
@@ -303,6 +310,19 @@ def _two_card_nodes(decks: int) -> tuple[tuple[int, int, int], ...]:
             key = tuple((v == a) + (v == b) for v in range(10))
             out.append((a, b, index[key]))
     return tuple(out)
+
+
+def two_card_deals(ctx: Context, up: int) -> tuple[tuple[int, int, int, float], ...]:
+    """``(a, b, node, p)`` for every two-card hand ``a <= b``: ``p`` its chance from the shoe
+    less the up card ``up`` (cached: every table of an up card reads them)."""
+    return _two_card_deals(ctx, up)
+
+
+@lru_cache(maxsize=64)
+def _two_card_deals(ctx: Context, up: int) -> tuple[tuple[int, int, int, float], ...]:
+    shoe = shoe_after(ctx, up)
+    nodes = two_card_nodes(ctx)
+    return tuple((a, b, node, two_card_probability(shoe, a, b)) for a, b, node in nodes)
 
 
 def shoe_after(ctx: Context, up: int) -> IntArray:

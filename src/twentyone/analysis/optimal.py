@@ -16,10 +16,9 @@ from twentyone.analysis.hands import (
     shoe_after,
     split_value,
     top_offset,
-    two_card_nodes,
+    two_card_deals,
 )
 from twentyone.analysis.player import FIXED, OPTIMUM
-from twentyone.analysis.shoe_counts import two_card_probability
 
 
 @dataclass(frozen=True)
@@ -50,11 +49,9 @@ def optimal_upcard(ctx: Context, up: int) -> UpResult:
     """The optimum's return against one up card."""
     base = up_base(ctx, up)
     solved = optimal_solved(ctx, up)
-    shoe = shoe_after(ctx, up)
     total = 0.0
     hands: dict[tuple[int, int], float] = {}
-    for a, b, node in two_card_nodes(ctx):
-        p = two_card_probability(shoe, a, b)
+    for a, b, node, p in two_card_deals(ctx, up):
         if p == 0.0:
             continue
         pbj = float(base.pbj[node])

@@ -24,7 +24,7 @@ from twentyone.analysis.hands import (
     mix_rank_pairs,
     shoe_after,
     split_table,
-    two_card_nodes,
+    two_card_deals,
 )
 from twentyone.analysis.player import CHART, HIT, STAND, _bonus_need
 from twentyone.analysis.shoe_counts import (
@@ -33,7 +33,6 @@ from twentyone.analysis.shoe_counts import (
     BoolArray,
     FloatArray,
     IntArray,
-    two_card_probability,
 )
 from twentyone.analysis.split import split_weights
 
@@ -240,10 +239,8 @@ def column_second_moment(
     dec = solved.dec
     mom = run_moments(ctx, up, base, dec, split_aces=False)
     s2, h2, d2 = mom.stand, mom.hit, mom.double
-    shoe = shoe_after(ctx, up)
     total = 0.0
-    for a, b, node in two_card_nodes(ctx):
-        p = two_card_probability(shoe, a, b)
+    for a, b, node, p in two_card_deals(ctx, up):
         if p == 0.0:
             continue
         pbj = float(base.pbj[node])
