@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from twentyone.analysis.dealer import BLOCK, dealer_dists, dealer_probs, dealer_table
+from twentyone.analysis.dealer import (
+    BLOCK,
+    dealer_dists,
+    dealer_probs,
+    dealer_table,
+    standing_table,
+    with_bust,
+)
 from twentyone.analysis.shoe_counts import fresh_counts, removed_sets
 
 
@@ -50,8 +57,8 @@ def test_the_dealer_distribution_of_one_shoe_is_the_one_row_kernels_bit_for_bit(
 def test_dealer_tables_come_depth_first() -> None:
     """dealer_dists keeps only the current path's products: each node's parent must be the
     last node before it one level up."""
-    for up in range(10):
-        t = dealer_table(up, up % 2 == 0)
+    tables = [f(u, u % 2 == 0) for u in range(10) for f in (dealer_table, standing_table)]
+    for t in tables:
         last: dict[int, int] = {}
         depth = np.zeros(t.parent.shape[0], dtype=np.int64)
         for node, parent in enumerate(t.parent):
@@ -59,3 +66,22 @@ def test_dealer_tables_come_depth_first() -> None:
             if parent >= 0:
                 assert last[int(depth[node]) - 1] == parent
             last[int(depth[node])] = node
+
+
+def test_dealer_rows_without_the_busting_hands_agree_to_the_last_bits() -> None:
+    """The stand values read the dealer's rows over the table without the hands that bust
+    (about half its nodes), the bust's chance being what the other outcomes leave."""
+    sets = removed_sets(6, (2,) * 10)
+    keys = sets.keys[::7]
+    for up, h17 in ((0, False), (1, True), (5, False), (9, False)):
+        full, small = dealer_table(up, h17), standing_table(up, h17)
+        assert small.parent.shape[0] < 0.65 * full.parent.shape[0]
+        comp = fresh_counts(6)
+        comp[up] -= 1
+        want, ok = dealer_dists(comp, keys, full.parent, full.fac, full.ways, full.bucket)
+        got, ok2 = dealer_dists(comp, keys, small.parent, small.fac, small.ways, small.bucket)
+        assert (ok == ok2).all() and ok.all()
+        assert not got[:, 5].any()  # no busting hand in the table
+        got = with_bust(got, ok2)
+        assert np.abs(got - want).max() < 1e-15
+        assert (got[:, [0, 1, 2, 3, 4, 6]] == want[:, [0, 1, 2, 3, 4, 6]]).all()

@@ -85,6 +85,7 @@ def clear_caches(tables: bool = False) -> None:
         hands._two_card_nodes.cache_clear()
         shoe_counts.removed_sets.cache_clear()
         dealer.dealer_table.cache_clear()
+        dealer.standing_table.cache_clear()
     outcomes._dealer_rows.cache_clear()
     outcomes._joints.cache_clear()
 

@@ -20,7 +20,8 @@ from twentyone.analysis.dealer import (
     DealerTable,
     blackjack_card,
     dealer_dists,
-    dealer_table,
+    standing_table,
+    with_bust,
 )
 from twentyone.analysis.player import gather_stand, solve, stand_rows
 from twentyone.analysis.shoe_counts import (
@@ -312,7 +313,8 @@ class Base:
 class DistCache:
     """Dealer outcome probabilities for the sets of cards out of
     :func:`~twentyone.analysis.shoe_counts.removed_sets` under one up card, computed on
-    demand (a split hand's play needs only the hands it can stand on)."""
+    demand (a split hand's play needs only the hands it can stand on), over the dealer's
+    table without the hands that bust (:func:`~twentyone.analysis.dealer.standing_table`)."""
 
     shoe: IntArray
     keys: IntArray
@@ -324,8 +326,8 @@ class DistCache:
         """Compute the rows ``rows`` (distinct, none done yet)."""
         if rows.size:
             t = self.table
-            d, _ = dealer_dists(self.shoe, self.keys[rows], t.parent, t.fac, t.ways, t.bucket)
-            self.dists[rows] = d
+            d, ok = dealer_dists(self.shoe, self.keys[rows], t.parent, t.fac, t.ways, t.bucket)
+            self.dists[rows] = with_bust(d, ok)
             self.done[rows] = True
 
     def ensure(self, rows: IntArray) -> None:
@@ -343,7 +345,7 @@ def _dists(
     shoe[up] -= 1
     n = sets.keys.shape[0]
     return DistCache(
-        shoe, sets.keys, dealer_table(up, h17), np.zeros((n, 7)), np.zeros(n, dtype=np.bool_)
+        shoe, sets.keys, standing_table(up, h17), np.zeros((n, 7)), np.zeros(n, dtype=np.bool_)
     )
 
 
