@@ -113,17 +113,35 @@ def _bonus_value(
 
 
 @njit(cache=True, inline="always")
-def _deal_weight(
-    hand: IntArray, ncards: int, comp_base: IntArray, nbase: int
-) -> float:  # pragma: no cover - compiled
-    """The probability that the first ``ncards`` cards drawn from ``comp_base`` are ``hand``
-    (a chart row's weight for the hand in mode ``BY_TOTAL``)."""
+def _deal_factors(
+    comp_base: IntArray, lead: FloatArray, per: FloatArray
+) -> None:  # pragma: no cover
+    """The factors of :func:`_deal_weight`, each divided once: ``lead[n]`` the product of
+    ``(k + 1) / (N - k)`` for ``k < n`` (``N`` cards in ``comp_base``), ``per[v * 22 + k]``
+    = ``(comp_base[v] - k) / (k + 1)``."""
+    nbase = 0
+    for v in range(10):
+        nbase += comp_base[v]
+        for k in range(22):
+            per[v * 22 + k] = (comp_base[v] - k) / (k + 1.0)
     x = 1.0
-    for k in range(ncards):
+    lead[0] = x
+    for k in range(21):
         x *= (k + 1.0) / (nbase - k)
+        lead[k + 1] = x
+
+
+@njit(cache=True, inline="always")
+def _deal_weight(
+    hand: IntArray, ncards: int, lead: FloatArray, per: FloatArray
+) -> float:  # pragma: no cover - compiled
+    """The probability that the first ``ncards`` cards drawn from the shoe are ``hand`` (a
+    chart row's weight for the hand in mode ``BY_TOTAL``): the same products, in the same
+    order, of the factors of :func:`_deal_factors`."""
+    x: float = lead[ncards]
     for v in range(10):
         for k in range(hand[v]):
-            x *= (comp_base[v] - k) / (k + 1.0)
+            x *= per[v * 22 + k]
     return x
 
 
@@ -240,6 +258,9 @@ def _row_values(
     f2: float,
     bonus: float,
     weigh: bool,
+    lead: FloatArray,
+    per: FloatArray,
+    comp: IntArray,
     S: FloatArray,
     H: FloatArray,
     D: FloatArray,
@@ -249,12 +270,9 @@ def _row_values(
     w: FloatArray,
 ) -> None:  # pragma: no cover - compiled
     """Fill the stand, hit and double values (``S``, ``H``, ``D``), the bonus (``bb``,
-    ``sf``) and, with ``weigh``, the deal weight (``w``) of the hands ``order[lo:hi]`` of one
-    chart row (their children's played values ``B`` already known)."""
-    comp = np.zeros(10, dtype=np.int64)
-    nbase = 0
-    for v in range(10):
-        nbase += comp_base[v]
+    ``sf``) and, with ``weigh``, the deal weight (``w``, from the factors ``lead`` and
+    ``per``) of the hands ``order[lo:hi]`` of one chart row (their children's played values
+    ``B`` already known; ``comp`` a scratch array for the cards left)."""
     for j in range(lo, hi):
         i = order[j]
         if not use[i]:
@@ -271,7 +289,7 @@ def _row_values(
         if ncards[i] == 2 and bonus > 0.0:
             bb[i], sf[i] = _bonus_value(counts[i], comp, nn, bj, peek, bonus)
         if weigh and ncards[i] >= 2:
-            w[i] = _deal_weight(counts[i], ncards[i], comp_base, nbase)
+            w[i] = _deal_weight(counts[i], ncards[i], lead, per)
 
 
 @njit(cache=True, inline="always")
@@ -371,13 +389,18 @@ def solve(
     dec = np.zeros(n, dtype=np.int64)
     decs = np.zeros(n, dtype=np.int64)
     w = np.zeros(n)
+    lead = np.zeros(22)
+    per = np.zeros(220)
+    if mode == BY_TOTAL:
+        _deal_factors(comp_base, lead, per)
+    comp = np.zeros(10, dtype=np.int64)
     ngroups = bounds.shape[0] - 1
     gdec = np.zeros(ngroups, dtype=np.int64)
     for g in range(ngroups):
         lo, hi = bounds[g], bounds[g + 1]
         _row_values(
             lo, hi, order, use, comp_base, counts, ncards, total, child, nb, pbj,
-            bj, peek, f1, f2, bonus, mode == BY_TOTAL, S, H, D, B, bb, sf, w,
+            bj, peek, f1, f2, bonus, mode == BY_TOTAL, lead, per, comp, S, H, D, B, bb, sf, w,
         )  # fmt: skip
         if mode == BY_TOTAL:
             gdec[g] = _row_hits(lo, hi, order, use, total, ncards, w, S, H, bb, sf, min_stand)
