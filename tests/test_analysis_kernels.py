@@ -36,6 +36,8 @@ def test_dealer_rows_taken_in_blocks_equal_one_row_at_a_time_bit_for_bit() -> No
             dealer_probs(left, t.parent, t.fac, t.ways, t.bucket, one)
             assert valid[i] and (one == out[i]).all(), (up, i)
         assert valid.sum() > min(rows - 5, BLOCK) and (~valid).sum() > 1
+        none, _ = dealer_dists(comp, keys[:0], t.parent, t.fac, t.ways, t.bucket)
+        assert none.shape == (0, 7)
 
 
 def test_the_dealer_distribution_of_one_shoe_is_the_one_row_kernels_bit_for_bit() -> None:

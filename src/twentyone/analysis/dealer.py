@@ -241,7 +241,7 @@ def dealer_dists(
     n = removed.shape[0]
     out = np.zeros((n, 7))
     valid = np.zeros(n, dtype=np.bool_)
-    w = (n + 7) // 8 * 8 if n < BLOCK else BLOCK
+    w = BLOCK if n >= BLOCK else 8 if n == 0 else (n + 7) // 8 * 8
     width = np.uint64(w)
     ff = np.zeros(10 * MAX_RUN * w)  # ff[(v * MAX_RUN + k) * w + r]
     path = np.zeros((MAX_SIZE + 1) * w)  # the products along the current path, by depth
