@@ -129,9 +129,11 @@ def standing_table(up: int, hits_soft_17: bool) -> DealerTable:
     parents)."""
     t = dealer_table(up, hits_soft_17)
     keep = (t.bucket >= 0) & (t.bucket % 7 != BUST)
-    for node in range(t.parent.shape[0] - 1, -1, -1):  # children come after their parents
-        if keep[node] and t.parent[node] >= 0:
-            keep[t.parent[node]] = True
+    for _ in range(MAX_SIZE):  # the kept nodes' parents, a level at a time
+        up_one = t.parent[keep & (t.parent >= 0)]
+        if keep[up_one].all():
+            break
+        keep[up_one] = True
     new = np.cumsum(keep) - 1
     parent = np.where(t.parent[keep] >= 0, new[t.parent[keep]], -1)
     bucket = t.bucket[keep]
