@@ -101,3 +101,11 @@ def test_cli_edge_json_has_the_distributions() -> None:
     assert data["sd_basic"] > 1.0 and data["sd_optimal"] > 1.0
     nets = {net for net, _ in data["outcomes_basic"]}
     assert {1.5, -0.5, 4.0} <= nets  # blackjack, surrender, the 6-7-8 bonus on a doubled hand
+
+
+def test_a_shoe_that_can_run_out_with_no_pair_card_left_splits_without_error() -> None:
+    # twos split against a two with no two left: no third hand, and the two-hand rounds
+    # that run out of cards are missing (this divided by zero before)
+    got = analyze(load_rules("1D S17 DAS SPL3 NS"), shoe=(2, 3, 2, 1, 3, 1, 1, 0, 1, 11))
+    assert got.outcomes_optimal is not None
+    assert 0.99 < sum(got.outcomes_optimal.values()) <= 1.0 + 1e-12

@@ -250,6 +250,8 @@ def _split(ctx: Context, grid: Grid, up: int, pair: int, play: SplitPlay) -> Spl
     played = 1.0 - (shoe[bj] / shoe.sum() if ctx.peek and bj >= 0 else 0.0)
     mass = played - float(two.sum())  # exactly: what the two-hand rounds leave
     more = more_hands(ctx, grid, up, pair, dec, base)
+    if float(more.sum()) <= 0.0:  # no pair card left: what is missing ran out of cards
+        return SplitDist(two, 0.0)
     return SplitDist(two + more * (mass / float(more.sum())), mass)
 
 
