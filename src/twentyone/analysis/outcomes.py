@@ -6,11 +6,14 @@ ending stood, doubled or bust, against the dealer's outcomes drawn from the card
 it (:func:`hand_distributions`). Blackjacks, surrenders and the 6-7-8 / 7-7-7 bonus are
 exact too. A split that ends with two hands is exact: every pair of the hands' endings with
 the dealer drawing after both (:mod:`twentyone.analysis.split_joint`, Eric Farmer's
-definition). A round that reaches three hands or more (a resplit) is the one part taken
-approximately: its hands independent given the dealer's outcome, each ending as a split hand
-does with the pair cards out, in a number of hands drawn card by card
-(:func:`hands_distribution`); :attr:`RoundOutcomes.resplit_mass` is the probability of such
-a round, a bound on what the approximation can move.
+definition). A round that reaches three hands or more (a resplit) is exact where the shoe is
+small: every hand's ending in the engine's order, the dealer drawing after them all
+(:mod:`twentyone.analysis.resplit_exact`). From a bigger shoe those rounds take more sets of
+cards than can be listed (millions from one deck, a power of the number of hands), and they
+are the one part taken approximately: their hands independent given the dealer's outcome,
+each ending as a split hand does with the pair cards out, in a number of hands drawn card by
+card (:func:`hands_distribution`); :attr:`RoundOutcomes.resplit_mass` is then the
+probability of such a round, a bound on what the approximation can move.
 
 Nets sit on a grid of half bets (index ``off + 2 * net``); the blackjack's payout is kept apart.
 """
@@ -36,6 +39,7 @@ from twentyone.analysis.hands import (
 )
 from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, STAND, _bonus_need
 from twentyone.analysis.resplit import hands_distribution, more_hands
+from twentyone.analysis.resplit_exact import hand_atoms, listable, more_hands_exact
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
 from twentyone.analysis.shoe_counts import two_card_probability as two_card_p
 from twentyone.analysis.split_joint import STATES, DealerRows, pair_joint, split_atoms
@@ -51,12 +55,21 @@ __all__ = [
 ]
 
 
-def outcomes_note(resplit_mass: float) -> str:
-    """The analysis's note on how exact the distributions are.
+def outcomes_note(resplit_mass: float, resplits: bool = False) -> str:
+    """The analysis's note on how exact the distributions are (``resplits``: the rules let a
+    split make three hands or more; ``resplit_mass``: the probability of such rounds taken
+    approximately).
 
     >>> outcomes_note(0.0)[:40]
     'outcomes, sd_optimal, sd_basic: exact, s'
+    >>> outcomes_note(0.0, True)[39:67]
+    'splits and resplits included'
     """
+    if resplits and resplit_mass == 0.0:
+        return (
+            "outcomes, sd_optimal, sd_basic: exact, splits and resplits included (every "
+            "hand's ending in the engine's order, the dealer drawing after them all)"
+        )
     text = (
         "outcomes, sd_optimal, sd_basic: exact, splits into two hands included (every pair of "
         "the hands' endings, the dealer drawing after both)"
@@ -64,14 +77,16 @@ def outcomes_note(resplit_mass: float) -> str:
     if resplit_mass > 0.0:
         text += (
             f"; rounds that reach three hands or more (probability {resplit_mass:.3g}): "
-            "their hands taken independent given the dealer's outcome"
+            "their hands taken independent given the dealer's outcome (listed exactly only "
+            "from a small shoe)"
         )
     return text
 
 
 class RoundOutcomes(NamedTuple):
-    """``dist``: ``{net: probability}`` of one round; ``resplit_mass``: the probability of a
-    round that reaches three hands or more, the one part of ``dist`` approximated."""
+    """``dist``: ``{net: probability}`` of one round; ``resplit_mass``: the probability of the
+    rounds that reach three hands or more and are approximated (from a shoe too big to list
+    them: :mod:`twentyone.analysis.resplit_exact`), 0 where ``dist`` is exact."""
 
     dist: dict[float, float]
     resplit_mass: float
@@ -173,7 +188,7 @@ def _surrender(ctx: Context, grid: Grid, pbj: float) -> FloatArray:
 
 class SplitDist(NamedTuple):
     """A split round's net on the grid (values' space) and the probability that it reaches
-    three hands or more (within ``dist``, approximated)."""
+    three hands or more where ``dist`` approximates those rounds (0 where it is exact)."""
 
     dist: FloatArray
     resplit_mass: float
@@ -224,6 +239,14 @@ def _joints(ctx: Context) -> dict[tuple[int, int, bytes, bytes], FloatArray]:
 
 
 @lru_cache(maxsize=16)
+def _hand_net(ctx: Context) -> IntArray:
+    """A split hand's net in half bets, by its final state and the dealer's outcome."""
+    loss = (ctx.f1s, ctx.f2s)
+    nets = [[round(split_hand_net(s, d, loss) / STEP) for d in range(7)] for s in range(STATES)]
+    return np.array(nets, dtype=np.int64)
+
+
+@lru_cache(maxsize=16)
 def _net_index(ctx: Context, off: int) -> IntArray:
     """The grid index of two split hands' net, by their final states and the dealer's."""
     loss = (ctx.f1s, ctx.f2s)
@@ -236,14 +259,34 @@ def _net_index(ctx: Context, off: int) -> IntArray:
     return out
 
 
+def _more_exact(ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray) -> FloatArray | None:
+    """The rounds that reach three hands, exactly where the shoe is small enough to list
+    them (:mod:`twentyone.analysis.resplit_exact`), else None."""
+    if pair == TEN and ctx.split_rank:
+        return None  # tens resplit by rank: the shoe's counts do not tell the ranks apart
+    shoe = shoe_after(ctx, up)
+    if not listable(shoe):
+        return None
+    aces = pair == ACE and not ctx.hsa
+    atoms = tuple(hand_atoms(ctx.nodes, dec, pair, aces=aces, np_=np_) for np_ in (True, False))
+    return more_hands_exact(
+        shoe, pair, ctx.split_max(pair), (atoms[0], atoms[1]), _dealer_rows(ctx, up),
+        _hand_net(ctx), (grid.off, grid.size), 6 if ctx.peek else 7,
+    )  # fmt: skip
+
+
 def _split(ctx: Context, grid: Grid, up: int, pair: int, play: SplitPlay) -> SplitDist:
-    """A split round's net (values' space): two hands exactly, three or more approximately
+    """A split round's net (values' space): two hands exactly; three or more exactly where
+    the shoe is small (:mod:`~twentyone.analysis.resplit_exact`), else approximately
     (:func:`~twentyone.analysis.resplit.more_hands`)."""
     dec, base = _split_decisions(ctx, up, pair, play)
     resplits = ctx.split_max(pair) > 2
     two = _two_hands(ctx, grid, up, pair, dec, resplits=resplits)
     if not resplits:
         return SplitDist(two, 0.0)
+    exact = _more_exact(ctx, grid, up, pair, dec)
+    if exact is not None:
+        return SplitDist(two + exact, 0.0)
     shoe = shoe_after(ctx, up)
     shoe[pair] -= 2
     bj = blackjack_card(up)

@@ -1,5 +1,6 @@
-"""Rounds whose split reaches three hands or more (resplits), approximately: each hand's
-final state exact jointly with the dealer's outcome (:func:`state_joint`), the hands taken
+"""Rounds whose split reaches three hands or more (resplits), approximately, where the shoe
+is too big to list them exactly (:mod:`twentyone.analysis.resplit_exact`): each hand's final
+state exact jointly with the dealer's outcome (:func:`state_joint`), the hands taken
 independent given that outcome, in a number of hands drawn card by card
 (:func:`hands_distribution`). Splits that end with two hands are exact
 (:mod:`twentyone.analysis.split_joint`); this part is bounded by its probability.

@@ -108,16 +108,24 @@ def _atom_weights(
     return w
 
 
+def atom_weights(
+    nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, two_hands: bool = False
+) -> FloatArray:
+    """Every hand's signed weight on each final state for a hand starting from one ``pair``
+    card, played by ``dec`` (``aces``: split aces take one card each; ``two_hands``: only the
+    hands whose second card is not a pair card, those of a split that ends with two hands)."""
+    one = nodes.index[tuple(int(v == pair) for v in range(10))]
+    return _atom_weights(
+        one, pair, nodes.counts, nodes.total, nodes.ncards, nodes.child, dec, aces, two_hands
+    )
+
+
 def split_atoms(
     nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, two_hands: bool = False
 ) -> Atoms:
-    """The atoms of a hand starting from one ``pair`` card, played by ``dec`` (``aces``:
-    split aces take one card each; ``two_hands``: only the hands whose second card is not a
-    pair card, those of a split that ends with two hands)."""
-    one = nodes.index[tuple(int(v == pair) for v in range(10))]
-    w = _atom_weights(
-        one, pair, nodes.counts, nodes.total, nodes.ncards, nodes.child, dec, aces, two_hands
-    )
+    """The atoms of a hand starting from one ``pair`` card, played by ``dec`` (see
+    :func:`atom_weights`): the hands with a weight."""
+    w = atom_weights(nodes, dec, pair, aces=aces, two_hands=two_hands)
     keep = np.nonzero(np.any(w != 0.0, axis=1))[0]
     drawn = nodes.counts[keep].copy()
     drawn[:, pair] -= 1
