@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 
 RULES = "6D S17 DAS SPL1 NS"
+#: Tables whose splits reach three hands or more (timed for their distributions alone).
+RESPLIT_RULES = ("6D S17 DAS SPL3 NS", "ro-casino", "hu-casino")
 
 
 def _best(f: object, n: int = 5) -> tuple[float, float, float, float]:
@@ -72,13 +74,13 @@ def main() -> None:
         clear_caches()
         analyze(rules, outcomes=outcomes)
 
-    def distributions() -> None:  # both exact distributions alone, the returns kept
+    def distributions(spec: str = RULES) -> None:  # both distributions alone, returns kept
         from twentyone.analysis import outcomes
         from twentyone.analysis.context import Context
 
         outcomes._dealer_rows.cache_clear()
         outcomes._joints.cache_clear()
-        ctx = Context.of(rules)
+        ctx = Context.of(load_rules(spec))
         outcomes.round_outcomes(ctx, True)
         outcomes.round_outcomes(ctx, False)
 
@@ -86,6 +88,10 @@ def main() -> None:
     rows.append(("full shoe warm with the exact distributions", _best(lambda: full(True)), 0.085))
     rows.append(("full shoe, warm (tables kept), no outcomes", _best(lambda: full(False)), 0.085))
     rows.append(("the exact distributions alone, warm", _best(distributions), 0.3))
+    for spec in RESPLIT_RULES:  # resplits: rounds of three hands or more as well
+        analyze(load_rules(spec))
+        timed = _best(lambda spec=spec: distributions(spec))
+        rows.append((f"the distributions alone, warm, {spec}", timed, 0.3))
     depleted = iter(range(10_000))
 
     def one_depleted() -> None:
