@@ -143,54 +143,57 @@ def _slot(slot_key: IntArray, key: int) -> int:  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _key_rows(
-    keys: IntArray, slot_key: IntArray, slot_id: IntArray, found: IntArray
-) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, IntArray]:  # pragma: no cover
-    """The row of each set of cards ``keys[i]`` (an open-addressing table kept under half
-    full, sets not seen before appended to ``found``, whose element 0 is their number)."""
-    row = np.empty(keys.shape[0], dtype=np.int32)
-    for j in range(keys.shape[0]):
-        key = keys[j]
-        h = _slot(slot_key, key)
-        if slot_key[h] == -1:
-            count = found[0]
-            if count + 2 > found.shape[0]:
-                grown = np.zeros(2 * found.shape[0], dtype=np.int64)
-                for u in range(count + 1):  # a loop: a slice copy compiles numba's
-                    grown[u] = found[u]  # shape-mismatch message (2 s of a first run)
-                found = grown
-            slot_key[h] = key
-            slot_id[h] = count
-            found[count + 1] = key
-            found[0] = count + 1
-            if 2 * (count + 1) > slot_key.shape[0]:
-                slot_key = np.zeros(2 * slot_key.shape[0], dtype=np.int64)
-                slot_id = np.zeros(slot_key.shape[0], dtype=np.int64)
-                for u in range(slot_key.shape[0]):  # np.full: one more overload
-                    slot_key[u] = -1
-                for u in range(count + 1):
-                    g = _slot(slot_key, found[u + 1])
-                    slot_key[g] = found[u + 1]
-                    slot_id[g] = u
-                h = _slot(slot_key, key)
-        row[j] = slot_id[h]
-    return row, slot_key, slot_id, found
-
-
-@njit(cache=True)
 def _pair_rows(
     keys: IntArray, extra: int, slot_key: IntArray, slot_id: IntArray, found: IntArray
 ) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, IntArray]:  # pragma: no cover
     """For every pair of atoms ``a <= b`` in that order, the row of the set of cards the two
-    take with ``extra`` (:func:`_key_rows` of the pairs' sets)."""
+    take with ``extra`` (an open-addressing table kept under half full, sets not seen before
+    appended to ``found``, whose element 0 is their number)."""
     t = keys.shape[0]
-    pairs = np.empty(t * (t + 1) // 2, dtype=np.int64)
+    row = np.empty(t * (t + 1) // 2, dtype=np.int32)
     j = 0
     for a in range(t):
         for b in range(a, t):
-            pairs[j] = keys[a] + keys[b] + extra
+            key = keys[a] + keys[b] + extra
+            h = _slot(slot_key, key)
+            if slot_key[h] == -1:
+                count = found[0]
+                if count + 2 > found.shape[0]:
+                    grown = np.zeros(2 * found.shape[0], dtype=np.int64)
+                    for u in range(count + 1):  # a loop: a slice copy compiles numba's
+                        grown[u] = found[u]  # shape-mismatch message (2 s of a first run)
+                    found = grown
+                slot_key[h] = key
+                slot_id[h] = count
+                found[count + 1] = key
+                found[0] = count + 1
+                if 2 * (count + 1) > slot_key.shape[0]:
+                    slot_key = np.zeros(2 * slot_key.shape[0], dtype=np.int64)
+                    slot_id = np.zeros(slot_key.shape[0], dtype=np.int64)
+                    for u in range(slot_key.shape[0]):  # np.full: one more overload
+                        slot_key[u] = -1
+                    for u in range(count + 1):
+                        g = _slot(slot_key, found[u + 1])
+                        slot_key[g] = found[u + 1]
+                        slot_id[g] = u
+                    h = _slot(slot_key, key)
+            row[j] = slot_id[h]
             j += 1
-    return _key_rows(pairs, slot_key, slot_id, found)
+    return row, slot_key, slot_id, found
+
+
+@njit(cache=True)
+def _key_rows(
+    keys: IntArray, slot_key: IntArray, slot_id: IntArray, found: IntArray
+) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, IntArray]:  # pragma: no cover
+    """The row of each set of cards ``keys[i]``: :func:`_pair_rows` of the empty set with
+    itself, the set as the cards taken as well (the hot pairs' loop left as it is)."""
+    row = np.empty(keys.shape[0], dtype=np.int32)
+    empty = np.zeros(1, dtype=np.int64)
+    for j in range(keys.shape[0]):
+        got, slot_key, slot_id, found = _pair_rows(empty, keys[j], slot_key, slot_id, found)
+        row[j] = got[0]
+    return row, slot_key, slot_id, found
 
 
 @lru_cache(maxsize=64)
