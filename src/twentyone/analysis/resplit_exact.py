@@ -47,6 +47,8 @@ LISTABLE = 20_000
 #: The most steps (a state and one atom or pair card) the walk takes before it gives up
 #: (about a third of a second).
 WORK = 2_000_000
+#: The largest table of states one step of the walk may take (its tables then hold 100 MB).
+TABLE = 1 << 20
 STATE_BASE = 17  # finished hands by state as one integer: each count a digit (16 hands at most)
 DONE, FULL, LONG, WIDE = 0, 1, 2, 3  # how a walk ended (see :func:`_walk`)
 
@@ -257,11 +259,9 @@ def more_hands_exact(
         return None
     np_atoms, any_atoms = atoms
     both = HandAtoms(*(np.concatenate(pair_) for pair_ in zip(np_atoms, any_atoms, strict=True)))
-    size = 1 << 12
-    while True:
+    size, status = 1 << 12, FULL
+    while status == FULL and size <= TABLE:
         xs, hands, mass, status = _walk(shoe, pair, limit, both, len(np_atoms.drawn), size, WORK)
-        if status != FULL:
-            break
         size *= 4
     if status != DONE:
         return None
