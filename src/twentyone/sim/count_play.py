@@ -22,7 +22,7 @@ import numpy as np
 
 from twentyone.counting.index_set import K_SURRENDER, X_CHART, X_SURRENDER
 from twentyone.sim.encode import A_SPLIT, A_SURRENDER, C_P, C_RP, CARD_VALUE
-from twentyone.sim.hands import H_ACE, H_C0, H_C1, H_N, H_SUM, best_total
+from twentyone.sim.hands import H_ACE, H_C0, H_C1, H_N, H_SUM, best_total, keep
 from twentyone.sim.rng import Arr, Int, draw, fast
 
 # the shoe state
@@ -90,16 +90,28 @@ def deal(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr, counting:
 
 
 @fast()
-def deal_hole(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr, counting: bool) -> Int:
-    """Draw the hole card: counted when the round ends (:func:`show_hole`)."""
-    c = draw(shoe, st, rng)
-    if counting:
-        if st[ST_POS] == 1:
-            new_shoe(st, cp)
-        st[ST_HOLE_TAG] = tags[c]
-        st[ST_HOLE_SIDE] = sides[c]
-        st[ST_HOLE_EPOCH] = st[ST_EPOCH]
-    return c
+def dealer_card(
+    hole: bool, shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr, counting: bool,
+    record: bool, cards: Arr, r: Int, nrec: Int, dsum: Int, dace: Int,
+) -> tuple[Int, Int, Int]:  # fmt: skip
+    """A card for the dealer, kept in round ``r``'s record when ``record``: returns the cards
+    recorded, the dealer's total with aces as 1 and whether the hand holds an ace, after it.
+    The hole card (``hole``) is counted when the round ends (:func:`show_hole`), any other
+    as it is dealt (:func:`deal`)."""
+    if hole:
+        c = draw(shoe, st, rng)
+        if counting:
+            if st[ST_POS] == 1:
+                new_shoe(st, cp)
+            st[ST_HOLE_TAG] = tags[c]
+            st[ST_HOLE_SIDE] = sides[c]
+            st[ST_HOLE_EPOCH] = st[ST_EPOCH]
+    else:
+        c = deal(shoe, st, rng, tags, sides, cp, counting)
+    if record:
+        nrec = keep(cards, r, nrec, c)
+    v = CARD_VALUE[c]
+    return nrec, dsum + v, 1 if v == 1 else dace
 
 
 @fast(inline="always")

@@ -46,7 +46,7 @@ from twentyone.sim.count_play import (
     CP_SIZE,
     ST_SIZE,
     deal,
-    deal_hole,
+    dealer_card,
     index_act,
     new_shoe,
     show_hole,
@@ -154,6 +154,7 @@ def kernel_function(counting: bool, name: str) -> Any:
         cards, ncards, moneys, _ = rec
         cp, tags, sides, ixt, ixe, ins = count
         bm, pbox, ramp, wong, bank, acc, bins = table
+        dealt = (shoe, st, rng, tags, sides, cp, counting)  # what deal() and dealer_card() take
         size = shoe.shape[0]
         sum_money = 0.0
         squares = 0.0
@@ -208,16 +209,10 @@ def kernel_function(counting: bool, name: str) -> Any:
                     add(hands, b * MAX_HANDS, c)
             upv = CARD_VALUE[up]
             dsum = upv
-            dace = 1 if upv == 1 else 0
+            dace: Int = 1 if upv == 1 else 0
             dn = 1
             if p[P_HOLE]:
-                c = deal_hole(shoe, st, rng, tags, sides, cp, counting)
-                if record:
-                    nrec = keep(cards, r, nrec, c)
-                v = CARD_VALUE[c]
-                dsum += v
-                if v == 1:
-                    dace = 1
+                nrec, dsum, dace = dealer_card(True, *dealt, record, cards, r, nrec, dsum, dace)
                 dn = 2
             col = 9 if upv == 1 else upv - 2
             # dealer blackjack: -1 unknown, 0 no, 1 yes
@@ -405,14 +400,8 @@ def kernel_function(counting: bool, name: str) -> Any:
                         or best_total(hands[base + j, H_SUM], hands[base + j, H_ACE]) != 21
                     ):
                         live = True
-            if dn == 1 and (live or (waiting and dbj == -1)):
-                c = deal(shoe, st, rng, tags, sides, cp, counting)
-                if record:
-                    nrec = keep(cards, r, nrec, c)
-                v = CARD_VALUE[c]
-                dsum += v
-                if v == 1:
-                    dace = 1
+            if dn == 1 and (live or (waiting and dbj == -1)):  # no hole card: a late second
+                nrec, dsum, dace = dealer_card(False, *dealt, record, cards, r, nrec, dsum, dace)
                 dn = 2
             if dn == 2:
                 dbj = 1 if best_total(dsum, dace) == 21 else 0
@@ -422,13 +411,9 @@ def kernel_function(counting: bool, name: str) -> Any:
                     best = best_total(dsum, dace)
                     if not dealer_draws_jit(best, best != dsum, h17 != 0):
                         break
-                    c = deal(shoe, st, rng, tags, sides, cp, counting)
-                    if record:
-                        nrec = keep(cards, r, nrec, c)
-                    v = CARD_VALUE[c]
-                    dsum += v
-                    if v == 1:
-                        dace = 1
+                    nrec, dsum, dace = dealer_card(
+                        False, *dealt, record, cards, r, nrec, dsum, dace
+                    )
             dealer = best_total(dsum, dace)
 
             # ------------------------------------------------------------ settlement

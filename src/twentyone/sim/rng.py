@@ -37,9 +37,10 @@ def fast(**options: Any) -> Callable[[F], F]:
     call that passes arrays does atomic increments and decrements, which cost the kernel more
     than half its speed.
 
-    Numba's on-disk cache checks only each function's own file: after editing this module or
-    :mod:`twentyone.sim.hands`, touch ``kernel.py`` (or delete ``sim/__pycache__``) so the
-    kernel, which links them in, is compiled again."""
+    Numba's on-disk cache checks only each function's own file (its content, not its time:
+    touching a file does nothing): after editing this module, :mod:`twentyone.sim.hands` or
+    :mod:`twentyone.sim.count_play`, delete the numba files (``*.nbi``, ``*.nbc``) in
+    ``sim/__pycache__`` so the kernel, which links them in, is compiled again."""
     jit_options: dict[str, Any] = {"cache": True, "_nrt": False, **options}
     decorate: Callable[[F], F] = njit(**jit_options)
     return decorate
