@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from twentyone.compiled import cards_pair_jit, dealer_draws_jit
 from twentyone.gym.core import (
     BET,
     DECLINE,
@@ -52,7 +53,6 @@ from twentyone.gym.vector_state import (
     D_PHASE,
     D_SUM,
     D_UP,
-    FL_SETTLED,
     Q_BJ_AT_ONCE,
     Q_EVEN_MONEY,
     Q_INS_ACE,
@@ -74,9 +74,6 @@ from twentyone.sim.encode import (
     P_CUT,
     P_H17,
     P_HOLE,
-    P_HSA,
-    P_MIN_STAND,
-    P_OBO,
     P_PEEK,
     P_SPLIT_RANK,
     P_SURR_BEFORE,
@@ -85,11 +82,10 @@ from twentyone.sim.encode import (
 )
 from twentyone.sim.hands import (
     FL_ACTED,
-    FL_BUST,
     FL_DONE,
     FL_DOUBLED,
+    FL_SETTLED,
     FL_SPLIT,
-    FL_SPLIT_ACES,
     FL_SURRENDERED,
     H_ACE,
     H_BET,
@@ -102,11 +98,13 @@ from twentyone.sim.hands import (
     add,
     after_card,
     best_total,
-    double_allowed,
-    insert_hand,
-    split_allowed,
+    is_natural,
+    play_acts,
+    split_hand,
+    surrender_in_play,
 )
 from twentyone.sim.rng import Arr, Int, fast
+from twentyone.sim.settle import box_money, dealer_needed
 
 
 @fast(inline="always")
@@ -116,41 +114,13 @@ def _give(hands: Arr, hc: Arr, h: Int, c: Int) -> None:
 
 
 @fast(inline="always")
-def _is_blackjack(hands: Arr, h: Int) -> bool:
-    return bool(
-        not hands[h, H_FLAGS] & FL_SPLIT
-        and hands[h, H_N] == 2
-        and best_total(hands[h, H_SUM], hands[h, H_ACE]) == 21
-    )
-
-
-@fast()
-def _play_acts(p: Arr, hands: Arr, h: Int, nh: Int, upv: Int) -> Int:
-    """The play question's actions on hand row ``h`` (``Round._play_question``)."""
-    fl = hands[h, H_FLAGS]
-    can_split = split_allowed(p, hands, h, nh, 1)
-    if fl & FL_SPLIT_ACES and not p[P_HSA]:
-        return A_SPLIT | A_STAND if can_split else 0
-    best = best_total(hands[h, H_SUM], hands[h, H_ACE])
-    acts = 0
-    if best < 21:
-        acts |= A_HIT
-    if best >= p[P_MIN_STAND]:
-        acts |= A_STAND
-    if double_allowed(p, hands, h):
-        acts |= A_DOUBLE
-    if can_split:
-        acts |= A_SPLIT
-    if (
-        p[P_SURRENDER] != 0
-        and not p[P_SURR_BEFORE]
-        and (upv != 1 or p[P_SURR_VS_ACE])
-        and nh == 1
-        and hands[h, H_N] == 2
-        and not fl & FL_ACTED
-    ):
-        acts |= A_SURRENDER
-    return acts
+def _dealer_card(shoe: Arr, pos: Arr, rng: Arr, d: Arr, rec: Arr, i: Int) -> None:
+    """A card for environment ``i``'s dealer (the hole card, a late second card, a draw)."""
+    v = CARD_VALUE[draw(shoe, pos, rng, d, rec, i)]
+    d[i, D_SUM] += v
+    if v == 1:
+        d[i, D_ACE] = 1
+    d[i, D_N] += 1
 
 
 @fast()
@@ -161,76 +131,26 @@ def _settle(
     """The dealer plays as far as settlement needs, then every open bet is settled
     (``Round._settle``)."""
     base = i * hm
-    level = np.float64(d[i, D_LEVEL])
-    live = False
-    waiting = d[i, D_INS] == 1
-    for j in range(nh[i]):
-        fl = hands[base + j, H_FLAGS]
-        if fl & (FL_BUST | FL_SETTLED):
-            continue
-        waiting = True
-        if not fl & FL_SURRENDERED and not _is_blackjack(hands, base + j):
-            live = True
+    live, waiting = dealer_needed(hands, base, nh[i], p[P_SURRENDER] == 2)
+    waiting |= d[i, D_INS] == 1
     if not p[P_HOLE] and d[i, D_N] == 1 and (live or (waiting and d[i, D_BJ] == -1)):
-        c = draw(shoe, pos, rng, d, rec, i)
-        v = CARD_VALUE[c]
-        d[i, D_SUM] += v
-        if v == 1:
-            d[i, D_ACE] = 1
-        d[i, D_N] = 2
+        _dealer_card(shoe, pos, rng, d, rec, i)
     if d[i, D_N] >= 2:
         d[i, D_BJ] = 1 if (d[i, D_N] == 2 and best_total(d[i, D_SUM], d[i, D_ACE]) == 21) else 0
     dbj = d[i, D_BJ]
     if live and dbj != 1:
-        h17 = p[P_H17]
         while True:
-            dsum, dace = d[i, D_SUM], d[i, D_ACE]
-            best = best_total(dsum, dace)
-            if best > 17 or (best == 17 and not (h17 and best != dsum)):
+            dsum = d[i, D_SUM]
+            best = best_total(dsum, d[i, D_ACE])
+            if not dealer_draws_jit(best, best != dsum, p[P_H17] != 0):
                 break
-            c = draw(shoe, pos, rng, d, rec, i)
-            v = CARD_VALUE[c]
-            d[i, D_SUM] += v
-            if v == 1:
-                d[i, D_ACE] = 1
-            d[i, D_N] += 1
-    dealer = best_total(d[i, D_SUM], d[i, D_ACE])
-    m = 0.0
+            _dealer_card(shoe, pos, rng, d, rec, i)
+    m = box_money(p, f, hands, base, nh[i], dbj, best_total(d[i, D_SUM], d[i, D_ACE]))
     if d[i, D_INS] == 1:
         d[i, D_INS] = 2
         if dbj == 1:
             m += 1.5  # the half-bet stake returned three times
-    original_lost = False
-    for j in range(nh[i]):
-        if hands[base + j, H_FLAGS] & FL_BUST:
-            original_lost = True
-    for j in range(nh[i]):
-        h = base + j
-        fl = hands[h, H_FLAGS]
-        if fl & FL_SETTLED:
-            continue
-        bet = np.float64(hands[h, H_BET])
-        if fl & FL_BUST:
-            m -= bet
-        elif _is_blackjack(hands, h):
-            if dbj != 1:
-                m += f[F_BJ]
-        elif fl & FL_SURRENDERED:
-            m -= 1.0 if dbj == 1 else 0.5
-        elif dbj == 1:
-            if p[P_OBO]:
-                if not original_lost:
-                    m -= 1.0
-                original_lost = True
-            else:
-                m -= bet
-        else:
-            total = best_total(hands[h, H_SUM], hands[h, H_ACE])
-            if dealer > 21 or total > dealer:
-                m += bet
-            elif total < dealer:
-                m -= bet
-    money[i] += m * level
+    money[i] += m * np.float64(d[i, D_LEVEL])
     d[i, D_PHASE] = P_SETTLED
 
 
@@ -252,7 +172,7 @@ def _advance_play(
             _give(hands, hc, h, c)
             money[i] += after_card(p, f, hands, h, nh[i], 1) * level
         if not hands[h, H_FLAGS] & FL_DONE:
-            acts = _play_acts(p, hands, h, nh[i], upv)
+            acts = play_acts(p, hands, h, nh[i], 1, surrender_in_play(p, upv))
             if acts != 0:
                 d[i, D_CUR] = j
                 d[i, D_ACTS] = acts
@@ -283,7 +203,7 @@ def _after_insurance(
     if (
         q[Q_BJ_AT_ONCE]
         and d[i, D_BJ] == 0
-        and _is_blackjack(hands, base)
+        and is_natural(hands, base)
         and not hands[base, H_FLAGS] & FL_SETTLED
     ):
         hands[base, H_FLAGS] |= FL_SETTLED
@@ -336,14 +256,9 @@ def _deal(
     d[i, D_ACE] = 1 if upv == 1 else 0
     d[i, D_N] = 1
     if p[P_HOLE]:
-        c = draw(shoe, pos, rng, d, rec, i)
-        v = CARD_VALUE[c]
-        d[i, D_SUM] += v
-        if v == 1:
-            d[i, D_ACE] = 1
-        d[i, D_N] = 2
+        _dealer_card(shoe, pos, rng, d, rec, i)
     d[i, D_BJ] = -1 if (upv == 1 or upv == 10) else 0
-    bj = _is_blackjack(hands, base)
+    bj = is_natural(hands, base)
     if bj:
         hands[base, H_FLAGS] |= FL_DONE
     insurance = (upv == 1 and q[Q_INS_ACE]) or (upv == 10 and q[Q_INS_TEN])
@@ -381,22 +296,15 @@ def _apply_play(
             money[i] -= 0.5 * level
     else:  # split
         n = nh[i]
-        insert_hand(hands, base, j, n)
-        for k in range(base + n, base + j + 1, -1):
+        split_hand(hands, base, j, n)
+        nh[i] = n + 1
+        for k in range(base + n, base + j + 1, -1):  # the value counts move with the hands
             for v in range(10):
                 hc[k, v] = hc[k - 1, v]
-        nh[i] = n + 1
-        c0, c1 = hands[h, H_C0], hands[h, H_C1]
-        aces = FL_SPLIT_ACES if CARD_VALUE[c0] == 1 else 0
         for k in (h, h + 1):
-            ck = c0 if k == h else c1
-            for fld in range(H_FIELDS):
-                hands[k, fld] = 0
             for v in range(10):
                 hc[k, v] = 0
-            _give(hands, hc, k, ck)
-            hands[k, H_BET] = 1
-            hands[k, H_FLAGS] = FL_SPLIT | aces
+            hc[k, CARD_VALUE[hands[k, H_C0]] - 1] = 1
         _give(hands, hc, h, draw(shoe, pos, rng, d, rec, i))
         money[i] += after_card(p, f, hands, h, nh[i], 1) * level
         if p[P_AT_ONCE]:
@@ -456,8 +364,9 @@ def _obs_row(p: Arr, d: Arr, hands: Arr, hc: Arr, obs: Arr, i: Int, hm: Int) -> 
     pair = 0
     if hands[h, H_N] == 2:
         a, b = hands[h, H_C0], hands[h, H_C1]
-        same = CARD_RANK[a] == CARD_RANK[b] if p[P_SPLIT_RANK] else CARD_VALUE[a] == CARD_VALUE[b]
-        if same:
+        if cards_pair_jit(
+            CARD_RANK[a] == CARD_RANK[b], CARD_VALUE[a] == CARD_VALUE[b], p[P_SPLIT_RANK] != 0
+        ):
             pair = CARD_VALUE[a]
     obs[i, 3] = pair
     for v in range(10):

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from twentyone.compiled import dealer_draws_jit, may_stand_jit
+from twentyone.compiled import dealer_draws_jit
 from twentyone.sim.count_play import (
     CP_COUNTER,
     CP_EVEN_MONEY,
@@ -66,7 +66,6 @@ from twentyone.sim.encode import (
     C_RP,
     C_RS,
     CARD_VALUE,
-    F_BJ,
     MAX_HANDS,
     P_AT_ONCE,
     P_BOX_BY_BOX,
@@ -75,9 +74,6 @@ from twentyone.sim.encode import (
     P_DECKS,
     P_H17,
     P_HOLE,
-    P_HSA,
-    P_MIN_STAND,
-    P_OBO,
     P_PEEK,
     P_SURR_BEFORE,
     P_SURR_VS_ACE,
@@ -85,17 +81,12 @@ from twentyone.sim.encode import (
 )
 from twentyone.sim.hands import (
     FL_ACTED,
-    FL_BUST,
     FL_DONE,
     FL_DOUBLED,
-    FL_EVEN_MONEY,
-    FL_SPLIT,
-    FL_SPLIT_ACES,
+    FL_SETTLED,
     FL_SURRENDERED,
     H_ACE,
     H_BET,
-    H_C0,
-    H_C1,
     H_FIELDS,
     H_FLAGS,
     H_N,
@@ -104,12 +95,13 @@ from twentyone.sim.hands import (
     after_card,
     best_total,
     chart_code,
-    double_allowed,
-    insert_hand,
     keep,
-    split_allowed,
+    play_acts,
+    split_hand,
+    surrender_in_play,
 )
 from twentyone.sim.rng import Arr, Int, fast
+from twentyone.sim.settle import box_money, dealer_needed
 
 
 def kernel_function(counting: bool, name: str) -> Any:
@@ -232,7 +224,7 @@ def kernel_function(counting: bool, name: str) -> Any:
                     for b in range(counter):
                         h = b * MAX_HANDS
                         if hands[h, H_FLAGS] & FL_DONE and even:
-                            hands[h, H_FLAGS] = FL_DONE | FL_EVEN_MONEY
+                            hands[h, H_FLAGS] = FL_DONE | FL_SETTLED
                             bm[b] = 1.0
                         elif offered:
                             insured |= 1 << b
@@ -262,11 +254,7 @@ def kernel_function(counting: bool, name: str) -> Any:
                             hands[h, H_FLAGS] |= FL_SURRENDERED | FL_DONE
 
             # ------------------------------------------------------------ play
-            min_stand = p[P_MIN_STAND]
-            surr_in_play = (
-                surrender != 0 and not p[P_SURR_BEFORE] and (upv != 1 or p[P_SURR_VS_ACE])
-            )
-            hsa = p[P_HSA]
+            surr_in_play = surrender_in_play(p, upv)
             for b in range(nb if dbj != 1 else 0):  # a peeked blackjack: settled as it stands
                 base = b * MAX_HANDS
                 own = pbox[b]
@@ -282,33 +270,10 @@ def kernel_function(counting: bool, name: str) -> Any:
                         bonus += after_card(p, f, hands, h, nh[b], own)
                     while not hands[h, H_FLAGS] & FL_DONE:
                         fl = hands[h, H_FLAGS]
-                        can_split = split_allowed(p, hands, h, nh[b], own)
-                        if fl & FL_SPLIT_ACES and not hsa:
-                            if not can_split:
-                                hands[h, H_FLAGS] = fl | FL_DONE
-                                break
-                            acts = A_SPLIT | A_STAND
-                        else:
-                            best = best_total(hands[h, H_SUM], hands[h, H_ACE])
-                            acts = 0
-                            if best < 21:
-                                acts |= A_HIT
-                            if may_stand_jit(best, min_stand):
-                                acts |= A_STAND
-                            if double_allowed(p, hands, h):
-                                acts |= A_DOUBLE
-                            if can_split:
-                                acts |= A_SPLIT
-                            if (
-                                surr_in_play
-                                and nh[b] == 1
-                                and hands[h, H_N] == 2
-                                and not fl & FL_ACTED
-                            ):
-                                acts |= A_SURRENDER
-                            if acts == 0:
-                                hands[h, H_FLAGS] = fl | FL_DONE
-                                break
+                        acts = play_acts(p, hands, h, nh[b], own, surr_in_play)
+                        if acts == 0:
+                            hands[h, H_FLAGS] = fl | FL_DONE
+                            break
                         # strategy.decide
                         code = chart_code(hard, soft, pairs, hands, h, col, True)
                         if acts & A_SPLIT and (code in (C_P, C_RP)):
@@ -351,20 +316,8 @@ def kernel_function(counting: bool, name: str) -> Any:
                         elif act == A_SURRENDER:
                             hands[h, H_FLAGS] = fl | FL_DONE | FL_SURRENDERED
                         else:  # split
-                            n = nh[b]
-                            insert_hand(hands, base, j, n)
-                            nh[b] = n + 1
-                            c0, c1 = hands[h, H_C0], hands[h, H_C1]
-                            aces = FL_SPLIT_ACES if CARD_VALUE[c0] == 1 else 0
-                            for k in (h, h + 1):
-                                ck = c0 if k == h else c1
-                                vk = CARD_VALUE[ck]
-                                hands[k, H_SUM] = vk
-                                hands[k, H_ACE] = 1 if vk == 1 else 0
-                                hands[k, H_N] = 1
-                                hands[k, H_C0] = ck
-                                hands[k, H_BET] = 1
-                                hands[k, H_FLAGS] = FL_SPLIT | aces
+                            split_hand(hands, base, j, nh[b])
+                            nh[b] += 1
                             c = deal(shoe, st, rng, tags, sides, cp, counting)
                             if record:
                                 nrec = keep(cards, r, nrec, c)
@@ -384,22 +337,9 @@ def kernel_function(counting: bool, name: str) -> Any:
             waiting = insured != 0
             early = surrender == 2
             for b in range(nb):
-                base = b * MAX_HANDS
-                for j in range(nh[b]):
-                    fl = hands[base + j, H_FLAGS]
-                    if fl & (FL_BUST | FL_EVEN_MONEY):
-                        continue
-                    if fl & FL_SURRENDERED:
-                        if not early:
-                            waiting = True
-                        continue
-                    waiting = True
-                    if (
-                        fl & FL_SPLIT
-                        or hands[base + j, H_N] != 2
-                        or best_total(hands[base + j, H_SUM], hands[base + j, H_ACE]) != 21
-                    ):
-                        live = True
+                box_live, box_waiting = dealer_needed(hands, b * MAX_HANDS, nh[b], early)
+                live |= box_live
+                waiting |= box_waiting
             if dn == 1 and (live or (waiting and dbj == -1)):  # no hole card: a late second
                 nrec, dsum, dace = dealer_card(False, *dealt, record, cards, r, nrec, dsum, dace)
                 dn = 2
@@ -417,43 +357,10 @@ def kernel_function(counting: bool, name: str) -> Any:
             dealer = best_total(dsum, dace)
 
             # ------------------------------------------------------------ settlement
-            bj_pays = f[F_BJ]
-            obo = p[P_OBO]
             for b in range(nb):
-                base = b * MAX_HANDS
-                money = 0.0
+                money = box_money(p, f, hands, b * MAX_HANDS, nh[b], dbj, dealer)
                 if insured & (1 << b):
                     money += 1.0 if dbj == 1 else -0.5
-                original_lost = False
-                for j in range(nh[b]):
-                    if hands[base + j, H_FLAGS] & FL_BUST:
-                        original_lost = True
-                for j in range(nh[b]):
-                    h = base + j
-                    fl = hands[h, H_FLAGS]
-                    bet = np.float64(hands[h, H_BET])
-                    if fl & FL_EVEN_MONEY:
-                        continue
-                    if fl & FL_BUST:
-                        money -= bet
-                        continue
-                    total = best_total(hands[h, H_SUM], hands[h, H_ACE])
-                    if not fl & FL_SPLIT and hands[h, H_N] == 2 and total == 21:
-                        if dbj != 1:
-                            money += bj_pays
-                    elif fl & FL_SURRENDERED:
-                        money -= 1.0 if (dbj == 1 and not early) else 0.5
-                    elif dbj == 1:
-                        if obo:
-                            if not original_lost:
-                                money -= 1.0
-                            original_lost = True
-                        else:
-                            money -= bet
-                    elif dealer > 21 or total > dealer:
-                        money += bet
-                    elif total < dealer:
-                        money -= bet
                 bm[b] += money
 
             if counting:
