@@ -19,10 +19,13 @@ kernel :data:`_run` has none of the counter's code (no count, no index plays, no
 no ramp) and plays as fast as before counting existed, while the counting kernel
 (:mod:`twentyone.sim.count_kernel`) has it all. Two entry points share the flat kernel (the
 ``record`` flag is their only difference). The hand and shoe helpers are
-ordinary compiled calls that LLVM may inline: inlining them too at numba's level (each call
+ordinary compiled calls that LLVM may inline: inlining them all at numba's level (each call
 site a copy of their typed IR) made the first compile take 44 s of CPU and 1.9 GiB instead of
-7 s and 0.3 GiB, for no speed. :func:`play_rounds_kernel` accumulates the sum and the sum of
-squares of the rounds' money,
+7 s and 0.3 GiB, for no speed. The round's steps it shares with the RL environment's kernel
+(the play question, the dealer's turn and the settlement: :mod:`twentyone.sim.hands`,
+:mod:`twentyone.sim.settle`) are the exception, inlined at their one call site: as calls,
+which LLVM did not inline, they cost a fifth of the speed.
+:func:`play_rounds_kernel` accumulates the sum and the sum of squares of the rounds' money,
 :func:`record_rounds_kernel` also keeps every round's cards and money (the agreement test).
 Everything below the entry points is compiled without reference counting (see
 :func:`twentyone.sim.rng.fast`) and allocates nothing per round.
