@@ -29,9 +29,10 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from twentyone.rules import Rules
 
@@ -126,15 +127,29 @@ def store(key: str, data: dict[str, Any], where: Path | None = None) -> None:
     where = where or cache_dir()
     if where is None:
         return
+    text = json.dumps({"key": key, "data": data})
     try:
         where.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"key": key, "data": data}, fh)
-            os.replace(tmp, where / f"{key}.json")
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_whole(where / f"{key}.json", lambda fh: fh.write(text.encode("utf-8")))
     except OSError:
         return
+
+
+def write_whole(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write ``path`` whole: ``write`` fills a temporary file beside it, which then replaces
+    ``path`` in one rename, so a reader finds the old file or the new one, never half of
+    one; the temporary file is removed if writing fails, and the error raised.
+
+    >>> where = Path(tempfile.mkdtemp())
+    >>> write_whole(where / "a.txt", lambda fh: fh.write(b"whole"))
+    >>> (where / "a.txt").read_bytes(), sorted(p.name for p in where.iterdir())
+    (b'whole', ['a.txt'])
+    """
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

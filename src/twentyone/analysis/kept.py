@@ -33,8 +33,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import os
-import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -128,14 +126,9 @@ def store(
             where.mkdir(parents=True, exist_ok=True)
             if prune:
                 _forget_other_code(where)
-        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=".npz")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.savez(fh, **{_KEY: np.array(key), **arrays})
-            os.replace(tmp, where / f"{key}.npz")
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        result_cache.write_whole(
+            where / f"{key}.npz", lambda fh: np.savez(fh, **{_KEY: np.array(key), **arrays})
+        )
     except OSError:
         return
 
