@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -60,13 +61,13 @@ def _app(tmp_path: Any, shoe_factory: Any, rules: str, **options: Any) -> tuple[
     return app, done
 
 
-@pytest.fixture
-def cut_table(tmp_path: Any) -> Iterator[tuple[FastAPI, Player, FakeClock]]:
-    """ann at a 2-deck cut-card table, analysis done, her page showing the hint, about to
-    be dealt TS 6D against TH (hole 7C) after one deck's small cards have gone."""
-    clock = FakeClock()
+@contextmanager
+def _ann_betting(tmp_path: Any, **options: Any) -> Iterator[tuple[FastAPI, Player]]:
+    """ann at a 2-deck cut-card table served with ``options``, analysis done, her page
+    showing the hint, about to be dealt TS 6D against TH (hole 7C) after one deck's small
+    cards have gone."""
     factory = lambda _config, _rules: SeenShoe(SMALL_GONE, "TS TH 6D 7C TC 9C")  # noqa: E731
-    app, done = _app(tmp_path, factory, CUT, clock=clock)
+    app, done = _app(tmp_path, factory, CUT, **options)
     with TestClient(app) as client:
         assert done.wait(120)
         tokens = {"ann": register(client, "ann")}
@@ -74,7 +75,15 @@ def cut_table(tmp_path: Any) -> Iterator[tuple[FastAPI, Player, FakeClock]]:
             ann.ok("sit")
             ann.ok("hints", on=True)
             ann.ok("bet", box=0, amount=1000)
-            yield app, ann, clock
+            yield app, ann
+
+
+@pytest.fixture
+def cut_table(tmp_path: Any) -> Iterator[tuple[FastAPI, Player, FakeClock]]:
+    """:func:`_ann_betting` on a clock the test moves."""
+    clock = FakeClock()
+    with _ann_betting(tmp_path, clock=clock) as (app, ann):
+        yield app, ann, clock
 
 
 def test_the_hint_is_the_best_play_for_the_cards_left_not_the_chart(
@@ -198,20 +207,12 @@ def test_no_work_for_a_page_that_does_not_show_the_hint(
 
 def test_chart_hints_keep_the_chart(tmp_path: Any) -> None:
     # serve --chart-hints: the page's hint is the chart's move, and no exact one follows
-    factory = lambda _config, _rules: SeenShoe(SMALL_GONE, "TS TH 6D 7C TC 9C")  # noqa: E731
-    app, done = _app(tmp_path, factory, CUT, chart_hints=True)
-    with TestClient(app) as client:
-        assert done.wait(120)
-        tokens = {"ann": register(client, "ann")}
-        with players_at(client, "t", tokens) as (ann,):
-            ann.ok("sit")
-            ann.ok("hints", on=True)
-            ann.ok("bet", box=0, amount=1000)
-            ann.ok("deal")
-            for _ in range(5):
-                view = ann.ok("view")
-                assert view["turn"]["hint"] == {"decision": "hit", "exact": False}
-            assert app.state.hub.tables["t"].hint.exact is None
+    with _ann_betting(tmp_path, chart_hints=True) as (app, ann):
+        ann.ok("deal")
+        for _ in range(5):
+            view = ann.ok("view")
+            assert view["turn"]["hint"] == {"decision": "hit", "exact": False}
+        assert app.state.hub.tables["t"].hint.exact is None
 
 
 def test_the_pool_keeps_its_bound() -> None:
