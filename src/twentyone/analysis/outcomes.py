@@ -24,7 +24,6 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from twentyone.analysis.context import UPS, Base, Context, Solved, base_table, run_solve, up_base
 from twentyone.analysis.dealer import blackjack_card
@@ -37,12 +36,13 @@ from twentyone.analysis.hands import (
     split_needs,
     two_card_nodes,
 )
-from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, STAND, _bonus_need
+from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, _bonus_need
 from twentyone.analysis.resplit import hands_distribution, more_hands
 from twentyone.analysis.resplit_exact import hand_atoms, listable, more_hands_exact
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
 from twentyone.analysis.shoe_counts import two_card_probability as two_card_p
 from twentyone.analysis.split_joint import STATES, DealerRows, pair_joint, split_atoms
+from twentyone.jit import njit
 
 __all__ = [
     "RoundOutcomes",
@@ -164,13 +164,12 @@ def hand_distributions(
                         if not peek:
                             dbl[i, off - l2] += p * pbj[c]
             a = dec[i]
-            if t == 21 or (ncards[i] == 2 and force_stand2):
-                a = STAND
+            plays = t < 21 and not (ncards[i] == 2 and force_stand2)
             src = (
                 hit
-                if a == HIT and t < 21
+                if plays and a == HIT
                 else dbl
-                if a == DOUBLE and t < 21 and ncards[i] == 2
+                if plays and a == DOUBLE and ncards[i] == 2
                 else stand
             )
             for k in range(size):

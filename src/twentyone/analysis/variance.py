@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from twentyone.analysis.context import Base, Context, run_solve, up_base
 from twentyone.analysis.dealer import blackjack_card, dealer_distribution
@@ -35,6 +34,7 @@ from twentyone.analysis.shoe_counts import (
     IntArray,
 )
 from twentyone.analysis.split import split_weights
+from twentyone.jit import njit
 
 
 @njit(cache=True)
@@ -131,10 +131,8 @@ def moments(
                         d += q * (bonus * bonus * keep + 2.0 * bonus * two)
             h2[i] = h
             d2[i] = d
-            a = dec[i]
-            if ncards[i] == 2 and split_aces:
-                a = STAND
-            if a == STAND or t == 21:
+            a = dec[i]  # one type for the decision (the constant STAND would be a literal)
+            if a == STAND or t == 21 or (ncards[i] == 2 and split_aces):
                 m2[i] = s2[i]
                 fs[i, st] = 1.0
             elif a == HIT:
