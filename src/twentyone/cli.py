@@ -581,6 +581,9 @@ def entry() -> None:
             sys.stderr.flush()
         except BrokenPipeError:
             _quiet_stdout()
+        from twentyone.analysis.aot import spawn_build
+
+        spawn_build()  # the kernels compiled ahead of time, in the background, once
         os._exit(code)
     sys.exit(code)
 

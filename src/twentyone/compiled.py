@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
+from twentyone.jit import njit
 from twentyone.predicates import (
     DOUBLE_ON,
     SURRENDER,

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from twentyone.analysis.kept import kept
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
+from twentyone.jit import njit
 from twentyone.predicates import dealer_draws
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")

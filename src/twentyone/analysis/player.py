@@ -20,10 +20,10 @@ Chart codes as integers: see :data:`CODE_INDEX`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, IntArray
 from twentyone.compiled import may_stand_jit, total_may_double_jit
+from twentyone.jit import njit
 
 #: Modes of :func:`solve`: how the hands are played.
 OPTIMUM, BY_TOTAL, CHART, FIXED = 0, 1, 2, 3

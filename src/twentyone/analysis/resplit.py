@@ -9,7 +9,6 @@ independent given that outcome, in a number of hands drawn card by card
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from twentyone.analysis.context import Base, Context
 from twentyone.analysis.dealer import blackjack_card, dealer_distribution
@@ -18,6 +17,7 @@ from twentyone.analysis.hands import shoe_after
 from twentyone.analysis.player import DOUBLE, STAND
 from twentyone.analysis.shoe_counts import ACE, BoolArray, FloatArray, IntArray
 from twentyone.analysis.variance import hand_state
+from twentyone.jit import njit
 
 
 @njit(cache=True)

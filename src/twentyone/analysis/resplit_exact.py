@@ -37,10 +37,10 @@ from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, IntArray, Nodes
 from twentyone.analysis.split_joint import BUST_STATE, KEY_BASE, STATES, DealerRows, atom_weights
+from twentyone.jit import njit
 
 #: The most compositions of the cards out (``prod(count + 1)`` over the shoe) the walk takes on.
 LISTABLE = 20_000

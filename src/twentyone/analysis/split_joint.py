@@ -43,12 +43,12 @@ from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from twentyone.analysis.dealer import BUST, DealerTable, dealer_dists, dealer_table
 from twentyone.analysis.player import DOUBLE, STAND
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
 from twentyone.analysis.variance import hand_state
+from twentyone.jit import njit
 
 #: Final states of a hand, as in :mod:`twentyone.analysis.variance`: ``part * 7 + state``
 #: (part 1 for a doubled hand; state 0 = 16 or less, 1-5 = 17..21, 6 = bust).

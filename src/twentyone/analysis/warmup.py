@@ -61,30 +61,17 @@ def _kernels(command: str = "analysis", resplits: bool = True) -> list[Any]:
 
 def _aside_signatures(resplits: bool = True) -> list[tuple[Any, tuple[Any, ...]]]:
     """The kernels a first ``edge`` compiles in a second process, each with the one signature
-    the analysis calls it with (checked against the calls by ``tests/test_warmup.py``): first
-    two the returns need late (the second moments, the split hands' reach: this process needs
-    them after about 5 s of compiling the others, the second process has them in 2.5 s), then
-    the exact distribution's (``resplits``: with the kernel of rounds that reach three hands,
-    which rules allowing two hands never call)."""
-    from numba import types
+    the analysis calls it with (:func:`twentyone.analysis.aot.signatures`, checked against the
+    calls by ``tests/test_aot.py``): first two the returns need late (the second moments, the
+    split hands' reach: this process needs them after about 5 s of compiling the others, the
+    second process has them in 2.5 s), then the exact distribution's (``resplits``: with the
+    kernel of rounds that reach three hands, which rules allowing two hands never call)."""
+    from twentyone.analysis.aot import signatures
 
-    from twentyone.analysis import outcomes, player, resplit, split_joint, variance
-
-    i, b, f = types.int64, types.boolean, types.float64
-    ai, ai2 = types.Array(i, 1, "C"), types.Array(i, 2, "C")
-    ab, af, af2 = types.Array(b, 1, "C"), types.Array(f, 1, "C"), types.Array(f, 2, "C")
-    hands = (ai, ai2, ai, ai, ai2, ai, ai, ab, ab)
-    out = [
-        (variance.moments, (*hands, af, af, af, i, b, f, f, ai, f, b)),
-        (player.stand_needed, (i, ai2, ai, ai, ai, ai, b)),
-        (outcomes.hand_distributions, (*hands, af, af, af, i, b, f, f, ai, b, i, i)),
-        (split_joint._atom_weights, (i, i, ai2, ai, ai, ai2, ai, b, b)),
-        (split_joint._pair_rows, (ai, i, ai, ai, ai)),
-        (split_joint._accumulate, (ai, ai2, af2, types.Array(types.int32, 1, "C"), af2)),
-    ]
-    if resplits:
-        out.append((resplit.state_joint, (*hands, af2, ai, i, b, ai, b, af)))
-    return out
+    by_name = {kernel.py_func.__name__: (kernel, args) for kernel, args in signatures()}
+    names = ["moments", "stand_needed", "hand_distributions"]
+    names += ["_atom_weights", "_pair_rows", "_accumulate"]
+    return [by_name[n] for n in names + (["state_joint"] if resplits else [])]
 
 
 def compile_distributions(resplits: bool = True) -> None:
@@ -143,7 +130,13 @@ def compile_pending(command: str = "analysis", resplits: bool = True) -> bool:
 def prepare(resplits: bool = True, out: TextIO | None = None, distributions: bool = True) -> bool:
     """Before an analysis: the notice when its kernels are to compile (returns True), else
     their cached code loaded now (:func:`load_cached`; ``distributions``: the exact
-    distribution's kernels too, which ``advise`` and ``eor`` never call)."""
+    distribution's kernels too, which ``advise`` and ``eor`` never call). Where this code's
+    kernels were compiled ahead of time (:mod:`twentyone.analysis.aot`) they are loaded from
+    that module instead, and numba is not imported at all."""
+    from twentyone.analysis import aot
+
+    if aot.load():
+        return False
     if notice(out, "analysis", resplits):
         return True
     load_cached(_kernels("analysis", resplits) if distributions else _return_kernels())

@@ -23,7 +23,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+
+from twentyone.jit import materialize
+
+materialize()  # the kernels here call the predicates' and the analysis's as numba's own
+from numba import njit  # noqa: E402
 
 Arr = npt.NDArray[Any]
 F = TypeVar("F", bound=Callable[..., Any])

@@ -1,0 +1,224 @@
+"""The analysis's kernels compiled ahead of time (:mod:`twentyone.analysis.aot`): built in the
+background the way a user's first analysis starts it, loaded without numba, and the same
+figures to the bit as numba's kernels; and the stand-ins of :mod:`twentyone.jit`."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from twentyone import load_rules
+from twentyone.analysis import aot, shoe_of
+
+COMPILER = any(shutil.which(c) for c in ("cc", "gcc", "clang"))
+needs_compiler = pytest.mark.skipif(not COMPILER, reason="no C compiler to build the module")
+
+#: What the compiled module is checked on: two and four hands, a Romanian preset, a single
+#: deck hitting soft 17, and a depleted shoe.
+CASES = [
+    ("6D S17 DAS SPL1 NS", None),
+    ("6D S17 DAS SPL3 NS", None),
+    ("ro-casino", None),
+    ("1D H17 DAS SPL1 NS", None),
+    ("6D S17 DAS SPL1 NS", "5 5 5 5 6 6"),
+]
+
+SCRIPT = """
+import json, sys
+from twentyone import load_rules
+from twentyone.analysis import aot, analyze, shoe_of
+from twentyone.analysis.advise import advise
+loaded = aot.load()
+out = []
+for spec, remove in json.loads(sys.argv[1]):
+    r = load_rules(spec)
+    shoe = None if remove is None else shoe_of(r, remove=remove)
+    d = analyze(r, shoe=shoe).to_json()
+    d.pop("seconds")
+    out.append(d)
+a = advise(load_rules("6D S17 DAS SPL1 NS"), "T 6", "T")
+print(json.dumps({"loaded": loaded, "numba": "numba" in sys.modules, "reports": out,
+                  "advise": [a.returns, a.best, a.insurance]}))
+"""
+
+
+SPAWN = "import json; from twentyone.analysis import aot; print(json.dumps(aot.spawn_build()))"
+
+
+def _env(where: Path, **more: str) -> dict[str, str]:
+    env = dict(os.environ, TWENTYONE_AOT_DIR=str(where), TWENTYONE_CACHE_DIR="off", **more)
+    env.pop("TWENTYONE_AOT", None)  # the suite's "off" (tests/conftest.py) lifted here
+    return env
+
+
+def _run(code: str, env: dict[str, str], *args: str) -> Any:
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A module built by the background build a CLI's analysis starts (detached, lowest
+    priority), waited for."""
+    if not COMPILER:
+        pytest.skip("no C compiler to build the module")
+    where = tmp_path_factory.mktemp("aot")
+    env = _env(where)
+    started = _run(SPAWN, env)
+    assert started is True
+    lock = next(iter(where.glob("*.lock")), None)
+    deadline = time.monotonic() + 600
+    try:
+        while time.monotonic() < deadline:
+            if list(where.glob("twentyone_aot_*")) and not list(where.glob("*.lock")):
+                break
+            lock = next(iter(where.glob("*.lock")), lock)
+            time.sleep(0.5)
+        yield where
+    finally:
+        if lock is not None and lock.exists():  # a build still running: stop it
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(int(lock.read_text()), signal.SIGKILL)
+
+
+def _jit_reports() -> dict[str, Any]:
+    from twentyone.analysis import analyze
+    from twentyone.analysis.advise import advise
+
+    out = []
+    for spec, remove in CASES:
+        r = load_rules(spec)
+        shoe = None if remove is None else shoe_of(r, remove=remove)
+        d = analyze(r, shoe=shoe).to_json()
+        d.pop("seconds")
+        out.append(d)
+    a = advise(load_rules("6D S17 DAS SPL1 NS"), "T 6", "T")
+    return json.loads(json.dumps({"reports": out, "advise": [a.returns, a.best, a.insurance]}))
+
+
+@needs_compiler
+def test_the_background_build_leaves_one_module_and_no_lock(built: Path) -> None:
+    modules = list(built.glob("twentyone_aot_*"))
+    assert len(modules) == 1, sorted(p.name for p in built.iterdir())
+    assert not list(built.glob("*.lock")) and not list(built.glob("*.failed"))
+    # built: the next analysis starts no other build
+    again = _run(SPAWN, _env(built))
+    assert again is False
+
+
+@needs_compiler
+def test_compiled_kernels_give_numbas_figures_to_the_bit_without_numba(built: Path) -> None:
+    got = _run(SCRIPT, _env(built), json.dumps(CASES))
+    assert got["loaded"] is True
+    assert got["numba"] is False  # not imported at all
+    want = _jit_reports()
+    assert got["reports"] == want["reports"]
+    assert got["advise"] == want["advise"]
+
+
+@needs_compiler
+def test_the_cli_edge_runs_on_the_compiled_module(built: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "twentyone.cli", "edge", "6D S17 DAS SPL3 NS", "--json"],
+        env=_env(built),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "compiling" not in out.stderr
+    got = json.loads(out.stdout)
+    got.pop("seconds")
+    from twentyone.analysis import analyze
+
+    want = json.loads(json.dumps(analyze(load_rules("6D S17 DAS SPL3 NS")).to_json()))
+    want.pop("seconds")
+    assert got == want
+
+
+@needs_compiler
+def test_a_damaged_module_is_ignored_and_numba_runs(built: Path, tmp_path: Path) -> None:
+    good = next(built.glob("twentyone_aot_*"))
+    (tmp_path / good.name).write_bytes(b"not a shared object")
+    got = _run(SCRIPT, _env(tmp_path), json.dumps(CASES[:1]))
+    assert got["loaded"] is False and got["numba"] is True
+    assert got["reports"] == _jit_reports()["reports"][:1]
+
+
+def test_aot_off_and_a_failed_build_start_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TWENTYONE_AOT_DIR", str(tmp_path))
+    monkeypatch.setenv("TWENTYONE_AOT", "off")
+    assert aot.spawn_build() is False
+    monkeypatch.delenv("TWENTYONE_AOT")
+    (tmp_path / f"{aot.module_name()}.failed").write_text("CompileError: no compiler\n")
+    assert aot.spawn_build() is False  # not tried again for this code
+    (tmp_path / f"{aot.module_name()}.failed").unlink()
+    (tmp_path / f"{aot.module_name()}.lock").write_text(str(os.getpid()))
+    assert aot.spawn_build() is False  # a live build holds the lock
+    assert not list(tmp_path.glob("twentyone_aot_*.so"))
+
+
+def test_a_lock_is_stale_when_its_build_is_gone(tmp_path: Path) -> None:
+    lock = tmp_path / "x.lock"
+    lock.write_text(str(os.getpid()))
+    assert aot._stale(lock) is False
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lock.write_text(done.stdout.strip())  # a process that has ended
+    assert aot._stale(lock) is True
+    lock.write_text("garbage")
+    assert aot._stale(lock) is True
+
+
+def test_the_declared_signatures_are_the_ones_the_analysis_calls() -> None:
+    from twentyone import jit
+    from twentyone.analysis import analyze
+    from twentyone.analysis.advise import advise
+
+    jit.materialize()
+    for spec, remove in CASES:
+        r = load_rules(spec)
+        analyze(r, shoe=None if remove is None else shoe_of(r, remove=remove))
+    advise(load_rules("6D S17 DAS SPL1 NS"), "T 6", "T")
+    for kernel, args in aot.signatures():
+        called = [tuple(s.args) for s in kernel.nopython_signatures]
+        assert called == [tuple(args)], kernel.py_func.__qualname__
+
+
+def test_kernels_wait_for_numba_until_one_runs_without_compiled_code() -> None:
+    code = """
+import json, sys
+import numpy as np
+from twentyone import jit
+from twentyone.analysis import dealer, split_joint
+before = [type(dealer.dealer_dists) is jit.Kernel, "numba" in sys.modules]
+row = split_joint._slot(np.full(8, -1, dtype=np.int64), 5)  # no compiled module: numba's
+after = [type(dealer.dealer_dists) is jit.Kernel, type(split_joint.dealer_dists) is jit.Kernel,
+         "numba" in sys.modules, jit.materialized()]
+print(json.dumps({"before": before, "after": after, "row": int(row)}))
+"""
+    env = dict(os.environ, TWENTYONE_AOT="off")
+    got = _run(code, env)
+    assert got["before"] == [True, False]  # declared, numba not imported
+    assert got["after"] == [False, False, True, True]  # dispatchers everywhere now
+    assert 0 <= got["row"] < 8
