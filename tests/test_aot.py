@@ -191,18 +191,51 @@ def test_a_lock_is_stale_when_its_build_is_gone(tmp_path: Path) -> None:
 
 
 def test_the_declared_signatures_are_the_ones_the_analysis_calls() -> None:
-    from twentyone import jit
-    from twentyone.analysis import analyze
-    from twentyone.analysis.advise import advise
+    # in a process of its own: the suite's other tests call kernels with other types
+    code = """
+import json, sys
+from twentyone import jit, load_rules
+from twentyone.analysis import aot, analyze, shoe_of
+from twentyone.analysis.advise import advise
+jit.materialize()
+for spec, remove in json.loads(sys.argv[1]):
+    r = load_rules(spec)
+    analyze(r, shoe=None if remove is None else shoe_of(r, remove=remove))
+advise(load_rules("6D S17 DAS SPL1 NS"), "T 6", "T")
+out = {}
+for (module, name, _), (kernel, args) in zip(aot.EXPORTS, aot.signatures()):
+    out[name] = [[str(s.args) for s in kernel.nopython_signatures], str(tuple(args))]
+print(json.dumps(out))
+"""
+    got = _run(code, dict(os.environ), json.dumps(CASES))
+    assert set(got) == {name for _, name, _ in aot.EXPORTS}
+    for name, (called, declared) in got.items():
+        assert called == [declared], name
 
-    jit.materialize()
-    for spec, remove in CASES:
-        r = load_rules(spec)
-        analyze(r, shoe=None if remove is None else shoe_of(r, remove=remove))
-    advise(load_rules("6D S17 DAS SPL1 NS"), "T 6", "T")
-    for kernel, args in aot.signatures():
-        called = [tuple(s.args) for s in kernel.nopython_signatures]
-        assert called == [tuple(args)], kernel.py_func.__qualname__
+
+@needs_compiler
+def test_calls_the_compiled_code_cannot_read_go_to_numba(built: Path) -> None:
+    code = """
+import json, sys
+import numpy as np
+from twentyone.analysis import aot
+from twentyone.analysis.dealer import dealer_dists, dealer_table
+loaded = aot.load()
+t = dealer_table(5, False)
+comp = np.array([24] * 9 + [96], dtype=np.int64)
+comp[4] -= 1
+keys = np.zeros((4, 10), dtype=np.int64)
+keys[1, 3], keys[2, 9], keys[3, 0] = 1, 2, 1
+good = dealer_dists(comp, keys, t.parent, t.fac, t.ways, t.bucket)[0]
+compiled_only = "numba" not in sys.modules
+wide = np.zeros((4, 20), dtype=np.int64)
+wide[:, ::2] = keys  # the same cards, as a strided view the compiled code would misread
+strided = dealer_dists(comp, wide[:, ::2], t.parent, t.fac, t.ways, t.bucket)[0]
+print(json.dumps({"loaded": loaded, "compiled_only": compiled_only,
+                  "numba": "numba" in sys.modules, "same": bool(np.array_equal(good, strided))}))
+"""
+    got = _run(code, _env(built))
+    assert got == {"loaded": True, "compiled_only": True, "numba": True, "same": True}
 
 
 def test_kernels_wait_for_numba_until_one_runs_without_compiled_code() -> None:

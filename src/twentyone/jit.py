@@ -39,13 +39,15 @@ _MATERIALIZED = [False]
 
 class Kernel:
     """A kernel declared with :func:`njit` before numba was needed: ``py_func`` is the
-    Python function, ``aot`` its ahead-of-time code (None: none loaded). Attributes it does
-    not have (``signatures``, ``overloads``, ``compile`` ...) are the dispatcher's."""
+    Python function, ``aot`` its ahead-of-time code (None: none loaded), called only with
+    arguments ``aot_accepts`` (that code reads them as declared, unchecked). Attributes it
+    does not have (``signatures``, ``overloads``, ``compile`` ...) are the dispatcher's."""
 
     def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
         self.py_func = func
         self.options = options
         self.aot: Callable[..., Any] | None = None
+        self.aot_accepts: Callable[[tuple[Any, ...]], bool] = lambda args: False
         self._dispatcher: Any = None
         functools.update_wrapper(self, func)
 
@@ -53,12 +55,9 @@ class Kernel:
         return f"<twentyone.jit.Kernel {self.py_func.__module__}.{self.py_func.__qualname__}>"
 
     def __call__(self, *args: Any) -> Any:
-        if self.aot is not None:
-            try:
-                return self.aot(*args)
-            except TypeError:  # arguments of types it was not compiled for: numba's way
-                self.aot = None
-        return self.dispatcher(*args)
+        if self.aot is not None and self.aot_accepts(args):  # the types it was compiled for
+            return self.aot(*args)
+        return self.dispatcher(*args)  # any others: numba's, which checks and specialises
 
     @property
     def dispatcher(self) -> Any:
@@ -68,7 +67,7 @@ class Kernel:
         return self._dispatcher
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("_dispatcher", "aot", "py_func", "options"):
+        if name.startswith("__") or name in ("_dispatcher", "aot", "aot_accepts", "py_func"):
             raise AttributeError(name)
         return getattr(self.dispatcher, name)
 

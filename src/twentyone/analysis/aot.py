@@ -45,24 +45,43 @@ import sys
 import sysconfig
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-#: The kernels Python calls (module, name), in the module's order.
-EXPORTS: tuple[tuple[str, str], ...] = (
-    ("twentyone.analysis.dealer", "dealer_dists"),
-    ("twentyone.analysis.player", "_bonus_need"),
-    ("twentyone.analysis.player", "solve"),
-    ("twentyone.analysis.player", "stand_rows"),
-    ("twentyone.analysis.player", "gather_stand"),
-    ("twentyone.analysis.player", "stand_needed"),
-    ("twentyone.analysis.variance", "moments"),
-    ("twentyone.analysis.outcomes", "hand_distributions"),
-    ("twentyone.analysis.split_joint", "_atom_weights"),
-    ("twentyone.analysis.split_joint", "_pair_rows"),
-    ("twentyone.analysis.split_joint", "_accumulate"),
-    ("twentyone.analysis.resplit", "state_joint"),
+import numpy as np
+
+_HANDS = ("ai", "ai2", "ai", "ai", "ai2", "ai", "ai", "ab", "ab")
+_DISTS = ("af", "af", "af", "i", "b", "f", "f", "ai")
+_SOLVE = (
+    *("ai", "ai2", "ai", "ab", "ai", "ai2", "ai", "ai", "ab", "af", "af", "i", "b", "f", "f"),
+    *("i", "b", "i", "b", "f", "i", "ai", "ai", "ai", "ai"),
+)
+#: The kernels Python calls (module, name), in the module's order, each with the argument
+#: types the analysis calls it with: ``i`` int64, ``b`` boolean, ``f`` float64, and arrays
+#: ``a`` + the element (``i``, ``b``, ``f``, ``i32``) + ``2`` for two dimensions, all
+#: C-contiguous. ``tests/test_aot.py`` checks them against the calls an analysis makes.
+EXPORTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("twentyone.analysis.dealer", "dealer_dists", ("ai", "ai2", "ai", "ai", "af", "ai")),
+    ("twentyone.analysis.player", "_bonus_need", ("ai",)),
+    ("twentyone.analysis.player", "solve", _SOLVE),
+    ("twentyone.analysis.player", "stand_rows", ("ai", "ai2", "i", "ab", "ai", "ab")),
+    ("twentyone.analysis.player", "gather_stand", ("af2", "ab", "ai", "ai", "ab")),
+    ("twentyone.analysis.player", "stand_needed", ("i", "ai2", "ai", "ai", "ai", "ai", "b")),
+    ("twentyone.analysis.variance", "moments", (*_HANDS, *_DISTS, "f", "b")),
+    ("twentyone.analysis.outcomes", "hand_distributions", (*_HANDS, *_DISTS, "b", "i", "i")),
+    (
+        "twentyone.analysis.split_joint",
+        "_atom_weights",
+        ("i", "i", "ai2", "ai", "ai", "ai2", "ai", "b", "b"),
+    ),
+    ("twentyone.analysis.split_joint", "_pair_rows", ("ai", "i", "ai", "ai", "ai")),
+    ("twentyone.analysis.split_joint", "_accumulate", ("ai", "ai2", "af2", "ai32", "af2")),
+    (
+        "twentyone.analysis.resplit",
+        "state_joint",
+        (*_HANDS, "af2", "ai", "i", "b", "ai", "b", "af"),
+    ),
 )
 #: Seconds after which a build's lock is taken for abandoned.
 LOCK_SECONDS = 900
@@ -76,32 +95,68 @@ def export_name(module: str, name: str) -> str:
 
 
 def signatures() -> list[tuple[Any, tuple[Any, ...]]]:
-    """Each kernel of :data:`EXPORTS` with the argument types the analysis calls it with
-    (numba's types: this imports numba). ``tests/test_aot.py`` checks them against the calls
-    an analysis makes."""
+    """Each kernel of :data:`EXPORTS` with its argument types as numba's types (this imports
+    numba)."""
     from numba import types
 
-    i, b, f = types.int64, types.boolean, types.float64
-    ai, ai2 = types.Array(i, 1, "C"), types.Array(i, 2, "C")
-    ab, af, af2 = types.Array(b, 1, "C"), types.Array(f, 1, "C"), types.Array(f, 2, "C")
-    hands = (ai, ai2, ai, ai, ai2, ai, ai, ab, ab)
-    dists = (af, af, af, i, b, f, f, ai)
-    args: dict[str, tuple[Any, ...]] = {
-        "dealer_dists": (ai, ai2, ai, ai, af, ai),
-        "_bonus_need": (ai,),
-        "solve": (ai, ai2, ai, ab, ai, ai2, ai, ai, ab, af, af, i, b, f, f, i, b, i, b, f, i)
-        + (ai,) * 4,
-        "stand_rows": (ai, ai2, i, ab, ai, ab),
-        "gather_stand": (af2, ab, ai, ai, ab),
-        "stand_needed": (i, ai2, ai, ai, ai, ai, b),
-        "moments": (*hands, *dists, f, b),
-        "hand_distributions": (*hands, *dists, b, i, i),
-        "_atom_weights": (i, i, ai2, ai, ai, ai2, ai, b, b),
-        "_pair_rows": (ai, i, ai, ai, ai),
-        "_accumulate": (ai, ai2, af2, types.Array(types.int32, 1, "C"), af2),
-        "state_joint": (*hands, af2, ai, i, b, ai, b, af),
-    }
-    return [(getattr(importlib.import_module(m), n), args[n]) for m, n in EXPORTS]
+    scalars = {"i": types.int64, "b": types.boolean, "f": types.float64, "i32": types.int32}
+
+    def numba_type(code: str) -> Any:
+        if not code.startswith("a"):
+            return scalars[code]
+        two = code.endswith("2") and code != "ai32"
+        return types.Array(scalars[code[1:-1] if two else code[1:]], 2 if two else 1, "C")
+
+    return [
+        (getattr(importlib.import_module(m), n), tuple(numba_type(c) for c in codes))
+        for m, n, codes in EXPORTS
+    ]
+
+
+def accepts(codes: tuple[str, ...]) -> Callable[[tuple[Any, ...]], bool]:
+    """A test of a call's arguments against the types ``codes`` (see :data:`EXPORTS`): the
+    compiled code reads its arguments as declared, without numba's checks (an array of
+    another type or layout would be misread), so a call that does not match goes to numba.
+
+    >>> ok = accepts(("ai", "f", "b"))
+    >>> ok((np.zeros(3, dtype=np.int64), 0.5, True)), ok((np.zeros(3), 0.5, True))
+    (True, False)
+    >>> ints = np.zeros(6, dtype=np.int64)
+    >>> ok((ints[::2], 0.5, True)), ok((ints[:3], 1, True))  # a strided view; an int for a float
+    (False, False)
+    """
+    dtypes = {"i": np.dtype(np.int64), "b": np.dtype(np.bool_), "f": np.dtype(np.float64)}
+    dtypes["i32"] = np.dtype(np.int32)
+    arrays: list[tuple[int, np.dtype[Any], int]] = []
+    ints: list[int] = []
+    bools: list[int] = []
+    floats: list[int] = []
+    for k, code in enumerate(codes):
+        if code.startswith("a"):
+            two = code.endswith("2") and code != "ai32"
+            arrays.append((k, dtypes[code[1:-1] if two else code[1:]], 2 if two else 1))
+        else:
+            {"i": ints, "b": bools, "f": floats}[code].append(k)
+    n = len(codes)
+
+    def ok(args: tuple[Any, ...]) -> bool:
+        if len(args) != n:
+            return False
+        for k, dtype, ndim in arrays:
+            a = args[k]
+            if type(a) is not np.ndarray or a.dtype != dtype or a.ndim != ndim:
+                return False
+            if not a.flags.c_contiguous:
+                return False
+        for k in ints:
+            if type(args[k]) not in (int, np.int64):
+                return False
+        for k in bools:
+            if type(args[k]) not in (bool, np.bool_):
+                return False
+        return all(type(args[k]) in (float, np.float64) for k in floats)
+
+    return ok
 
 
 def _cpu() -> str:
@@ -168,15 +223,16 @@ def load() -> bool:
         compiled = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(compiled)
         found = [
-            (getattr(importlib.import_module(m), n), getattr(compiled, export_name(m, n)))
-            for m, n in EXPORTS
+            (getattr(importlib.import_module(m), n), getattr(compiled, export_name(m, n)), c)
+            for m, n, c in EXPORTS
         ]
     except Exception:  # damaged, foreign or incomplete: numba's kernels as before
         return False
-    if not all(isinstance(kernel, jit.Kernel) for kernel, _ in found):
+    if not all(isinstance(kernel, jit.Kernel) for kernel, _, _ in found):
         return False
-    for kernel, code in found:
+    for kernel, code, codes in found:
         kernel.aot = code
+        kernel.aot_accepts = accepts(codes)
     _LOADED[0] = True
     return True
 
@@ -235,7 +291,7 @@ def build(where: Path | None = None) -> Path:
         cc = pycc.CC(module_name(), source_module=__name__)
         cc.output_dir = out
         cc.target_cpu = "host"
-        for (module, name), (kernel, args) in zip(EXPORTS, signatures(), strict=True):
+        for (module, name, _), (kernel, args) in zip(EXPORTS, signatures(), strict=True):
             cc.export(export_name(module, name), args)(kernel.py_func)
         cc.compile()
         made = next(Path(out).glob(f"{module_name()}.*"))
