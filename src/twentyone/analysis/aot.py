@@ -213,10 +213,10 @@ def load() -> bool:
     _LOADED[0] = False
     if not enabled() or jit.materialized():
         return False
-    path = module_path()
-    if not path.is_file():
-        return False
     try:
+        path = module_path()
+        if not path.is_file():
+            return False
         spec = importlib.util.spec_from_file_location(module_name(), path)
         if spec is None or spec.loader is None:
             return False
@@ -316,7 +316,7 @@ def spawn_build() -> bool:
         lock = where / f"{module_name()}.lock"
         if lock.exists() and not _stale(lock):
             return False
-    except OSError:
+    except (OSError, RuntimeError):  # no folder to keep it in (no home, for one)
         return False
     if not any(shutil.which(c) for c in (os.environ.get("CC", "cc"), "gcc", "clang")):
         return False
@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m twentyone.analysis.aot build [--background]", file=sys.stderr)
         return 2
     background = "--background" in args
-    if background:
+    if background and hasattr(os, "nice"):
         os.nice(19)  # the lowest priority: a user's commands come first
     where = aot_dir()
     where.mkdir(parents=True, exist_ok=True)
