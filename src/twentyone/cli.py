@@ -148,16 +148,18 @@ def _compile_notice(
     boxes: int = 1,
     shoe: tuple[int, ...] | None = None,
     distributions: bool = True,
+    compiled: bool = True,
 ) -> bool:
     """Say so on standard error when the analysis's kernels are about to compile (returns
-    True), else load them (see :func:`twentyone.analysis.warmup.prepare`)."""
+    True), else load them (see :func:`twentyone.analysis.warmup.prepare`; ``compiled``: from
+    the module compiled ahead of time where there is one)."""
     from twentyone.analysis.context import Context
     from twentyone.analysis.warmup import prepare
     from twentyone.rules import Rules
 
     assert isinstance(rules, Rules)
     resplits = Context.of(rules, boxes, shoe).max_hands > 2
-    return prepare(resplits=resplits, distributions=distributions)
+    return prepare(resplits=resplits, distributions=distributions, compiled=compiled)
 
 
 @contextlib.contextmanager
@@ -272,7 +274,9 @@ def _cmd_eor(args: argparse.Namespace) -> int:
     from twentyone.rulesets import load_rules
 
     rules = load_rules(args.rules)
-    _compile_notice(rules, args.boxes, distributions=False)
+    # numba's kernels, not the ones compiled ahead of time: over its eleven shoes the calls'
+    # argument checks and the compiled module's slower calls cost more than numba's start-up
+    _compile_notice(rules, args.boxes, distributions=False, compiled=False)
     got = effects_of_removal(rules, boxes=args.boxes)
     if args.json:
         print(json.dumps(got.to_json()))
@@ -292,7 +296,7 @@ def _cmd_par(args: argparse.Namespace) -> int:
     from twentyone.rulesets import load_rules
 
     rules = load_rules(args.rules)
-    _compile_notice(rules)
+    _compile_notice(rules, compiled=False)  # it simulates too: numba is started anyway
     sheet = par_sheet(rules, rounds=args.rounds, seed=args.seed)
     print(render(sheet, args.format), end="")
     return 0

@@ -127,15 +127,20 @@ def compile_pending(command: str = "analysis", resplits: bool = True) -> bool:
     return not all(kernel_cached(k) for k in _kernels(command, resplits))
 
 
-def prepare(resplits: bool = True, out: TextIO | None = None, distributions: bool = True) -> bool:
+def prepare(
+    resplits: bool = True,
+    out: TextIO | None = None,
+    distributions: bool = True,
+    compiled: bool = True,
+) -> bool:
     """Before an analysis: the notice when its kernels are to compile (returns True), else
     their cached code loaded now (:func:`load_cached`; ``distributions``: the exact
     distribution's kernels too, which ``advise`` and ``eor`` never call). Where this code's
     kernels were compiled ahead of time (:mod:`twentyone.analysis.aot`) they are loaded from
-    that module instead, and numba is not imported at all."""
+    that module instead (``compiled``), and numba is not imported at all."""
     from twentyone.analysis import aot
 
-    if aot.load():
+    if compiled and aot.load():
         return False
     if notice(out, "analysis", resplits):
         return True
