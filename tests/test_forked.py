@@ -50,6 +50,25 @@ def test_two_processes_give_the_figures_of_one(rules: str, forks: list[int]) -> 
     assert len(forks) == 1
 
 
+def test_work_meanwhile_runs_once_in_this_process_whether_it_forks_or_not(
+    monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    calls: list[int] = []
+    want = _json(analyze("1D S17 DAS SPL1 NS"))
+    clear_caches()
+    got = analyze_forked("1D S17 DAS SPL1 NS", meanwhile=lambda: calls.append(os.getpid()))
+    assert _json(got) == want and len(forks) == 1
+    assert calls == [os.getpid()]  # here, once, and not in the second process
+
+    def no_fork() -> int:
+        raise OSError("no processes left")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    clear_caches()
+    analyze_forked("1D S17 DAS SPL1 NS", meanwhile=lambda: calls.append(os.getpid()))
+    assert calls == [os.getpid()] * 2
+
+
 def test_a_depleted_shoe_in_two_processes(forks: list[int]) -> None:
     r = load_rules("2D S17 DAS SPL3 NS")
     shoe = shoe_of(r, remove="5 5 6 T T 7")

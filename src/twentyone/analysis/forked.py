@@ -23,7 +23,7 @@ import os
 import pickle
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from twentyone.analysis.report import EdgeReport
 from twentyone.rules import Rules
@@ -50,16 +50,24 @@ def can_fork() -> bool:
 
 
 def analyze_forked(
-    rules: Rules | str, boxes: int = 1, shoe: Sequence[int] | None = None
+    rules: Rules | str,
+    boxes: int = 1,
+    shoe: Sequence[int] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> EdgeReport:
     """:func:`~twentyone.analysis.analyze` (with the exact distributions), half of the up
-    cards computed by a second process where :func:`can_fork`."""
+    cards computed by a second process where :func:`can_fork`. ``meanwhile``: work for this
+    process once its half is done, while the other may still compute (``edge`` imports its
+    table's printing there); called once in any case."""
     from twentyone.analysis import analyze, up_piece
     from twentyone.analysis.context import UPS, Context
 
     r = rules if isinstance(rules, Rules) else load_rules(rules)
     if not can_fork():
-        return analyze(r, boxes, shoe)
+        report = analyze(r, boxes, shoe)
+        if meanwhile is not None:
+            meanwhile()
+        return report
     ctx = Context.of(r, boxes, shoe)
     full = ctx.fresh()
     _shared_tables(ctx)
@@ -71,7 +79,10 @@ def analyze_forked(
     except OSError:
         os.close(read)
         os.close(write)
-        return analyze(r, boxes, shoe)
+        report = analyze(r, boxes, shoe)
+        if meanwhile is not None:
+            meanwhile()
+        return report
     if pid == 0:  # pragma: no cover - the second process (coverage does not follow a fork)
         status = 1
         try:
@@ -84,6 +95,8 @@ def analyze_forked(
             os._exit(status)  # no exit handlers, no buffers of the parent's flushed twice
     os.close(write)
     mine = {u: up_piece(ctx, u) for u in here}
+    if meanwhile is not None:
+        meanwhile()
     with os.fdopen(read, "rb") as fh:
         data = fh.read()
     os.waitpid(pid, 0)
