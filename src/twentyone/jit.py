@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
@@ -35,6 +36,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _KERNELS: list[Kernel] = []
 #: Whether numba is imported and every stand-in has its dispatcher.
 _MATERIALIZED = [False]
+_LOCK = threading.RLock()
 
 
 class Kernel:
@@ -101,18 +103,21 @@ def materialize() -> None:
     the stand-ins in the package's modules (and in any other module that imported one)."""
     if _MATERIALIZED[0]:
         return
-    import numba
+    with _LOCK:  # one set of dispatchers, whichever thread asks first
+        if _MATERIALIZED[0]:
+            return
+        import numba
 
-    for kernel in _KERNELS:
-        kernel._dispatcher = numba.njit(**kernel.options)(kernel.py_func)
-    _MATERIALIZED[0] = True
-    for module in list(sys.modules.values()):
-        names = getattr(module, "__dict__", None)
-        if not isinstance(names, dict):
-            continue
-        for name, value in list(names.items()):
-            if type(value) is Kernel:
-                names[name] = value._dispatcher
+        for kernel in _KERNELS:
+            kernel._dispatcher = numba.njit(**kernel.options)(kernel.py_func)
+        _MATERIALIZED[0] = True
+        for module in list(sys.modules.values()):
+            names = getattr(module, "__dict__", None)
+            if not isinstance(names, dict):
+                continue
+            for name, value in list(names.items()):
+                if type(value) is Kernel:
+                    names[name] = value._dispatcher
 
 
 def kernels() -> list[Kernel]:
