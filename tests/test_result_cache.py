@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from twentyone import cli, load_rules, result_cache
+from twentyone import cli, cli_analysis, load_rules, result_cache
 
 RULES = "1D S17 DAS SPL1 NS"
 
@@ -29,7 +29,7 @@ def _no_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*args: object, **kwargs: object) -> None:
         raise AssertionError("the analysis ran on a cache hit")
 
-    monkeypatch.setattr(cli, "_edge_report", fail)
+    monkeypatch.setattr(cli_analysis, "_edge_report", fail)
 
 
 @pytest.fixture

@@ -11,15 +11,20 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
+from twentyone.cli_analysis import (
+    ANALYSIS_COMMANDS,
+    add_shoe_args,
+    cmd_advise,
+    cmd_edge,
+    cmd_eor,
+    cmd_par,
+    collector_paused,
+)
 from twentyone.cli_serve import add_serve_parser
 from twentyone.errors import ReplayError, TwentyOneError
 from twentyone.web import cluster_cli
-
-if TYPE_CHECKING:
-    from twentyone.analysis.report import EdgeReport
 
 _LANG_HELP = "language: en, ro, pl, pt, hu or ru (default: LANGUAGE, LC_ALL or LANG, else en)"
 
@@ -141,173 +146,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
         lang=args.lang,
         side_bets=args.side_bets,
     )
-
-
-def _compile_notice(
-    rules: object,
-    boxes: int = 1,
-    shoe: tuple[int, ...] | None = None,
-    distributions: bool = True,
-    compiled: bool = True,
-) -> bool:
-    """Say so on standard error when the analysis's kernels are about to compile (returns
-    True), else load them (see :func:`twentyone.analysis.warmup.prepare`; ``compiled``: from
-    the module compiled ahead of time where there is one)."""
-    from twentyone.analysis.context import Context
-    from twentyone.analysis.warmup import prepare
-    from twentyone.rules import Rules
-
-    assert isinstance(rules, Rules)
-    resplits = Context.of(rules, boxes, shoe).max_hands > 2
-    return prepare(resplits=resplits, distributions=distributions, compiled=compiled)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's garbage collector off for an analysis command: its passes over numba's
-    hundreds of thousands of objects cost about 0.1 s of a new process, and the analysis
-    leaves no garbage cycles worth collecting (the peak memory is the same)."""
-    import gc
-
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def _shoe_arg(rules: object, args: argparse.Namespace) -> tuple[int, ...] | None:
-    """The shoe of ``--shoe`` / ``--remove`` (None: the rules' full shoe)."""
-    from twentyone.analysis.shoe import shoe_of
-    from twentyone.rules import Rules
-
-    if args.shoe is None and args.remove is None:
-        return None
-    assert isinstance(rules, Rules)
-    return shoe_of(rules, shoe=args.shoe, remove=args.remove)
-
-
-def _add_shoe_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--shoe",
-        default=None,
-        help='counts of A, 2..9, T to deal from: "24 24 24 24 20 22 24 24 24 96"',
-    )
-    p.add_argument(
-        "--remove", default=None, help='cards out of the full shoe (T: a ten-value card): "5 5 6 T"'
-    )
-
-
-def _cmd_edge(args: argparse.Namespace) -> int:
-    import time
-
-    from twentyone import result_cache
-    from twentyone.analysis.report import EdgeReport
-    from twentyone.rulesets import load_rules
-
-    start = time.perf_counter()
-    rules = load_rules(args.rules)
-    key = result_cache.edge_key(rules, args.boxes, args.shoe, args.remove)
-    data = result_cache.load(key)
-    if data is not None:  # asked before, by this code: no numba start-up
-        data["seconds"] = time.perf_counter() - start
-    else:
-        data = _edge_report(rules, args).to_json()
-        if EdgeReport.from_json(json.loads(json.dumps(data))).to_json() == data:
-            result_cache.store(key, data)
-    if args.json:
-        print(json.dumps(data))
-    else:
-        from rich.console import Console
-
-        from twentyone.analysis.view import edge_table
-
-        Console().print(edge_table(EdgeReport.from_json(data)))
-    return 0
-
-
-def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
-    """The exact analysis ``edge`` asks for (the kernels loaded, or compiled with a notice)."""
-    from twentyone.analysis import analyze
-    from twentyone.rules import Rules
-
-    assert isinstance(rules, Rules)
-    from twentyone.analysis.context import Context
-    from twentyone.analysis.warmup import compile_aside
-
-    shoe = _shoe_arg(rules, args)
-    helper = None
-    if _compile_notice(rules, args.boxes, shoe):
-        helper = compile_aside(Context.of(rules, args.boxes, shoe).max_hands > 2)
-    if helper is not None:  # the returns here while the distribution compiles there
-        analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)
-        helper.join()
-    from twentyone.analysis.forked import analyze_forked
-
-    # half of it on a second core; this one, when done first, imports the table's printing
-    return analyze_forked(rules, args.boxes, shoe, meanwhile=None if args.json else _table_imports)
-
-
-def _table_imports() -> None:
-    """Import what printing ``edge``'s table needs (rich: about 0.06 s)."""
-    import rich.console  # noqa: F401
-
-    import twentyone.analysis.view  # noqa: F401
-
-
-def _cmd_advise(args: argparse.Namespace) -> int:
-    from twentyone.analysis.advise import advise
-    from twentyone.rulesets import load_rules
-
-    rules = load_rules(args.rules)
-    _compile_notice(rules, args.boxes, distributions=False)
-    got = advise(rules, args.hand, args.up, shoe=_shoe_arg(rules, args), boxes=args.boxes)
-    if args.json:
-        print(json.dumps(got.to_json()))
-        return 0
-    given = " (given no dealer blackjack)" if got.given_no_blackjack else ""
-    print(f"{rules.name}: {' '.join(got.hand)} against {got.up}{given}, per unit bet")
-    for action, value in sorted(got.returns.items(), key=lambda kv: -kv[1]):
-        print(f"  {action:12} {value:+.6f}{'  <- best' if action == got.best else ''}")
-    if got.insurance is not None:
-        word = "take" if got.insurance > 0 else "decline"
-        print(f"  {'insurance':12} {got.insurance:+.6f}  per unit insured ({word})")
-    return 0
-
-
-def _cmd_eor(args: argparse.Namespace) -> int:
-    from twentyone.analysis.eor import effects_of_removal
-    from twentyone.rulesets import load_rules
-
-    rules = load_rules(args.rules)
-    # numba's kernels, not the ones compiled ahead of time: over its eleven shoes the calls'
-    # argument checks and the compiled module's slower calls cost more than numba's start-up
-    _compile_notice(rules, args.boxes, distributions=False, compiled=False)
-    got = effects_of_removal(rules, boxes=args.boxes)
-    if args.json:
-        print(json.dumps(got.to_json()))
-        return 0
-    print(f"Effects of removal, {got.rules} (per card out of the full shoe, % of the bet)")
-    print(f"  {'rank':5} {'basic':>9} {'optimal':>9}")
-    for rank, value in got.eor_basic.items():
-        print(f"  {rank:5} {100 * value:+9.4f} {100 * got.eor_optimal[rank]:+9.4f}")
-    print("Betting correlations (tags against the basic strategy's effects)")
-    for name, bc in got.betting_correlation.items():
-        print(f"  {name:12} {bc:.3f}")
-    return 0
-
-
-def _cmd_par(args: argparse.Namespace) -> int:
-    from twentyone.analysis.par import par_sheet, render
-    from twentyone.rulesets import load_rules
-
-    rules = load_rules(args.rules)
-    _compile_notice(rules, compiled=False)  # it simulates too: numba is started anyway
-    sheet = par_sheet(rules, rounds=args.rounds, seed=args.seed)
-    print(render(sheet, args.format), end="")
-    return 0
 
 
 def _cmd_strategy(args: argparse.Namespace) -> int:
@@ -453,8 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("rules", help="preset, TOML file or shorthand")
     e.add_argument("--json", action="store_true", help="print the report as JSON")
     e.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
-    _add_shoe_args(e)
-    e.set_defaults(func=_cmd_edge)
+    add_shoe_args(e)
+    e.set_defaults(func=cmd_edge)
 
     a = sub.add_parser("advise", help="exact return of each action on one hand, any shoe")
     a.add_argument("rules", help="preset, TOML file or shorthand")
@@ -462,21 +300,21 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--up", required=True, help="the dealer's up card: T, A, 6 or 6H")
     a.add_argument("--json", action="store_true", help="print the advice as JSON")
     a.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
-    _add_shoe_args(a)
-    a.set_defaults(func=_cmd_advise)
+    add_shoe_args(a)
+    a.set_defaults(func=cmd_advise)
 
     o = sub.add_parser("eor", help="effects of removal of each rank, counts' betting correlations")
     o.add_argument("rules", help="preset, TOML file or shorthand")
     o.add_argument("--json", action="store_true", help="print the effects as JSON")
     o.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
-    o.set_defaults(func=_cmd_eor)
+    o.set_defaults(func=cmd_eor)
 
     q = sub.add_parser("par", help="the PAR sheet of a rule set (exact, with a simulation)")
     q.add_argument("rules", help="preset, TOML file or shorthand")
     q.add_argument("--format", choices=("md", "html", "json"), default="md")
     q.add_argument("--rounds", type=int, default=0, help="rounds to simulate (0: none)")
     q.add_argument("--seed", type=int, default=1, help="the simulation's seed")
-    q.set_defaults(func=_cmd_par)
+    q.set_defaults(func=cmd_par)
 
     g = sub.add_parser("strategy", help="the basic-strategy chart of a rule set")
     g.add_argument("rules", help="preset, TOML file or shorthand")
@@ -549,9 +387,9 @@ def _told(exc: TwentyOneError, args: argparse.Namespace) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    analysis = _ANALYSED[0] = args.func in (_cmd_edge, _cmd_advise, _cmd_eor, _cmd_par)
+    analysis = _ANALYSED[0] = args.func in ANALYSIS_COMMANDS
     try:
-        with _collector_paused() if analysis else contextlib.nullcontext():
+        with collector_paused() if analysis else contextlib.nullcontext():
             code: int = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
     except TwentyOneError as exc:
