@@ -38,13 +38,12 @@ what the others leave).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from twentyone.analysis.dealer import BUST, DealerTable, dealer_dists, dealer_table
+from twentyone.analysis.dealer import BUST, dealer_dists, standing_table
 from twentyone.analysis.player import DOUBLE, STAND
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
 from twentyone.analysis.variance import hand_state
@@ -132,83 +131,112 @@ def split_atoms(
     return Atoms(drawn, w[keep])
 
 
+#: A set of cards' row in :class:`DealerRows`'s table of sets: open addressing (linear
+#: probing), slot ``h`` holding the set's key at ``2h`` (-1: free) and its row at ``2h + 1``,
+#: kept at most half full.
+FREE = -1
+
+
 @njit(cache=True)
-def _slot(slot_key: IntArray, key: int) -> int:  # pragma: no cover - compiled
-    """Where ``key`` is (or goes) in the table: linear probing from its hash."""
-    mask = slot_key.shape[0] - 1
-    h: int = ((key * 0x2545F4914F6CDD1D) >> 24) & mask
-    while slot_key[h] != key and slot_key[h] != -1:
+def _slot(table: IntArray, key: int) -> int:  # pragma: no cover - compiled
+    """Where ``key`` is (or goes) in ``table``: linear probing from its hash (the high bits
+    of the key times an odd constant, folded: every digit of the key moves them, where the
+    product's middle bits alone left out the aces and twos and made long runs of probes)."""
+    mask = (table.shape[0] >> 1) - 1
+    x = key * 0x2545F4914F6CDD1D
+    h: int = ((x >> 40) ^ (x >> 20)) & mask
+    while table[2 * h] != key and table[2 * h] != FREE:
         h = (h + 1) & mask
     return h
 
 
 @njit(cache=True)
+def _grown(
+    table: IntArray, cards: IntArray, count: int
+) -> tuple[IntArray, IntArray]:  # pragma: no cover - compiled
+    """For ``count`` sets, the table of sets four times bigger when half full and the store
+    of their counts four times bigger when full (loops: a slice copy compiles numba's
+    shape-mismatch message, 2 s of a first run; ``np.full``, one more overload)."""
+    if 4 * count > table.shape[0]:
+        old = table
+        table = np.empty(4 * old.shape[0], dtype=np.int64)
+        for u in range(table.shape[0]):
+            table[u] = FREE
+        for u in range(0, old.shape[0], 2):
+            if old[u] != FREE:
+                g = _slot(table, old[u])
+                table[2 * g] = old[u]
+                table[2 * g + 1] = old[u + 1]
+    if count >= cards.shape[0]:
+        more = np.empty((4 * cards.shape[0], 10), dtype=np.int64)
+        for u in range(count):
+            for v in range(10):
+                more[u, v] = cards[u, v]
+        cards = more
+    return table, cards
+
+
+@njit(cache=True)
 def _pair_rows(
-    keys: IntArray, extra: int, slot_key: IntArray, slot_id: IntArray, found: IntArray
-) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, IntArray]:  # pragma: no cover
+    drawn: IntArray, extra: IntArray, table: IntArray, cards: IntArray, count: int
+) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, int]:  # pragma: no cover - compiled
     """For every pair of atoms ``a <= b`` in that order, the row of the set of cards the two
-    take with ``extra`` (an open-addressing table kept under half full, sets not seen before
-    appended to ``found``, whose element 0 is their number)."""
-    t = keys.shape[0]
+    drew with ``extra`` (a set not seen before gets row ``count``, the next, and its counts
+    in ``cards``)."""
+    t = drawn.shape[0]
+    keys = np.zeros(t, dtype=np.int64)
+    for a in range(t):
+        for v in range(10):
+            keys[a] = keys[a] * KEY_BASE + drawn[a, v]
+    extra_key = 0
+    for v in range(10):
+        extra_key = extra_key * KEY_BASE + extra[v]
     row = np.empty(t * (t + 1) // 2, dtype=np.int32)
     j = 0
     for a in range(t):
+        ka = keys[a] + extra_key
         for b in range(a, t):
-            key = keys[a] + keys[b] + extra
-            h = _slot(slot_key, key)
-            if slot_key[h] == -1:
-                count = found[0]
-                if count + 2 > found.shape[0]:
-                    grown = np.zeros(2 * found.shape[0], dtype=np.int64)
-                    for u in range(count + 1):  # a loop: a slice copy compiles numba's
-                        grown[u] = found[u]  # shape-mismatch message (2 s of a first run)
-                    found = grown
-                slot_key[h] = key
-                slot_id[h] = count
-                found[count + 1] = key
-                found[0] = count + 1
-                if 2 * (count + 1) > slot_key.shape[0]:
-                    slot_key = np.zeros(2 * slot_key.shape[0], dtype=np.int64)
-                    slot_id = np.zeros(slot_key.shape[0], dtype=np.int64)
-                    for u in range(slot_key.shape[0]):  # np.full: one more overload
-                        slot_key[u] = -1
-                    for u in range(count + 1):
-                        g = _slot(slot_key, found[u + 1])
-                        slot_key[g] = found[u + 1]
-                        slot_id[g] = u
-                    h = _slot(slot_key, key)
-            row[j] = slot_id[h]
+            key = ka + keys[b]
+            h = _slot(table, key)
+            if table[2 * h] == FREE:
+                table[2 * h] = key
+                table[2 * h + 1] = count
+                row[j] = count
+                for v in range(10):
+                    cards[count, v] = drawn[a, v] + drawn[b, v] + extra[v]
+                count += 1
+                if 4 * count > table.shape[0] or count >= cards.shape[0]:
+                    table, cards = _grown(table, cards, count)
+            else:
+                row[j] = table[2 * h + 1]
             j += 1
-    return row, slot_key, slot_id, found
+    return row, table, cards, count
 
 
 @njit(cache=True)
 def _key_rows(
-    keys: IntArray, slot_key: IntArray, slot_id: IntArray, found: IntArray
-) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, IntArray]:  # pragma: no cover
-    """The row of each set of cards ``keys[i]``: :func:`_pair_rows` of the empty set with
-    itself, the set as the cards taken as well (the hot pairs' loop left as it is)."""
+    keys: IntArray, table: IntArray, cards: IntArray, count: int
+) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, int]:  # pragma: no cover - compiled
+    """The row of each set of cards ``keys[i]`` (the counts as digits, :data:`DIGITS`), as
+    :func:`_pair_rows` gives them."""
     row = np.empty(keys.shape[0], dtype=np.int32)
-    empty = np.zeros(1, dtype=np.int64)
     for j in range(keys.shape[0]):
-        got, slot_key, slot_id, found = _pair_rows(empty, keys[j], slot_key, slot_id, found)
-        row[j] = got[0]
-    return row, slot_key, slot_id, found
-
-
-@lru_cache(maxsize=64)
-def _standing_table(up: int, hits_soft_17: bool) -> DealerTable:
-    """The dealer's table of up card ``up`` without the hands that bust (about half the
-    table): the bust's chance is what the other outcomes leave."""
-    t = dealer_table(up, hits_soft_17)
-    need = (t.bucket >= 0) & (t.bucket % 7 != BUST)
-    for node in range(t.parent.shape[0] - 1, -1, -1):  # children after their parents
-        if need[node] and t.parent[node] >= 0:
-            need[t.parent[node]] = True
-    new = np.cumsum(need) - 1
-    parent = np.where(t.parent[need] >= 0, new[t.parent[need]], -1)
-    finals = int(np.count_nonzero(t.bucket[need] >= 0))
-    return DealerTable(parent, t.fac[need], t.ways[need], t.bucket[need], finals)
+        key = keys[j]
+        h = _slot(table, key)
+        if table[2 * h] == FREE:
+            table[2 * h] = key
+            table[2 * h + 1] = count
+            rest = key
+            for v in range(9, -1, -1):
+                cards[count, v] = rest % KEY_BASE
+                rest //= KEY_BASE
+            row[j] = count
+            count += 1
+            if 4 * count > table.shape[0] or count >= cards.shape[0]:
+                table, cards = _grown(table, cards, count)
+        else:
+            row[j] = table[2 * h + 1]
+    return row, table, cards, count
 
 
 class DealerRows:
@@ -217,10 +245,10 @@ class DealerRows:
 
     def __init__(self, shoe: IntArray, up: int, hits_soft_17: bool) -> None:
         self.shoe = shoe
-        self.table = _standing_table(up, hits_soft_17)
-        self.slot_key = np.full(1 << 12, -1, dtype=np.int64)
-        self.slot_id = np.zeros(1 << 12, dtype=np.int64)
-        self.found = np.zeros(1 << 11, dtype=np.int64)
+        self.table = standing_table(up, hits_soft_17)
+        self.slots = np.full(2 << 12, FREE, dtype=np.int64)
+        self.cards = np.zeros((1 << 11, 10), dtype=np.int64)
+        self.count = 0
         self.store = np.zeros((1 << 11, 7))
         self.known = 0
 
@@ -232,9 +260,8 @@ class DealerRows:
     def pair_rows(self, atoms: Atoms, out: IntArray) -> npt.NDArray[np.int32]:
         """The row of each pair of ``atoms`` (in order ``a <= b``), the cards ``out`` taken
         as well; the dealer's outcomes of new sets are computed here."""
-        extra = int(out @ DIGITS)
-        row, self.slot_key, self.slot_id, self.found = _pair_rows(
-            atoms.drawn @ DIGITS, extra, self.slot_key, self.slot_id, self.found
+        row, self.slots, self.cards, self.count = _pair_rows(
+            atoms.drawn, out, self.slots, self.cards, self.count
         )
         self._fill()
         return row
@@ -242,19 +269,18 @@ class DealerRows:
     def rows_of(self, keys: IntArray) -> npt.NDArray[np.int32]:
         """The row of each set of cards out of the shoe (``keys``: the counts as digits,
         :data:`DIGITS`); the dealer's outcomes of new sets are computed here."""
-        row, self.slot_key, self.slot_id, self.found = _key_rows(
-            keys, self.slot_key, self.slot_id, self.found
+        row, self.slots, self.cards, self.count = _key_rows(
+            keys, self.slots, self.cards, self.count
         )
         self._fill()
         return row
 
     def _fill(self) -> None:
         """The dealer's outcomes of the sets met since the last call."""
-        known, count = self.known, int(self.found[0])
+        known, count = self.known, self.count
         if count > known:
-            keys = self.found[known + 1 : count + 1]
-            removed = (keys[:, None] // DIGITS) % KEY_BASE
             t = self.table
+            removed = self.cards[known:count]
             new, valid = dealer_dists(self.shoe, removed, t.parent, t.fac, t.ways, t.bucket)
             new[:, BUST] = np.where(valid, 1.0 - new.sum(axis=1), 0.0)
             if count > self.store.shape[0]:
@@ -273,6 +299,10 @@ def _accumulate(
     row_of_pair: npt.NDArray[np.int32],
     rows: FloatArray,
 ) -> FloatArray:  # pragma: no cover - compiled
+    """``joint`` of :func:`pair_joint`. A pair's chance is ``inv[|a| + |b|]`` times the
+    falling factorials of ``a + b``, doubled where ``a != b``: it depends on the pair only
+    through its row (the set ``a + b`` with the pair cards), so it is computed once per row
+    (``chance``) and doubled after, which gives the same bits (doubling is exact)."""
     t = drawn.shape[0]
     n0 = 0
     for v in range(10):
@@ -304,21 +334,27 @@ def _accumulate(
     for j in range(top):
         inv[j] = 1.0 / x if x > 0 else 0.0
         x *= max(n0 - j, 0)
+    chance = np.zeros(rows.shape[0])
+    known = np.zeros(rows.shape[0], dtype=np.bool_)
     joint = np.zeros((STATES, STATES, 7))
     j = 0
     for a in range(t):
         for b in range(a, t):
-            f = inv[size[a] + size[b]] * (2.0 if b != a else 1.0)
-            for v in range(10):
-                f *= ff[v, drawn[a, v] + drawn[b, v]]
+            r = row_of_pair[j]
+            j += 1
+            if not known[r]:
+                f = inv[size[a] + size[b]]
+                for v in range(10):
+                    f *= ff[v, drawn[a, v] + drawn[b, v]]
+                chance[r] = f
+                known[r] = True
+            f = chance[r] * 2.0 if b != a else chance[r]
             if f != 0.0:
-                r = row_of_pair[j]
                 for x1 in range(nst[a]):
                     for x2 in range(nst[b]):
                         g = f * sw[a, x1] * sw[b, x2]
                         for d in range(7):
                             joint[st[a, x1], st[b, x2], d] += g * rows[r, d]
-            j += 1
     return joint
 
 

@@ -1,0 +1,251 @@
+"""The analysis's tables built with numpy, and the split joints' kernels, against the plain
+Python they replace (issue 12 item 7: a new process's first analysis must be cheaper, and no
+figure may move): the same arrays, element for element, in the same order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from twentyone.analysis.dealer import BLACKJACK, BUST, MAX_RUN, dealer_table, standing_table
+from twentyone.analysis.shoe_counts import (
+    ACE,
+    GROUP_OF,
+    FloatArray,
+    IntArray,
+    best_total,
+    fresh_counts,
+    player_nodes,
+    removed_sets,
+)
+from twentyone.analysis.split_joint import (
+    FREE,
+    KEY_BASE,
+    STATES,
+    Atoms,
+    DealerRows,
+    _accumulate,
+    _key_rows,
+    _pair_rows,
+    pair_joint,
+    split_atoms,
+)
+from twentyone.predicates import dealer_draws
+
+
+def _built(table: Any) -> Any:
+    """The builder under a table's caches (the memory's and the disk's): built here."""
+    return table.__wrapped__.__wrapped__
+
+
+def _dealer_total(up: int, counts: tuple[int, ...]) -> tuple[int, bool]:
+    hard = up + 1 + sum((v + 1) * m for v, m in enumerate(counts))
+    return best_total(hard, int(up == ACE or counts[ACE] > 0))
+
+
+def _plain_dealer_table(up: int, h17: bool) -> tuple[list[int], list[int], list[float], list[int]]:
+    """The trie as the Python loops built it: final multisets by breadth-first walk, sorted
+    by their (value, count) steps from ten down, prefixes made in that order."""
+    finals: dict[tuple[int, ...], float] = {}
+    frontier: dict[tuple[int, ...], float] = {(0,) * 10: 1.0}
+    while frontier:
+        nxt: dict[tuple[int, ...], float] = {}
+        for key, ways in frontier.items():
+            for v in range(10):
+                t = tuple(m + (u == v) for u, m in enumerate(key))
+                total, soft = _dealer_total(up, t)
+                into = nxt if dealer_draws(total, soft, h17) else finals
+                into[t] = into.get(t, 0.0) + ways
+        frontier = nxt
+    nodes: dict[tuple[tuple[int, int], ...], int] = {(): -1}
+    parent: list[int] = []
+    fac: list[int] = []
+    ways_out: list[float] = []
+    bucket: list[int] = []
+    steps_of = {k: tuple((v, k[v]) for v in range(9, -1, -1) if k[v]) for k in finals}
+    for key in sorted(finals, key=lambda k: steps_of[k]):
+        steps, n = steps_of[key], sum(key)
+        total, _ = _dealer_total(up, key)
+        code = BLACKJACK if n == 1 and total == 21 else BUST if total > 21 else total - 17
+        for j in range(1, len(steps) + 1):
+            if steps[:j] not in nodes:
+                nodes[steps[:j]] = len(parent)
+                parent.append(nodes[steps[: j - 1]])
+                fac.append(steps[j - 1][0] * MAX_RUN + steps[j - 1][1])
+                ways_out.append(0.0)
+                bucket.append(-1)
+        ways_out[nodes[steps]] = finals[key]
+        bucket[nodes[steps]] = n * 7 + code
+    return parent, fac, ways_out, bucket
+
+
+@pytest.mark.parametrize("h17", [False, True])
+def test_the_dealer_tables_are_the_plain_walks_node_for_node(h17: bool) -> None:
+    for up in range(10):
+        t = _built(dealer_table)(up, h17)
+        parent, fac, ways, bucket = _plain_dealer_table(up, h17)
+        assert t.parent.tolist() == parent and t.fac.tolist() == fac, up
+        assert t.ways.tolist() == ways and t.bucket.tolist() == bucket, up
+        assert t.finals == sum(b >= 0 for b in bucket)
+        assert t.parent.dtype == t.fac.dtype == t.bucket.dtype == np.int64
+        assert t.ways.dtype == np.float64
+
+
+def _plain_nodes(decks: int) -> list[tuple[int, ...]]:
+    limit = fresh_counts(decks)
+    found: list[tuple[int, ...]] = []
+
+    def grow(start: int, counts: list[int], hard: int) -> None:
+        for v in range(start, 10):
+            if hard + v + 1 <= 21 and counts[v] < limit[v]:
+                counts[v] += 1
+                found.append(tuple(counts))
+                grow(v, counts, hard + v + 1)
+                counts[v] -= 1
+
+    grow(0, [0] * 10, 0)
+    return found
+
+
+@pytest.mark.parametrize("decks", [1, 2, 6, 8])
+def test_the_player_hands_are_the_plain_depth_first_walks(decks: int) -> None:
+    nodes = _built(player_nodes)(decks)
+    found = _plain_nodes(decks)
+    assert [tuple(r) for r in nodes.counts.tolist()] == found
+    assert list(nodes.index) == found and all(nodes.index[k] == i for i, k in enumerate(found))
+    for i, key in enumerate(found):
+        total, soft = best_total(sum((v + 1) * m for v, m in enumerate(key)), key[ACE])
+        assert (nodes.total[i], bool(nodes.soft[i])) == (total, soft)
+        assert nodes.group[i] == GROUP_OF[(soft, total)]
+        for v in range(10):
+            k = tuple(m + (u == v) for u, m in enumerate(key))
+            assert nodes.child[i, v] == nodes.index.get(k, -1)
+    assert nodes.order.tolist() == sorted(range(len(found)), key=lambda i: nodes.group[i])
+    for arr in (nodes.counts, nodes.hard, nodes.total, nodes.child, nodes.order, nodes.bounds):
+        assert arr.dtype == np.int64
+
+
+@pytest.mark.parametrize(
+    ("decks", "most"), [(1, (2,) * 10), (2, (2, 4, 4, 4, 4, 4, 4, 4, 4, 1)), (6, (16,) * 10)]
+)
+def test_the_removed_sets_are_the_plain_loops_row_for_row(
+    decks: int, most: tuple[int, ...]
+) -> None:
+    nodes = player_nodes(decks)
+    index = dict(nodes.index)
+    keys = [tuple(r) for r in nodes.counts.tolist()]
+    where = np.full((10, max(*most, 2), nodes.size), -1, dtype=np.int64)
+    where[:, 0, :] = np.arange(nodes.size)
+    for p in range(10):
+        for j in range(1, most[p]):
+            for i in np.nonzero(nodes.counts[:, p] >= 1)[0]:
+                t = tuple(m + j * (v == p) for v, m in enumerate(keys[i]))
+                if t not in index:
+                    index[t] = len(keys)
+                    keys.append(t)
+                where[p, j, i] = index[t]
+    got = _built(removed_sets)(decks, most)
+    assert [tuple(r) for r in got.keys.tolist()] == keys
+    assert np.array_equal(got.where, where) and got.where.dtype == np.int64
+
+
+def test_the_tables_without_busting_hands_keep_every_parent() -> None:
+    for up in range(10):
+        t, s = dealer_table(up, False), standing_table(up, False)
+        assert s.finals == int(((t.bucket >= 0) & (t.bucket % 7 != BUST)).sum())
+        assert ((s.parent < np.arange(s.parent.size)) | (s.parent == -1)).all()
+
+
+def _atoms(decks: int, pair: int, up: int) -> tuple[Atoms, IntArray]:
+    """A split hand's atoms played by the optimum over the full shoe, and the shoe the pair
+    draws from (the up card and the two pair cards out)."""
+    from twentyone import load_rules
+    from twentyone.analysis.context import Context
+    from twentyone.analysis.optimal import optimal_solved
+
+    ctx = Context.of(load_rules(f"{decks}D S17 DAS SPL1 NS"))
+    atoms = split_atoms(ctx.nodes, optimal_solved(ctx, up).dec, pair, aces=pair == ACE)
+    shoe = ctx.fresh()
+    shoe[up] -= 1
+    shoe[pair] -= 2
+    return atoms, shoe
+
+
+def test_the_pair_rows_number_each_set_where_first_met_and_survive_growing() -> None:
+    slots = np.full(2 * 4, FREE, dtype=np.int64)  # tiny: grown several times on the way
+    cards = np.zeros((2, 10), dtype=np.int64)
+    seen: dict[tuple[int, ...], int] = {}
+    count = 0
+    for pair, up in ((7, 6), (2, 6), (ACE, 6), (7, 6)):  # the last: every set known
+        atoms, _ = _atoms(1, pair, up)
+        out = np.zeros(10, dtype=np.int64)
+        out[pair] = 2
+        row, slots, cards, count = _pair_rows(atoms.drawn, out, slots, cards, count)
+        want = []
+        d = atoms.drawn.tolist()
+        for a in range(len(d)):
+            for b in range(a, len(d)):
+                key = tuple(x + y + z for x, y, z in zip(d[a], d[b], out.tolist(), strict=True))
+                want.append(seen.setdefault(key, len(seen)))
+        assert row.tolist() == want and count == len(seen)
+        assert [tuple(r) for r in cards[:count].tolist()] == list(seen)
+    assert 4 * count <= slots.shape[0]  # at most half full
+    # the sets as keys: the same rows, and new ones numbered on
+    more = [(1,) * 10, next(iter(seen))]
+    keys = np.array([sum(c * KEY_BASE ** (9 - v) for v, c in enumerate(k)) for k in more])
+    row, slots, cards, count2 = _key_rows(keys, slots, cards, count)
+    assert row.tolist() == [count, 0] and count2 == count + 1
+    assert cards[count].tolist() == [1] * 10
+
+
+def _per_pair(
+    shoe: IntArray, drawn: IntArray, weight: FloatArray, row_of_pair: Any, rows: FloatArray
+) -> FloatArray:
+    """The joint as the kernel computed it before, in Python: each pair's chance by its own
+    product of falling factorials."""
+    n0, size = int(shoe.sum()), drawn.sum(axis=1).tolist()
+    top = 2 * max(size) + 1
+    ff: list[list[float]] = []
+    for v in range(10):
+        ff.append([])
+        x = 1.0
+        for j in range(top):
+            ff[v].append(x)
+            x *= max(int(shoe[v]) - j, 0)
+    inv, x = [], 1.0
+    for j in range(top):
+        inv.append(1.0 / x if x > 0 else 0.0)
+        x *= max(n0 - j, 0)
+    states = [[(s, w) for s, w in enumerate(ws) if w != 0.0] for ws in weight.tolist()]
+    d, r_of = drawn.tolist(), row_of_pair.tolist()
+    joint = np.zeros((STATES, STATES, 7))
+    j = 0
+    for a in range(len(d)):
+        for b in range(a, len(d)):
+            f = inv[size[a] + size[b]] * (2.0 if b != a else 1.0)
+            for v in range(10):
+                f *= ff[v][d[a][v] + d[b][v]]
+            if f != 0.0:
+                dealer = rows[r_of[j]].tolist()
+                for s1, w1 in states[a]:
+                    for s2, w2 in states[b]:
+                        g = f * w1 * w2
+                        for o in range(7):
+                            joint[s1, s2, o] += g * dealer[o]
+            j += 1
+    return joint
+
+
+@pytest.mark.parametrize(("decks", "pair", "up"), [(1, 7, 6), (1, 2, 1), (6, 0, 9)])
+def test_the_joint_takes_each_sets_chance_once_bit_for_bit(decks: int, pair: int, up: int) -> None:
+    atoms, shoe = _atoms(decks, pair, up)
+    out = np.zeros(10, dtype=np.int64)
+    out[pair] = 2
+    rows = DealerRows(shoe + out, up, False)
+    row = rows.pair_rows(atoms, out)
+    got = _accumulate(shoe, atoms.drawn, atoms.weight, row, rows.rows)
+    want = _per_pair(shoe, atoms.drawn, atoms.weight, row, rows.rows)
+    assert np.array_equal(got, want) and got.any()
+    assert np.array_equal(pair_joint(shoe, atoms, DealerRows(shoe + out, up, False), out), got)
