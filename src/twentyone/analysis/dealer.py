@@ -55,70 +55,100 @@ MAX_RUN = 12  # falling factorials kept per value (no dealer hand holds 12 of on
 MAX_SIZE = 16
 
 
-def _dealer_total(up: int, counts: tuple[int, ...]) -> tuple[int, bool]:
-    hard = up + 1 + sum((v + 1) * m for v, m in enumerate(counts))
-    has_ace = up == ACE or counts[ACE] > 0
-    if has_ace and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
+#: A multiset of values as one integer key while the table is built (each count a digit).
+_KEY_DIGITS = 32 ** np.arange(10, dtype=np.int64)
+_WEIGHTS = np.arange(1, 11, dtype=np.int64)  # each value index's blackjack value
 
 
-def _steps(key: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """A final multiset's path in the trie: (value, count) from ten down to ace."""
-    return tuple((v, key[v]) for v in range(9, -1, -1) if key[v])
+def _totals(up: int, counts: IntArray) -> tuple[IntArray, BoolArray]:
+    """The dealer's best total and softness for rows of value ``counts`` drawn to ``up``."""
+    hard = up + 1 + counts @ _WEIGHTS
+    soft = ((up == ACE) | (counts[:, ACE] > 0)) & (hard + 10 <= 21)
+    return np.where(soft, hard + 10, hard), soft
+
+
+def _merged(counts: IntArray, ways: FloatArray) -> tuple[IntArray, FloatArray]:
+    """The distinct rows of ``counts``, each with the sum of its ``ways`` (whole numbers below
+    2**53: summed in any order, exactly)."""
+    keys = counts @ _KEY_DIGITS
+    uniq, first, which = np.unique(keys, return_index=True, return_inverse=True)
+    summed = np.bincount(which.ravel(), weights=ways, minlength=uniq.size)
+    return counts[first], np.asarray(summed, dtype=np.float64)
+
+
+def _final_multisets(up: int, hits_soft_17: bool) -> tuple[IntArray, FloatArray]:
+    """Every multiset of values the dealer can end with under ``up`` (one row of counts
+    each) and its number of orderings the drawing rule allows (no stop before the last
+    card): a breadth-first walk, one card more at each level."""
+    draws = np.array(
+        [[dealer_draws(t, soft, hits_soft_17) for soft in (False, True)] for t in range(32)]
+    )  # the rule itself (predicates.py), tabled for every total the walk meets
+    step = np.eye(10, dtype=np.int64)
+    front, front_ways = np.zeros((1, 10), dtype=np.int64), np.ones(1)
+    finals: list[IntArray] = []
+    finals_ways: list[FloatArray] = []
+    while front.shape[0]:
+        grown = (front[:, None, :] + step[None, :, :]).reshape(-1, 10)
+        ways = np.repeat(front_ways, 10)
+        total, soft = _totals(up, grown)
+        more = draws[total, soft.astype(np.int64)]
+        ended, ended_ways = _merged(grown[~more], ways[~more])
+        finals.append(ended)
+        finals_ways.append(ended_ways)
+        front, front_ways = _merged(grown[more], ways[more])
+    return np.concatenate(finals), np.concatenate(finals_ways)
 
 
 @lru_cache(maxsize=64)
 @kept("dealer_table", DealerTable)
 def dealer_table(up: int, hits_soft_17: bool) -> DealerTable:
-    """The final multisets for up card value index ``up`` (cached)."""
-    drawing: dict[tuple[int, ...], float] = {(0,) * 10: 1.0}
-    finals: dict[tuple[int, ...], float] = {}
-    frontier = dict(drawing)
-    while frontier:
-        nxt: dict[tuple[int, ...], float] = {}
-        for key, ways in frontier.items():
-            for v in range(10):
-                k = list(key)
-                k[v] += 1
-                t = tuple(k)
-                total, soft = _dealer_total(up, t)
-                if dealer_draws(total, soft, hits_soft_17):
-                    nxt[t] = nxt.get(t, 0.0) + ways
-                else:
-                    finals[t] = finals.get(t, 0.0) + ways
-        frontier = nxt
-    nodes: dict[tuple[tuple[int, int], ...], int] = {(): -1}
-    parent: list[int] = []
-    fac: list[int] = []
-    ways_arr: list[float] = []
-    bucket: list[int] = []
-    by_steps = sorted((_steps(key), key, ways) for key, ways in finals.items())
-    for steps, key, ways in by_steps:  # sorted by path: the nodes come depth first
-        total, _ = _dealer_total(up, key)
-        n = sum(key)
-        code = BLACKJACK if n == 1 and total == 21 else BUST if total > 21 else total - 17
-        for j in range(1, len(steps) + 1):
-            prefix = steps[:j]
-            if prefix not in nodes:
-                v, m = prefix[-1]
-                if m >= MAX_RUN or n >= MAX_SIZE:
-                    raise AssertionError("dealer hand too long for the tables")
-                nodes[prefix] = len(parent)
-                parent.append(nodes[prefix[:-1]])
-                fac.append(v * MAX_RUN + m)
-                ways_arr.append(0.0)
-                bucket.append(-1)
-        node = nodes[steps]
-        ways_arr[node] = ways
-        bucket[node] = n * 7 + code
-    return DealerTable(
-        np.array(parent, dtype=np.int64),
-        np.array(fac, dtype=np.int64),
-        np.array(ways_arr, dtype=np.float64),
-        np.array(bucket, dtype=np.int64),
-        len(finals),
-    )
+    """The final multisets for up card value index ``up`` (cached).
+
+    A final multiset's path in the trie is its (value, count) steps from ten down to ace,
+    each step a node ``value * MAX_RUN + count`` (``fac``); the finals are sorted by path
+    (a path before its extensions, steps compared by value then count), which puts the
+    nodes in depth-first order: each final adds the steps past what it shares with the
+    final before it, and a step it shares is the node that final's path holds.
+
+    >>> t = dealer_table(9, False)  # a ten up: a blackjack (an ace drawn) is one final
+    >>> int(t.bucket[(t.fac == 0 * MAX_RUN + 1) & (t.parent < 0)][0]) == 1 * 7 + BLACKJACK
+    True
+    """
+    counts, ways = _final_multisets(up, hits_soft_17)
+    n, size = counts.shape[0], counts.sum(axis=1)
+    if counts.max() >= MAX_RUN or size.max() >= MAX_SIZE:
+        raise AssertionError("dealer hand too long for the tables")
+    # each final's steps, ten down to ace, as codes; -1 past the last (a prefix sorts first)
+    codes = np.where(counts > 0, np.arange(10) * MAX_RUN + counts, -1)[:, ::-1]
+    steps = np.sort(np.where(codes >= 0, np.arange(10), 10), axis=1)  # where each step is
+    path = np.take_along_axis(np.concatenate([codes, np.full((n, 1), -1)], 1), steps, 1)
+    order = np.lexsort(path.T[::-1])
+    path, counts, ways, size = path[order], counts[order], ways[order], size[order]
+    length = (path >= 0).sum(axis=1)
+    same = np.cumprod(path[1:] == path[:-1], axis=1).sum(axis=1)  # steps shared with the last
+    shared = np.concatenate([[0], np.minimum(same, length[:-1])])
+    # node_at[i, j]: the node of final i's first j + 1 steps, made by the first final that
+    # has them (node numbers grow with i: the running maximum carries them down)
+    col = np.arange(10)
+    new = (col[None, :] >= shared[:, None]) & (col[None, :] < length[:, None])
+    node_at = np.where(new, np.cumsum(new.ravel()).reshape(n, 10) - 1, -1)
+    node_at = np.maximum.accumulate(node_at, axis=0)
+    nodes = int(new.sum())
+    parent = np.full(nodes, -1, dtype=np.int64)
+    at = np.nonzero(new)
+    above = np.where(at[1] > 0, node_at[at[0], np.maximum(at[1] - 1, 0)], -1)
+    parent[node_at[at]] = above
+    fac = np.zeros(nodes, dtype=np.int64)
+    fac[node_at[at]] = path[at]
+    total, _ = _totals(up, counts)
+    outcome = np.where(total > 21, BUST, total - 17)
+    outcome = np.where((size == 1) & (total == 21), BLACKJACK, outcome)
+    ends = node_at[np.arange(n), length - 1]
+    node_ways = np.zeros(nodes)
+    node_ways[ends] = ways
+    bucket = np.full(nodes, -1, dtype=np.int64)
+    bucket[ends] = size * 7 + outcome
+    return DealerTable(parent, fac, node_ways, bucket, n)
 
 
 @lru_cache(maxsize=64)
