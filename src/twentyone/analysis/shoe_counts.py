@@ -101,40 +101,59 @@ def _node_index(kept: dict[str, Any]) -> dict[str, Any]:
     return {"index": {tuple(row): i for i, row in enumerate(kept["counts"].tolist())}}
 
 
+#: A hand's counts as one integer key (each count a digit; no count reaches 64).
+_KEY_DIGITS = 64 ** np.arange(10, dtype=np.int64)
+#: Every chart row's group, by softness and total (-1: no such row).
+_GROUP_TABLE = np.full((2, 32), -1, dtype=np.int64)
+for _g, (_soft, _total) in enumerate(GROUPS):
+    _GROUP_TABLE[int(_soft), _total] = _g
+
+
+def _hands_in_order(limit: IntArray) -> IntArray:
+    """Every hand (hard sum <= 21, at most ``limit[v]`` cards of value index ``v``) as value
+    counts, in the order of a depth-first walk that adds cards in value order (a hand, then
+    the hands it leads to with cards of its highest value or higher, lowest first): hands
+    listed by their cards sorted from ace up, a hand before its extensions."""
+    most = 21  # cards in a hand: 21 aces at most
+    counts = [np.eye(10, dtype=np.int64)]
+    cards = [np.full((10, most), -1, dtype=np.int64)]
+    cards[0][:, 0] = np.arange(10)
+    last, hard = np.arange(10), np.arange(1, 11)
+    for k in range(1, most):
+        c, seq = counts[-1], cards[-1]
+        v = np.arange(10)
+        ok = (v[None, :] >= last[:, None]) & (hard[:, None] + v[None, :] + 1 <= 21)
+        ok &= c < limit[None, :]
+        rows, vals = np.nonzero(ok)
+        if rows.size == 0:
+            break
+        grown = c[rows].copy()
+        grown[np.arange(rows.size), vals] += 1
+        seq = seq[rows].copy()
+        seq[:, k] = vals
+        counts.append(grown)
+        cards.append(seq)
+        last, hard = vals, hard[rows] + vals + 1
+    seqs = np.concatenate(cards)
+    return np.concatenate(counts)[np.lexsort(seqs.T[::-1])]
+
+
 @lru_cache(maxsize=16)
 @kept("player_nodes", Nodes, _node_index, skip=("index",))
 def player_nodes(decks: int) -> Nodes:
     """All player hands possible from a ``decks``-deck shoe (cached per deck count)."""
-    limit = fresh_counts(decks)
-    found: list[tuple[int, ...]] = []
-
-    def grow(start: int, counts: list[int], hard: int) -> None:
-        for v in range(start, 10):
-            if hard + v + 1 > 21 or counts[v] >= limit[v]:
-                continue
-            counts[v] += 1
-            found.append(tuple(counts))
-            grow(v, counts, hard + v + 1)
-            counts[v] -= 1
-
-    grow(0, [0] * 10, 0)
-    n = len(found)
-    counts = np.array(found, dtype=np.int64).reshape(n, 10)
+    counts = _hands_in_order(fresh_counts(decks))
+    n = counts.shape[0]
     weights = np.arange(1, 11, dtype=np.int64)
     hard = counts @ weights
-    total = np.zeros(n, dtype=np.int64)
-    soft = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        t, s = best_total(int(hard[i]), int(counts[i, ACE]))
-        total[i], soft[i] = t, s
-    index = {key: i for i, key in enumerate(found)}
-    child = np.full((n, 10), -1, dtype=np.int64)
-    for i, key in enumerate(found):
-        for v in range(10):
-            k = list(key)
-            k[v] += 1
-            child[i, v] = index.get(tuple(k), -1)
-    group = np.array([GROUP_OF[(bool(soft[i]), int(total[i]))] for i in range(n)], np.int64)
+    soft = (counts[:, ACE] > 0) & (hard + 10 <= 21)
+    total = np.where(soft, hard + 10, hard)
+    keys = counts @ _KEY_DIGITS
+    by_key = np.argsort(keys)
+    grown = keys[:, None] + _KEY_DIGITS[None, :]  # each hand plus one card of each value
+    at = np.minimum(np.searchsorted(keys, grown, sorter=by_key), n - 1)
+    child = np.where(keys[by_key[at]] == grown, by_key[at], -1).astype(np.int64)
+    group = _GROUP_TABLE[soft.astype(np.int64), total]
     order = np.argsort(group, kind="stable").astype(np.int64)
     bounds = np.searchsorted(group[order], np.arange(len(GROUPS) + 1)).astype(np.int64)
     return Nodes(
@@ -147,7 +166,7 @@ def player_nodes(decks: int) -> Nodes:
         order=order,
         group=group,
         bounds=bounds,
-        index=index,
+        index=_node_index({"counts": counts})["index"],
     )
 
 
@@ -178,25 +197,37 @@ class Removed:
 @kept("removed_sets", Removed)
 def removed_sets(decks: int, most_hands: tuple[int, ...]) -> Removed:
     """The sets for a shoe of ``decks`` and splits of pair ``p`` to ``most_hands[p]`` hands
-    (cached)."""
+    (cached): the hands first, then each set no hand is, in the order first met going
+    through ``p``, then ``j``, then the hands holding ``p``."""
     nodes = player_nodes(decks)
     n = nodes.size
-    index = dict(nodes.index)
-    keys = [tuple(int(x) for x in row) for row in nodes.counts]
     jmax = max(*most_hands, 2)
     where = np.full((10, jmax, n), -1, dtype=np.int64)
     where[:, 0, :] = np.arange(n)
+    keys = nodes.counts @ _KEY_DIGITS
+    by_key = np.argsort(keys)
+    places: list[tuple[int, int, IntArray]] = []
+    parts: list[IntArray] = []
     for p in range(10):
         holders = np.nonzero(nodes.counts[:, p] >= 1)[0]
         for j in range(1, most_hands[p]):
-            for i in holders:
-                k = list(keys[i])
-                k[p] += j
-                t = tuple(k)
-                row = index.get(t)
-                if row is None:
-                    row = len(keys)
-                    index[t] = row
-                    keys.append(t)
-                where[p, j, i] = row
-    return Removed(np.array(keys, dtype=np.int64).reshape(len(keys), 10), where)
+            places.append((p, j, holders))
+            parts.append(keys[holders] + j * _KEY_DIGITS[p])
+    if not parts:
+        return Removed(nodes.counts.copy(), where)
+    wanted = np.concatenate(parts)
+    at = np.minimum(np.searchsorted(keys, wanted, sorter=by_key), n - 1)
+    row = np.where(keys[by_key[at]] == wanted, by_key[at], -1)
+    new_keys, first, which = np.unique(wanted[row < 0], return_index=True, return_inverse=True)
+    rank = np.empty(new_keys.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(new_keys.size)  # in order first met
+    row[row < 0] = n + rank[which.ravel()]
+    extra = np.zeros((new_keys.size, 10), dtype=np.int64)
+    by_first = new_keys[np.argsort(first, kind="stable")]
+    for v in range(10):
+        extra[:, v] = by_first // _KEY_DIGITS[v] % 64
+    start = 0
+    for p, j, holders in places:
+        where[p, j, holders] = row[start : start + holders.size]
+        start += holders.size
+    return Removed(np.concatenate([nodes.counts, extra]), where)
