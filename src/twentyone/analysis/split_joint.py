@@ -152,11 +152,12 @@ def _slot(table: IntArray, key: int) -> int:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _grown(
-    table: IntArray, cards: IntArray, count: int
+    table: IntArray, cards: IntArray, count: int, new: int
 ) -> tuple[IntArray, IntArray]:  # pragma: no cover - compiled
-    """For ``count`` sets, the table of sets four times bigger when half full and the store
-    of their counts four times bigger when full (loops: a slice copy compiles numba's
-    shape-mismatch message, 2 s of a first run; ``np.full``, one more overload)."""
+    """For ``count`` sets, ``new`` of them met in this call, the table of sets four times
+    bigger when half full and the new sets' counts four times more room when full (loops: a
+    slice copy compiles numba's shape-mismatch message, 2 s of a first run; ``np.full``, one
+    more overload)."""
     if 4 * count > table.shape[0]:
         old = table
         table = np.empty(4 * old.shape[0], dtype=np.int64)
@@ -167,9 +168,9 @@ def _grown(
                 g = _slot(table, old[u])
                 table[2 * g] = old[u]
                 table[2 * g + 1] = old[u + 1]
-    if count >= cards.shape[0]:
+    if new >= cards.shape[0]:
         more = np.empty((4 * cards.shape[0], 10), dtype=np.int64)
-        for u in range(count):
+        for u in range(new):
             for v in range(10):
                 more[u, v] = cards[u, v]
         cards = more
@@ -181,8 +182,10 @@ def _pair_rows(
     drawn: IntArray, extra: IntArray, table: IntArray, cards: IntArray, count: int
 ) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, int]:  # pragma: no cover - compiled
     """For every pair of atoms ``a <= b`` in that order, the row of the set of cards the two
-    drew with ``extra`` (a set not seen before gets row ``count``, the next, and its counts
-    in ``cards``)."""
+    drew with ``extra``: a set not seen before gets row ``count``, the next, and its counts
+    in ``cards[count - first]`` (``first``: ``count`` on the way in; the counts are wanted
+    only until the dealer's outcomes are computed)."""
+    first = count
     t = drawn.shape[0]
     keys = np.zeros(t, dtype=np.int64)
     for a in range(t):
@@ -203,10 +206,10 @@ def _pair_rows(
                 table[2 * h + 1] = count
                 row[j] = count
                 for v in range(10):
-                    cards[count, v] = drawn[a, v] + drawn[b, v] + extra[v]
+                    cards[count - first, v] = drawn[a, v] + drawn[b, v] + extra[v]
                 count += 1
-                if 4 * count > table.shape[0] or count >= cards.shape[0]:
-                    table, cards = _grown(table, cards, count)
+                if 4 * count > table.shape[0] or count - first >= cards.shape[0]:
+                    table, cards = _grown(table, cards, count, count - first)
             else:
                 row[j] = table[2 * h + 1]
             j += 1
@@ -219,6 +222,7 @@ def _key_rows(
 ) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, int]:  # pragma: no cover - compiled
     """The row of each set of cards ``keys[i]`` (the counts as digits, :data:`DIGITS`), as
     :func:`_pair_rows` gives them."""
+    first = count
     row = np.empty(keys.shape[0], dtype=np.int32)
     for j in range(keys.shape[0]):
         key = keys[j]
@@ -228,12 +232,12 @@ def _key_rows(
             table[2 * h + 1] = count
             rest = key
             for v in range(9, -1, -1):
-                cards[count, v] = rest % KEY_BASE
+                cards[count - first, v] = rest % KEY_BASE
                 rest //= KEY_BASE
             row[j] = count
             count += 1
-            if 4 * count > table.shape[0] or count >= cards.shape[0]:
-                table, cards = _grown(table, cards, count)
+            if 4 * count > table.shape[0] or count - first >= cards.shape[0]:
+                table, cards = _grown(table, cards, count, count - first)
         else:
             row[j] = table[2 * h + 1]
     return row, table, cards, count
@@ -280,7 +284,7 @@ class DealerRows:
         known, count = self.known, self.count
         if count > known:
             t = self.table
-            removed = self.cards[known:count]
+            removed = self.cards[: count - known]
             new, valid = dealer_dists(self.shoe, removed, t.parent, t.fac, t.ways, t.bucket)
             new[:, BUST] = np.where(valid, 1.0 - new.sum(axis=1), 0.0)
             if count > self.store.shape[0]:
