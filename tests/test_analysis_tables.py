@@ -251,3 +251,43 @@ def test_the_joint_takes_each_sets_chance_once_bit_for_bit(decks: int, pair: int
     want = _per_pair(shoe, atoms.drawn, atoms.weight, row, rows.rows)
     assert np.array_equal(got, want) and got.any()
     assert np.array_equal(pair_joint(shoe, atoms, DealerRows(shoe + out, up, False), out), got)
+
+
+@pytest.mark.parametrize("rules", ["1D S17 DAS SPL1 NS", "6D H17 NDAS SPL3 LS"])
+def test_a_splits_atoms_are_those_of_a_solve_of_its_own(rules: str) -> None:
+    """The exact distribution reads a split's decisions off the split value's table (solved
+    only where a split hand reaches): the atoms are those of the table and solve it made for
+    itself before."""
+    from twentyone import load_rules
+    from twentyone.analysis.basic import basic_column
+    from twentyone.analysis.context import Context, base_table, run_solve
+    from twentyone.analysis.hands import SplitPlay, split_needs
+    from twentyone.analysis.optimal import optimal_solved
+    from twentyone.analysis.outcomes import _split_decisions
+    from twentyone.analysis.player import CHART, FIXED
+
+    ctx = Context.of(load_rules(rules))
+    for up in (1, 6, 9):
+        solved = optimal_solved(ctx, up)
+        plays = (
+            SplitPlay(FIXED, dec=(solved.dec, solved.decs)),
+            SplitPlay(CHART, chart=basic_column(ctx, up).chart),
+        )
+        for pair in range(10):
+            aces = pair == ACE and not ctx.hsa
+            for play in plays:
+                base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, play))
+                own = run_solve(
+                    ctx, up, base, play.mode, split=True, force_stand2=aces,
+                    chart=play.chart, dec=play.dec,
+                )  # fmt: skip
+                dec, kept = _split_decisions(ctx, up, pair, play)
+                assert all(
+                    np.array_equal(x, y)
+                    for x, y in zip(kept.__dict__.values(), base.__dict__.values(), strict=True)
+                )
+                for two in (False, True):
+                    a = split_atoms(ctx.nodes, own.dec, pair, aces=aces, two_hands=two)
+                    b = split_atoms(ctx.nodes, dec, pair, aces=aces, two_hands=two)
+                    assert np.array_equal(a.drawn, b.drawn), (up, pair, play.mode)
+                    assert np.array_equal(a.weight, b.weight), (up, pair, play.mode)

@@ -71,6 +71,7 @@ def clear_caches(tables: bool = False) -> None:
         basic.derive_column,
         hands._chart_decisions,
         hands._chart_split_table,
+        hands._fixed_split_table,
         hands._two_card_deals,
         context.up_base,
         context._dists,

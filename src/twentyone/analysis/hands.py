@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from twentyone.analysis.context import Base, Context, Solved, base_table, run_solve
-from twentyone.analysis.player import CHART, DOUBLE, HIT, STAND, stand_needed
+from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, STAND, stand_needed
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
@@ -47,17 +47,28 @@ class SplitTable:
 
 def split_table(ctx: Context, up: int, pair: int, play: SplitPlay, k: int) -> SplitTable:
     """The split table of ``pair`` against ``up`` with ``k`` pair cards out, played by
-    ``play`` (a chart's kept a while: its split value and its second moment read the same)."""
+    ``play``, kept a while (the split value, its second moment and the exact distribution
+    read the same tables)."""
     if play.mode == CHART and play.chart is not None:
         hard, soft = play.chart
         return _chart_split_table(ctx, up, pair, hard.tobytes() + soft.tobytes(), k)
+    if play.mode == FIXED and play.dec is not None:
+        dec, decs = play.dec
+        return _fixed_split_table(ctx, up, pair, dec.tobytes() + decs.tobytes(), k)
     return _make_split_table(ctx, up, pair, play, k)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)
 def _chart_split_table(ctx: Context, up: int, pair: int, chart: bytes, k: int) -> SplitTable:
     codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
     play = SplitPlay(mode=CHART, chart=(codes[0].copy(), codes[1].copy()))
+    return _make_split_table(ctx, up, pair, play, k)
+
+
+@lru_cache(maxsize=32)
+def _fixed_split_table(ctx: Context, up: int, pair: int, dec: bytes, k: int) -> SplitTable:
+    both = np.frombuffer(dec, dtype=np.int64).reshape(2, -1)
+    play = SplitPlay(mode=FIXED, dec=(both[0].copy(), both[1].copy()))
     return _make_split_table(ctx, up, pair, play, k)
 
 

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from twentyone.analysis.context import UPS, Base, Context, Solved, base_table, run_solve, up_base
+from twentyone.analysis.context import UPS, Base, Context, Solved, run_solve, up_base
 from twentyone.analysis.dealer import blackjack_card
 from twentyone.analysis.grid import STEP, Grid, split_hand_net
 from twentyone.analysis.hands import (
@@ -33,7 +33,7 @@ from twentyone.analysis.hands import (
     hand_options,
     is_blackjack,
     shoe_after,
-    split_needs,
+    split_table,
     two_card_nodes,
 )
 from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, _bonus_need
@@ -201,13 +201,11 @@ def _dealer_rows(ctx: Context, up: int) -> DealerRows:
 
 def _split_decisions(ctx: Context, up: int, pair: int, play: SplitPlay) -> tuple[IntArray, Base]:
     """How the split hands of ``pair`` are played, hand by hand (CDZ- or the chart), and the
-    stand values they read (a pair card out)."""
-    base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, play))
-    aces = pair == ACE and not ctx.hsa
-    solved = run_solve(
-        ctx, up, base, play.mode, split=True, force_stand2=aces, chart=play.chart, dec=play.dec
-    )
-    return solved.dec, base
+    stand values they read (a pair card out): the split value's table with two pair cards
+    out (kept: its hands are solved for those a split hand reaches, the only ones whose
+    decisions the atoms read)."""
+    table = split_table(ctx, up, pair, play, 2)
+    return table.solved.dec, table.base
 
 
 def _two_hands(
