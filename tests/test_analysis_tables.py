@@ -291,3 +291,50 @@ def test_a_splits_atoms_are_those_of_a_solve_of_its_own(rules: str) -> None:
                     b = split_atoms(ctx.nodes, dec, pair, aces=aces, two_hands=two)
                     assert np.array_equal(a.drawn, b.drawn), (up, pair, play.mode)
                     assert np.array_equal(a.weight, b.weight), (up, pair, play.mode)
+
+
+def _plain_atom_weights(
+    nodes: Any, one: int, pair: int, dec: IntArray, aces: bool, two_hands: bool
+) -> FloatArray:
+    """The weights as the kernel made them before: every hand of each size, in index order."""
+    from twentyone.analysis.player import DOUBLE, STAND
+    from twentyone.analysis.split_joint import BUST_STATE
+    from twentyone.analysis.variance import hand_state
+
+    ways = [0.0] * nodes.size
+    ways[one] = 1.0
+    w = np.zeros((nodes.size, STATES))
+    for size in range(1, int(nodes.ncards.max()) + 1):
+        for i in range(nodes.size):
+            if nodes.ncards[i] != size or ways[i] == 0.0:
+                continue
+            t = int(nodes.total[i])
+            if size >= 2 and (t == 21 or (size == 2 and aces) or dec[i] == STAND):
+                w[i, hand_state(t)] += ways[i]
+                continue
+            part = 1 if (size == 2 and dec[i] == DOUBLE) else 0
+            w[i, part * 7 + BUST_STATE] += ways[i]
+            for v in range(10):
+                c = int(nodes.child[i, v])
+                if c >= 0:
+                    w[c, part * 7 + BUST_STATE] -= ways[i]
+                    if part == 1:
+                        w[c, 7 + hand_state(int(nodes.total[c]))] += ways[i]
+                    elif not (size == 1 and two_hands and v == pair):
+                        ways[c] += ways[i]
+    return w
+
+
+def test_the_atoms_weights_walk_only_the_hands_reached_and_sum_the_same() -> None:
+    from twentyone.analysis.split_joint import atom_weights
+
+    nodes = player_nodes(2)
+    rng = np.random.default_rng(7)
+    for pair in (0, 1, 5, 7, 9):
+        one = nodes.index[tuple(int(v == pair) for v in range(10))]
+        for _ in range(3):
+            dec = rng.integers(0, 3, nodes.size).astype(np.int64)  # STAND, HIT or DOUBLE
+            for aces, two in ((False, False), (False, True), (pair == ACE, True)):
+                got = atom_weights(nodes, dec, pair, aces=aces, two_hands=two)
+                want = _plain_atom_weights(nodes, one, pair, dec, aces, two)
+                assert np.array_equal(got, want), (pair, aces, two)

@@ -77,18 +77,22 @@ def _atom_weights(
     aces: bool,
     two_hands: bool,
 ) -> FloatArray:  # pragma: no cover - compiled
-    """Per hand, its signed weight on each final state (see the module's docstring)."""
+    """Per hand, its signed weight on each final state (see the module's docstring): the
+    hands reached a card at a time, each level's hands after the level before (every weight
+    and count of orders is a whole number, so the order of the sums cannot move a bit)."""
     n = counts.shape[0]
     ways = np.zeros(n)
     ways[one] = 1.0
     w = np.zeros((n, STATES))
-    most = 0
-    for i in range(n):
-        most = max(most, ncards[i])
-    for size in range(1, most + 1):  # parents before children
-        for i in range(n):
-            if ncards[i] != size or ways[i] == 0.0:
-                continue
+    level = np.zeros(n, dtype=np.int64)  # this level's hands, then the next level's
+    after = np.zeros(n, dtype=np.int64)
+    queued = np.zeros(n, dtype=np.bool_)
+    level[0] = one
+    now, size = 1, 1
+    while now > 0:
+        nxt = 0
+        for k in range(now):
+            i = level[k]
             wi = ways[i]
             if size >= 2 and (total[i] == 21 or (size == 2 and aces) or dec[i] == STAND):
                 w[i, hand_state(total[i])] += wi
@@ -104,6 +108,13 @@ def _atom_weights(
                     w[c, 7 + hand_state(total[c])] += wi
                 elif not (size == 1 and two_hands and v == pair):
                     ways[c] += wi
+                    if not queued[c]:
+                        queued[c] = True
+                        after[nxt] = c
+                        nxt += 1
+        level, after = after, level
+        now = nxt
+        size += 1
     return w
 
 
@@ -306,7 +317,9 @@ def _accumulate(
     """``joint`` of :func:`pair_joint`. A pair's chance is ``inv[|a| + |b|]`` times the
     falling factorials of ``a + b``, doubled where ``a != b``: it depends on the pair only
     through its row (the set ``a + b`` with the pair cards), so it is computed once per row
-    (``chance``) and doubled after, which gives the same bits (doubling is exact)."""
+    (``chance``) and doubled after, which gives the same bits (doubling is exact). Where no
+    row has the dealer's blackjack (an up card 2 to 9) its terms are left out: each is a
+    zero, and zeros added to zero leave it zero."""
     t = drawn.shape[0]
     n0 = 0
     for v in range(10):
@@ -340,6 +353,11 @@ def _accumulate(
         x *= max(n0 - j, 0)
     chance = np.zeros(rows.shape[0])
     known = np.zeros(rows.shape[0], dtype=np.bool_)
+    outcomes = 6  # the dealer's blackjack (the last) only where a row has it
+    for u in range(rows.shape[0]):
+        if rows[u, 6] != 0.0:
+            outcomes = 7
+            break
     joint = np.zeros((STATES, STATES, 7))
     j = 0
     for a in range(t):
@@ -357,7 +375,7 @@ def _accumulate(
                 for x1 in range(nst[a]):
                     for x2 in range(nst[b]):
                         g = f * sw[a, x1] * sw[b, x2]
-                        for d in range(7):
+                        for d in range(outcomes):
                             joint[st[a, x1], st[b, x2], d] += g * rows[r, d]
     return joint
 
