@@ -75,6 +75,7 @@ def clear_caches(tables: bool = False) -> None:
         hands._two_card_deals,
         context.up_base,
         context._dists,
+        context._chart_solved,
         optimal.optimal_solved,
         optimal.optimal_split,
         optimal.optimal_upcard,

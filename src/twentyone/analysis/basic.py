@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from twentyone.analysis.context import UPS, Context, Solved, run_solve, up_base
+from twentyone.analysis.context import UPS, Context, Solved, chart_solved, run_solve, up_base
 from twentyone.analysis.hands import (
     SplitPlay,
     blackjack_value,
@@ -180,7 +180,7 @@ def _played_options(ctx: Context, up: int, col: Derived) -> dict[tuple[int, int]
     """Each two-card hand's action values over ``ctx``'s shoe, the split's where the column
     splits (by the column's chart)."""
     base = up_base(ctx, up)
-    solved = run_solve(ctx, up, base, CHART, chart=col.chart)  # later cards by the chart
+    solved = chart_solved(ctx, up, col.chart)  # later cards by the chart
     shoe = shoe_after(ctx, up)
     opts: dict[tuple[int, int], dict[str, float]] = {}
     for a, b, node, p in two_card_deals(ctx, up):

@@ -23,7 +23,7 @@ from twentyone.analysis.dealer import (
     standing_table,
     with_bust,
 )
-from twentyone.analysis.player import gather_stand, solve, stand_rows
+from twentyone.analysis.player import CHART, gather_stand, solve, stand_rows
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
@@ -458,3 +458,17 @@ def run_solve(
         ds_in,
     )
     return Solved(*out)
+
+
+def chart_solved(ctx: Context, up: int, chart: tuple[IntArray, IntArray]) -> Solved:
+    """Every first hand against ``up`` played by ``chart`` over the fresh shoe less the up
+    card (kept a while: the chart's return, its second moment and its exact distribution read
+    the same)."""
+    hard, soft = chart
+    return _chart_solved(ctx, up, hard.tobytes() + soft.tobytes())
+
+
+@lru_cache(maxsize=64)
+def _chart_solved(ctx: Context, up: int, chart: bytes) -> Solved:
+    codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
+    return run_solve(ctx, up, up_base(ctx, up), CHART, chart=(codes[0].copy(), codes[1].copy()))

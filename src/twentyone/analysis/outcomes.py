@@ -25,7 +25,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from twentyone.analysis.context import UPS, Base, Context, Solved, run_solve, up_base
+from twentyone.analysis.context import (
+    UPS,
+    Base,
+    Context,
+    Solved,
+    chart_solved,
+    up_base,
+)
 from twentyone.analysis.dealer import blackjack_card
 from twentyone.analysis.grid import STEP, Grid, split_hand_net
 from twentyone.analysis.hands import (
@@ -323,7 +330,7 @@ def _up_tables(ctx: Context, grid: Grid, up: int, optimal: bool) -> _UpTables:
         solved = optimal_solved(ctx, up)
     else:
         assert col.chart is not None
-        solved = run_solve(ctx, up, base, CHART, chart=col.chart)
+        solved = chart_solved(ctx, up, col.chart)
     stand, hit, dbl, played = hand_distributions(
         base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
         nodes.bounds, base.mask, base.valid, base.nb, base.pbj, base.push,

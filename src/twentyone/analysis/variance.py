@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from twentyone.analysis.context import Base, Context, run_solve, up_base
+from twentyone.analysis.context import Base, Context, chart_solved, up_base
 from twentyone.analysis.dealer import blackjack_card, dealer_distribution
 from twentyone.analysis.hands import (
     SplitPlay,
@@ -233,7 +233,7 @@ def column_second_moment(
 
     nodes = ctx.nodes
     base = up_base(ctx, up)
-    solved = run_solve(ctx, up, base, CHART, chart=chart)
+    solved = chart_solved(ctx, up, chart)
     dec = solved.dec
     mom = run_moments(ctx, up, base, dec, split_aces=False)
     s2, h2, d2 = mom.stand, mom.hit, mom.double
