@@ -371,12 +371,23 @@ def _accumulate(
                 chance[r] = f
                 known[r] = True
             f = chance[r] * 2.0 if b != a else chance[r]
-            if f != 0.0:
+            if f != 0.0:  # the row read once (the stores to joint would reload it)
+                d0, d1, d2, d3 = rows[r, 0], rows[r, 1], rows[r, 2], rows[r, 3]
+                d4, d5, d6 = rows[r, 4], rows[r, 5], rows[r, 6]
                 for x1 in range(nst[a]):
+                    fa = f * sw[a, x1]  # g = f * sw[a, x1] * sw[b, x2], in that order
+                    s1 = st[a, x1]
                     for x2 in range(nst[b]):
-                        g = f * sw[a, x1] * sw[b, x2]
-                        for d in range(outcomes):
-                            joint[st[a, x1], st[b, x2], d] += g * rows[r, d]
+                        g = fa * sw[b, x2]
+                        s2 = st[b, x2]
+                        joint[s1, s2, 0] += g * d0
+                        joint[s1, s2, 1] += g * d1
+                        joint[s1, s2, 2] += g * d2
+                        joint[s1, s2, 3] += g * d3
+                        joint[s1, s2, 4] += g * d4
+                        joint[s1, s2, 5] += g * d5
+                        if outcomes == 7:
+                            joint[s1, s2, 6] += g * d6
     return joint
 
 
