@@ -254,6 +254,12 @@ def _key_rows(
     return row, table, cards, count
 
 
+#: The counts of the sets met by the last call and not yet given their dealer's rows: scratch
+#: shared by every :class:`DealerRows` (each call's are used before the next call; one
+#: buffer is fewer fresh pages for a new process than one for each up card).
+_NEW_CARDS = [np.zeros((1 << 11, 10), dtype=np.int64)]
+
+
 class DealerRows:
     """The dealer's outcomes (17..21, bust, blackjack) for one up card drawing from ``shoe``
     (the cards left after the up card) less each set of cards met so far, by row."""
@@ -262,7 +268,6 @@ class DealerRows:
         self.shoe = shoe
         self.table = standing_table(up, hits_soft_17)
         self.slots = np.full(2 << 12, FREE, dtype=np.int64)
-        self.cards = np.zeros((1 << 11, 10), dtype=np.int64)
         self.count = 0
         self.store = np.zeros((1 << 11, 7))
         self.known = 0
@@ -275,8 +280,8 @@ class DealerRows:
     def pair_rows(self, atoms: Atoms, out: IntArray) -> npt.NDArray[np.int32]:
         """The row of each pair of ``atoms`` (in order ``a <= b``), the cards ``out`` taken
         as well; the dealer's outcomes of new sets are computed here."""
-        row, self.slots, self.cards, self.count = _pair_rows(
-            atoms.drawn, out, self.slots, self.cards, self.count
+        row, self.slots, _NEW_CARDS[0], self.count = _pair_rows(
+            atoms.drawn, out, self.slots, _NEW_CARDS[0], self.count
         )
         self._fill()
         return row
@@ -284,8 +289,8 @@ class DealerRows:
     def rows_of(self, keys: IntArray) -> npt.NDArray[np.int32]:
         """The row of each set of cards out of the shoe (``keys``: the counts as digits,
         :data:`DIGITS`); the dealer's outcomes of new sets are computed here."""
-        row, self.slots, self.cards, self.count = _key_rows(
-            keys, self.slots, self.cards, self.count
+        row, self.slots, _NEW_CARDS[0], self.count = _key_rows(
+            keys, self.slots, _NEW_CARDS[0], self.count
         )
         self._fill()
         return row
@@ -295,7 +300,7 @@ class DealerRows:
         known, count = self.known, self.count
         if count > known:
             t = self.table
-            removed = self.cards[: count - known]
+            removed = _NEW_CARDS[0][: count - known]
             new, valid = dealer_dists(self.shoe, removed, t.parent, t.fac, t.ways, t.bucket)
             new[:, BUST] = np.where(valid, 1.0 - new.sum(axis=1), 0.0)
             if count > self.store.shape[0]:
