@@ -338,3 +338,85 @@ def test_the_atoms_weights_walk_only_the_hands_reached_and_sum_the_same() -> Non
                 got = atom_weights(nodes, dec, pair, aces=aces, two_hands=two)
                 want = _plain_atom_weights(nodes, one, pair, dec, aces, two)
                 assert np.array_equal(got, want), (pair, aces, two)
+
+
+def _plain_hand_distributions(args: tuple[Any, ...]) -> tuple[FloatArray, ...]:
+    """The hands' distributions as the kernel made them before: a row of every hand for each
+    of stand, hit and double."""
+    (comp_base, counts, total, ncards, child, order, bounds, mask, valid, nb, pbj, push, bj,
+     peek, f1, f2, dec, force_stand2, size, off) = args  # fmt: skip
+    from twentyone.analysis.player import DOUBLE, HIT
+
+    n = counts.shape[0]
+    stand, hit, dbl, played = (np.zeros((n, size)) for _ in range(4))
+    l1, l2 = int(2.0 * f1 + 0.5), int(2.0 * f2 + 0.5)
+    for j in range(int(bounds[-1])):
+        i = int(order[j])
+        if not mask[i] or not valid[i]:
+            continue
+        comp = comp_base - counts[i]
+        nn = int(comp.sum())
+        t = int(total[i])
+        rest = 1.0 - push[i] - pbj[i]
+        stand[i, off + 2] += (rest + nb[i]) / 2.0
+        stand[i, off - 2] += (rest - nb[i]) / 2.0
+        stand[i, off] += push[i]
+        if not peek:
+            stand[i, off - l1] += pbj[i]
+        if t < 21:
+            for v in range(10):
+                if comp[v] == 0:
+                    continue
+                p = comp[v] / nn
+                c = int(child[i, v])
+                if c < 0:
+                    keep = 1.0
+                    if peek and bj >= 0:
+                        keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
+                    hit[i, off - 2] += p * keep
+                    dbl[i, off - 4] += p * keep
+                else:
+                    for k in range(size):
+                        hit[i, k] += p * played[c, k]
+                    rc = 1.0 - push[c] - pbj[c]
+                    dbl[i, off + 4] += p * (rc + nb[c]) / 2.0
+                    dbl[i, off - 4] += p * (rc - nb[c]) / 2.0
+                    dbl[i, off] += p * push[c]
+                    if not peek:
+                        dbl[i, off - l2] += p * pbj[c]
+        plays = t < 21 and not (ncards[i] == 2 and force_stand2)
+        a = dec[i]
+        src = (
+            hit
+            if plays and a == HIT
+            else dbl
+            if plays and a == DOUBLE and ncards[i] == 2
+            else stand
+        )
+        played[i] = src[i]
+    return stand, hit, dbl, played
+
+
+@pytest.mark.parametrize(("rules", "up"), [("1D S17 DAS SPL1 NS", 6), ("1D H17 NDAS SPL1 LS", 0)])
+def test_the_hands_distributions_keep_the_two_card_rows_bit_for_bit(rules: str, up: int) -> None:
+    from twentyone import load_rules
+    from twentyone.analysis.context import Context, up_base
+    from twentyone.analysis.dealer import blackjack_card
+    from twentyone.analysis.grid import Grid
+    from twentyone.analysis.optimal import optimal_solved
+    from twentyone.analysis.outcomes import hand_distributions
+
+    ctx = Context.of(load_rules(rules))
+    nodes, grid, base = ctx.nodes, Grid(ctx), up_base(ctx, up)
+    args = (
+        base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
+        nodes.bounds, base.mask, base.valid, base.nb, base.pbj, base.push, blackjack_card(up),
+        ctx.peek, ctx.f1, ctx.f2, optimal_solved(ctx, up).dec, False, grid.size, grid.off,
+    )  # fmt: skip
+    stand, hit, dbl, played, two = hand_distributions(*args)
+    want = _plain_hand_distributions(args)
+    assert np.array_equal(played, want[3])
+    pairs = np.nonzero(nodes.ncards == 2)[0]
+    assert (two[pairs] == np.arange(pairs.size)).all() and (two[nodes.ncards != 2] == -1).all()
+    for got, plain in zip((stand, hit, dbl), want[:3], strict=True):
+        assert np.array_equal(got[two[pairs]], plain[pairs])

@@ -121,14 +121,22 @@ def hand_distributions(
     force_stand2: bool,
     size: int,
     off: int,
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:  # pragma: no cover - compiled
-    """Per hand, the distribution of its net on the grid when it stands, hits (then plays by
-    ``dec``), doubles, and as played by ``dec``. With a peek, masses are joint with "the dealer
-    has no blackjack" (they sum to its probability), as the values are."""
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, IntArray]:  # pragma: no cover
+    """Per hand, the distribution of its net on the grid as played by ``dec`` (``played``),
+    and per two-card hand (row ``two[i]`` of hand ``i``; -1 for the others) when it stands,
+    hits (then plays by ``dec``) and doubles: the other hands' rows are worked in a scratch
+    row (the last), four times less memory to fill for a new process. With a peek, masses
+    are joint with "the dealer has no blackjack" (they sum to its probability), as the
+    values are."""
     n = counts.shape[0]
-    stand = np.zeros((n, size))
-    hit = np.zeros((n, size))
-    dbl = np.zeros((n, size))
+    two = np.zeros(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        two[i] = m if ncards[i] == 2 else -1
+        m += 1 if ncards[i] == 2 else 0
+    stand = np.zeros((m + 1, size))
+    hit = np.zeros((m + 1, size))
+    dbl = np.zeros((m + 1, size))
     played = np.zeros((n, size))
     comp = np.zeros(10, dtype=np.int64)
     l1 = int(2.0 * f1 + 0.5)
@@ -138,17 +146,24 @@ def hand_distributions(
             i = order[j]
             if not mask[i] or not valid[i]:
                 continue
+            r = two[i]
+            if r < 0:  # the scratch row, zeroed
+                r = m
+                for k in range(size):
+                    stand[r, k] = 0.0
+                    hit[r, k] = 0.0
+                    dbl[r, k] = 0.0
             nn = 0
             for v in range(10):
                 comp[v] = comp_base[v] - counts[i, v]
                 nn += comp[v]
             t = total[i]
             rest = 1.0 - push[i] - pbj[i]
-            stand[i, off + 2] += (rest + nb[i]) / 2.0
-            stand[i, off - 2] += (rest - nb[i]) / 2.0
-            stand[i, off] += push[i]
+            stand[r, off + 2] += (rest + nb[i]) / 2.0
+            stand[r, off - 2] += (rest - nb[i]) / 2.0
+            stand[r, off] += push[i]
             if not peek:
-                stand[i, off - l1] += pbj[i]
+                stand[r, off - l1] += pbj[i]
             if t < 21:
                 for v in range(10):
                     if comp[v] == 0:
@@ -159,17 +174,17 @@ def hand_distributions(
                         keep = 1.0
                         if peek and bj >= 0:
                             keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
-                        hit[i, off - 2] += p * keep
-                        dbl[i, off - 4] += p * keep
+                        hit[r, off - 2] += p * keep
+                        dbl[r, off - 4] += p * keep
                     else:
                         for k in range(size):
-                            hit[i, k] += p * played[c, k]
+                            hit[r, k] += p * played[c, k]
                         rc = 1.0 - push[c] - pbj[c]
-                        dbl[i, off + 4] += p * (rc + nb[c]) / 2.0
-                        dbl[i, off - 4] += p * (rc - nb[c]) / 2.0
-                        dbl[i, off] += p * push[c]
+                        dbl[r, off + 4] += p * (rc + nb[c]) / 2.0
+                        dbl[r, off - 4] += p * (rc - nb[c]) / 2.0
+                        dbl[r, off] += p * push[c]
                         if not peek:
-                            dbl[i, off - l2] += p * pbj[c]
+                            dbl[r, off - l2] += p * pbj[c]
             a = dec[i]
             plays = t < 21 and not (ncards[i] == 2 and force_stand2)
             src = (
@@ -180,8 +195,8 @@ def hand_distributions(
                 else stand
             )
             for k in range(size):
-                played[i, k] = src[i, k]
-    return stand, hit, dbl, played
+                played[i, k] = src[r, k]
+    return stand, hit, dbl, played, two
 
 
 def _surrender(ctx: Context, grid: Grid, pbj: float) -> FloatArray:
@@ -305,7 +320,8 @@ def _split(ctx: Context, grid: Grid, up: int, pair: int, play: SplitPlay) -> Spl
 class _UpTables(NamedTuple):
     """What every first hand against one up card reads: the up card's chance, the shoe after
     it, the stand values, the strategy's decisions, the chart's column (basic strategy) and
-    each hand's net distribution when it stands, hits, doubles or plays on."""
+    each hand's net distribution as it plays on, and each two-card hand's (row ``two[node]``)
+    when it stands, hits or doubles."""
 
     pu: float
     shoe: IntArray
@@ -316,6 +332,7 @@ class _UpTables(NamedTuple):
     hit: FloatArray
     dbl: FloatArray
     played: FloatArray
+    two: IntArray
 
 
 def _up_tables(ctx: Context, grid: Grid, up: int, optimal: bool) -> _UpTables:
@@ -331,13 +348,13 @@ def _up_tables(ctx: Context, grid: Grid, up: int, optimal: bool) -> _UpTables:
     else:
         assert col.chart is not None
         solved = chart_solved(ctx, up, col.chart)
-    stand, hit, dbl, played = hand_distributions(
+    stand, hit, dbl, played, two = hand_distributions(
         base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
         nodes.bounds, base.mask, base.valid, base.nb, base.pbj, base.push,
         blackjack_card(up), ctx.peek, ctx.f1, ctx.f2, solved.dec, False, grid.size, grid.off,
     )  # fmt: skip
     pu = float(full[up] / full.sum())
-    return _UpTables(pu, shoe_after(ctx, up), base, solved, col, stand, hit, dbl, played)
+    return _UpTables(pu, shoe_after(ctx, up), base, solved, col, stand, hit, dbl, played, two)
 
 
 def _action_dists(
@@ -346,7 +363,8 @@ def _action_dists(
     """Each action's net on a first hand, where the 6-7-8 / 7-7-7 bonus cannot pay and
     where it can."""
     nodes = ctx.nodes
-    hit_b, dbl_b = t.hit[node], t.dbl[node]
+    row = int(t.two[node])
+    hit_b, dbl_b = t.hit[row], t.dbl[row]
     need, share = _bonus_need(nodes.counts[node])
     comp = t.shoe - nodes.counts[node]
     if ctx.bonus and need >= 0 and comp[need] > 0 and int(nodes.total[node]) < 21:
@@ -355,8 +373,8 @@ def _action_dists(
         hit_b = hit_b + q * (grid.shift(t.played[c], ctx.bonus) - t.played[c])
         two = grid.stake_stand(ctx, t.base, c, 2)
         dbl_b = dbl_b + q * (grid.shift(two, ctx.bonus) - two)
-    plain = {"stand": t.stand[node], "hit": t.hit[node], "double": t.dbl[node]}
-    paid = {"stand": t.stand[node], "hit": hit_b, "double": dbl_b}
+    plain = {"stand": t.stand[row], "hit": t.hit[row], "double": t.dbl[row]}
+    paid = {"stand": t.stand[row], "hit": hit_b, "double": dbl_b}
     if ctx.surrender_offered(up):
         plain["surrender"] = paid["surrender"] = _surrender(ctx, grid, pbj)
     return plain, paid
