@@ -175,7 +175,7 @@ def _atoms(decks: int, pair: int, up: int) -> tuple[Atoms, IntArray]:
 
 def test_the_pair_rows_number_each_set_where_first_met_and_survive_growing() -> None:
     slots = np.full(2 * 4, FREE, dtype=np.int64)  # tiny: grown several times on the way
-    cards = np.zeros((2, 10), dtype=np.int64)
+    cards = np.zeros(20, dtype=np.int64)  # room for two sets' counts
     seen: dict[tuple[int, ...], int] = {}
     count = 0
     for pair, up in ((7, 6), (2, 6), (ACE, 6), (7, 6)):  # the last: every set known
@@ -192,14 +192,14 @@ def test_the_pair_rows_number_each_set_where_first_met_and_survive_growing() -> 
                 want.append(seen.setdefault(key, len(seen)))
         assert row.tolist() == want and count == len(seen)
         new = list(seen)[before:]  # the sets met in this call, in order
-        assert [tuple(r) for r in cards[: len(new)].tolist()] == new
+        assert [tuple(r) for r in cards[: 10 * len(new)].reshape(-1, 10).tolist()] == new
     assert 4 * count <= slots.shape[0]  # at most half full
     # the sets as keys: the same rows, and new ones numbered on
     more = [(1,) * 10, next(iter(seen))]
     keys = np.array([sum(c * KEY_BASE ** (9 - v) for v, c in enumerate(k)) for k in more])
     row, slots, cards, count2 = _key_rows(keys, slots, cards, count)
     assert row.tolist() == [count, 0] and count2 == count + 1
-    assert cards[0].tolist() == [1] * 10
+    assert cards[:10].tolist() == [1] * 10
 
 
 def _per_pair(

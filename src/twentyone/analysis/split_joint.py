@@ -85,8 +85,7 @@ def _atom_weights(
     ways[one] = 1.0
     w = np.zeros((n, STATES))
     level = np.zeros(n, dtype=np.int64)  # this level's hands, then the next level's
-    after = np.zeros(n, dtype=np.int64)
-    queued = np.zeros(n, dtype=np.bool_)
+    after = np.zeros(n, dtype=np.int64)  # (a hand joins it when its count of orders starts)
     level[0] = one
     now, size = 1, 1
     while now > 0:
@@ -107,11 +106,10 @@ def _atom_weights(
                 if part == 1:
                     w[c, 7 + hand_state(total[c])] += wi
                 elif not (size == 1 and two_hands and v == pair):
-                    ways[c] += wi
-                    if not queued[c]:
-                        queued[c] = True
+                    if ways[c] == 0.0:
                         after[nxt] = c
                         nxt += 1
+                    ways[c] += wi
         level, after = after, level
         now = nxt
         size += 1
@@ -161,7 +159,7 @@ def _slot(table: IntArray, key: int) -> int:  # pragma: no cover - compiled
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _grown(
     table: IntArray, cards: IntArray, count: int, new: int
 ) -> tuple[IntArray, IntArray]:  # pragma: no cover - compiled
@@ -179,11 +177,10 @@ def _grown(
                 g = _slot(table, old[u])
                 table[2 * g] = old[u]
                 table[2 * g + 1] = old[u + 1]
-    if new >= cards.shape[0]:
-        more = np.empty((4 * cards.shape[0], 10), dtype=np.int64)
-        for u in range(new):
-            for v in range(10):
-                more[u, v] = cards[u, v]
+    if 10 * new >= cards.shape[0]:  # one array (a second dimension: one more overload)
+        more = np.empty(4 * cards.shape[0], dtype=np.int64)
+        for u in range(10 * new):
+            more[u] = cards[u]
         cards = more
     return table, cards
 
@@ -194,8 +191,8 @@ def _pair_rows(
 ) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, int]:  # pragma: no cover - compiled
     """For every pair of atoms ``a <= b`` in that order, the row of the set of cards the two
     drew with ``extra``: a set not seen before gets row ``count``, the next, and its counts
-    in ``cards[count - first]`` (``first``: ``count`` on the way in; the counts are wanted
-    only until the dealer's outcomes are computed)."""
+    in ``cards[10 * (count - first):][:10]`` (``first``: ``count`` on the way in; the counts
+    are wanted only until the dealer's outcomes are computed)."""
     first = count
     t = drawn.shape[0]
     keys = np.zeros(t, dtype=np.int64)
@@ -217,9 +214,9 @@ def _pair_rows(
                 table[2 * h + 1] = count
                 row[j] = count
                 for v in range(10):
-                    cards[count - first, v] = drawn[a, v] + drawn[b, v] + extra[v]
+                    cards[10 * (count - first) + v] = drawn[a, v] + drawn[b, v] + extra[v]
                 count += 1
-                if 4 * count > table.shape[0] or count - first >= cards.shape[0]:
+                if 4 * count > table.shape[0] or 10 * (count - first) >= cards.shape[0]:
                     table, cards = _grown(table, cards, count, count - first)
             else:
                 row[j] = table[2 * h + 1]
@@ -243,11 +240,11 @@ def _key_rows(
             table[2 * h + 1] = count
             rest = key
             for v in range(9, -1, -1):
-                cards[count - first, v] = rest % KEY_BASE
+                cards[10 * (count - first) + v] = rest % KEY_BASE
                 rest //= KEY_BASE
             row[j] = count
             count += 1
-            if 4 * count > table.shape[0] or count - first >= cards.shape[0]:
+            if 4 * count > table.shape[0] or 10 * (count - first) >= cards.shape[0]:
                 table, cards = _grown(table, cards, count, count - first)
         else:
             row[j] = table[2 * h + 1]
@@ -257,7 +254,7 @@ def _key_rows(
 #: The counts of the sets met by the last call and not yet given their dealer's rows: scratch
 #: shared by every :class:`DealerRows` (each call's are used before the next call; one
 #: buffer is fewer fresh pages for a new process than one for each up card).
-_NEW_CARDS = [np.zeros((1 << 11, 10), dtype=np.int64)]
+_NEW_CARDS = [np.zeros(10 << 11, dtype=np.int64)]
 
 
 class DealerRows:
@@ -300,7 +297,7 @@ class DealerRows:
         known, count = self.known, self.count
         if count > known:
             t = self.table
-            removed = _NEW_CARDS[0][: count - known]
+            removed = _NEW_CARDS[0][: 10 * (count - known)].reshape(count - known, 10)
             new, valid = dealer_dists(self.shoe, removed, t.parent, t.fac, t.ways, t.bucket)
             new[:, BUST] = np.where(valid, 1.0 - new.sum(axis=1), 0.0)
             if count > self.store.shape[0]:
@@ -356,8 +353,9 @@ def _accumulate(
     for j in range(top):
         inv[j] = 1.0 / x if x > 0 else 0.0
         x *= max(n0 - j, 0)
-    chance = np.zeros(rows.shape[0])
-    known = np.zeros(rows.shape[0], dtype=np.bool_)
+    chance = np.empty(rows.shape[0])  # -1: not computed yet (a chance is never negative)
+    for u in range(rows.shape[0]):
+        chance[u] = -1.0
     outcomes = 6  # the dealer's blackjack (the last) only where a row has it
     for u in range(rows.shape[0]):
         if rows[u, 6] != 0.0:
@@ -369,12 +367,11 @@ def _accumulate(
         for b in range(a, t):
             r = row_of_pair[j]
             j += 1
-            if not known[r]:
+            if chance[r] < 0.0:
                 f = inv[size[a] + size[b]]
                 for v in range(10):
                     f *= ff[v, drawn[a, v] + drawn[b, v]]
                 chance[r] = f
-                known[r] = True
             f = chance[r] * 2.0 if b != a else chance[r]
             if f != 0.0:  # the row read once (the stores to joint would reload it)
                 d0, d1, d2, d3 = rows[r, 0], rows[r, 1], rows[r, 2], rows[r, 3]
