@@ -109,3 +109,24 @@ def test_a_shoe_that_can_run_out_with_no_pair_card_left_splits_without_error() -
     got = analyze(load_rules("1D S17 DAS SPL3 NS"), shoe=(2, 3, 2, 1, 3, 1, 1, 0, 1, 11))
     assert got.outcomes_optimal is not None
     assert 0.99 < sum(got.outcomes_optimal.values()) <= 1.0 + 1e-12
+
+
+def test_resplit_figures_do_not_depend_on_what_was_computed_before() -> None:
+    # the rounds reaching three hands read dealer rows cached by earlier analyses: a process
+    # that computed more of them (a long-running server, a test suite) must get the same bits
+    from twentyone.analysis import clear_caches
+    from twentyone.analysis.context import UPS, Context, up_dists
+    from twentyone.analysis.shoe_counts import removed_sets
+
+    rules = load_rules("6D S17 DAS SPL3 NS")
+    clear_caches(tables=True)
+    first = analyze(rules).to_json()
+    clear_caches(tables=True)
+    ctx = Context.of(rules)
+    everything = removed_sets(ctx.decks, ctx.hands_by_pair).where.reshape(-1)
+    for up in UPS:  # every dealer row of every set of cards out, computed beforehand
+        up_dists(ctx, up).ensure(everything)
+    again = analyze(rules).to_json()
+    first.pop("seconds")
+    again.pop("seconds")
+    assert again == first

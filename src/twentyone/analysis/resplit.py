@@ -149,6 +149,9 @@ def _hand_joints(
     left = base.comp.copy()
     left[pair] -= 1
     cache = up_dists(ctx, up)
+    # every row the walk may read, computed now: which rows earlier analyses happened to
+    # compute must not change the figures (a bust's dealer outcomes before its last card)
+    cache.ensure(rows[base.mask & base.valid])
     joint = state_joint(
         base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
         nodes.bounds, base.mask, base.valid, cache.dists, _ready(rows, cache.done),
