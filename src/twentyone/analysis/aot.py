@@ -49,8 +49,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 _HANDS = ("ai", "ai2", "ai", "ai", "ai2", "ai", "ai", "ab", "ab")
 _DISTS = ("af", "af", "af", "i", "b", "f", "f", "ai")
 _SOLVE = (
@@ -118,6 +116,7 @@ def accepts(codes: tuple[str, ...]) -> Callable[[tuple[Any, ...]], bool]:
     compiled code reads its arguments as declared, without numba's checks (an array of
     another type or layout would be misread), so a call that does not match goes to numba.
 
+    >>> import numpy as np
     >>> ok = accepts(("ai", "f", "b"))
     >>> ok((np.zeros(3, dtype=np.int64), 0.5, True)), ok((np.zeros(3), 0.5, True))
     (True, False)
@@ -125,6 +124,8 @@ def accepts(codes: tuple[str, ...]) -> Callable[[tuple[Any, ...]], bool]:
     >>> ok((ints[::2], 0.5, True)), ok((ints[:3], 1, True))  # a strided view; an int for a float
     (False, False)
     """
+    import numpy as np  # here: after an answer read from the cache, no numpy at all
+
     dtypes = {"i": np.dtype(np.int64), "b": np.dtype(np.bool_), "f": np.dtype(np.float64)}
     dtypes["i32"] = np.dtype(np.int32)
     arrays: list[tuple[int, np.dtype[Any], int]] = []
