@@ -37,6 +37,8 @@ _KERNELS: list[Kernel] = []
 #: Whether numba is imported and every stand-in has its dispatcher.
 _MATERIALIZED = [False]
 _LOCK = threading.RLock()
+#: A stand-in's own attributes.
+_OWN = frozenset({"_dispatcher", "aot", "aot_accepts", "py_func", "options"})
 
 
 class Kernel:
@@ -69,7 +71,7 @@ class Kernel:
         return self._dispatcher
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("_dispatcher", "aot", "aot_accepts", "py_func"):
+        if name.startswith("__") or name in _OWN:  # not set yet: not the dispatcher's
             raise AttributeError(name)
         return getattr(self.dispatcher, name)
 
