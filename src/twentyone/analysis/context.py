@@ -460,15 +460,31 @@ def run_solve(
     return Solved(*out)
 
 
+def arrays_key(pair: tuple[IntArray, IntArray]) -> bytes:
+    """Two ``int64`` arrays of one length (a chart's hard and soft rows, a play's decisions)
+    as one hashable key, for a cache keyed by their contents (:func:`arrays_of` undoes it).
+
+    >>> a, b = arrays_of(arrays_key((np.arange(3), np.arange(3, 6))))
+    >>> a.tolist(), b.tolist(), a.flags.writeable
+    ([0, 1, 2], [3, 4, 5], True)
+    """
+    a, b = pair
+    return a.tobytes() + b.tobytes()
+
+
+def arrays_of(key: bytes) -> tuple[IntArray, IntArray]:
+    """The two arrays of :func:`arrays_key` (writable copies)."""
+    both = np.frombuffer(key, dtype=np.int64).reshape(2, -1)
+    return both[0].copy(), both[1].copy()
+
+
 def chart_solved(ctx: Context, up: int, chart: tuple[IntArray, IntArray]) -> Solved:
     """Every first hand against ``up`` played by ``chart`` over the fresh shoe less the up
     card (kept a while: the chart's return, its second moment and its exact distribution read
     the same)."""
-    hard, soft = chart
-    return _chart_solved(ctx, up, hard.tobytes() + soft.tobytes())
+    return _chart_solved(ctx, up, arrays_key(chart))
 
 
 @lru_cache(maxsize=64)
 def _chart_solved(ctx: Context, up: int, chart: bytes) -> Solved:
-    codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
-    return run_solve(ctx, up, up_base(ctx, up), CHART, chart=(codes[0].copy(), codes[1].copy()))
+    return run_solve(ctx, up, up_base(ctx, up), CHART, chart=arrays_of(chart))

@@ -12,7 +12,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from twentyone.analysis.context import Base, Context, Solved, base_table, run_solve
+from twentyone.analysis.context import (
+    Base,
+    Context,
+    Solved,
+    arrays_key,
+    arrays_of,
+    base_table,
+    run_solve,
+)
 from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, STAND, stand_needed
 from twentyone.analysis.shoe_counts import (
     ACE,
@@ -50,26 +58,20 @@ def split_table(ctx: Context, up: int, pair: int, play: SplitPlay, k: int) -> Sp
     ``play``, kept a while (the split value, its second moment and the exact distribution
     read the same tables)."""
     if play.mode == CHART and play.chart is not None:
-        hard, soft = play.chart
-        return _chart_split_table(ctx, up, pair, hard.tobytes() + soft.tobytes(), k)
+        return _chart_split_table(ctx, up, pair, arrays_key(play.chart), k)
     if play.mode == FIXED and play.dec is not None:
-        dec, decs = play.dec
-        return _fixed_split_table(ctx, up, pair, dec.tobytes() + decs.tobytes(), k)
+        return _fixed_split_table(ctx, up, pair, arrays_key(play.dec), k)
     return _make_split_table(ctx, up, pair, play, k)
 
 
 @lru_cache(maxsize=32)
 def _chart_split_table(ctx: Context, up: int, pair: int, chart: bytes, k: int) -> SplitTable:
-    codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
-    play = SplitPlay(mode=CHART, chart=(codes[0].copy(), codes[1].copy()))
-    return _make_split_table(ctx, up, pair, play, k)
+    return _make_split_table(ctx, up, pair, SplitPlay(mode=CHART, chart=arrays_of(chart)), k)
 
 
 @lru_cache(maxsize=32)
 def _fixed_split_table(ctx: Context, up: int, pair: int, dec: bytes, k: int) -> SplitTable:
-    both = np.frombuffer(dec, dtype=np.int64).reshape(2, -1)
-    play = SplitPlay(mode=FIXED, dec=(both[0].copy(), both[1].copy()))
-    return _make_split_table(ctx, up, pair, play, k)
+    return _make_split_table(ctx, up, pair, SplitPlay(mode=FIXED, dec=arrays_of(dec)), k)
 
 
 def _make_split_table(ctx: Context, up: int, pair: int, play: SplitPlay, k: int) -> SplitTable:
@@ -112,13 +114,11 @@ def _split_tables(
 def _chart_decisions(ctx: Context, chart: bytes) -> tuple[IntArray, IntArray]:
     """A chart's decisions on split hands: they depend on no value, so :func:`run_solve`
     reads them off a table of zeros, once per chart."""
-    codes = np.frombuffer(chart, dtype=np.int64).reshape(2, 22)
     n = ctx.nodes.size
     zeros = np.zeros(n)
     every = np.ones(n, dtype=np.bool_)
     blank = Base(ctx.fresh(), zeros, zeros, every, every, zeros)
-    chart_arrays = (codes[0].copy(), codes[1].copy())
-    solved = run_solve(ctx, ACE, blank, CHART, split=True, chart=chart_arrays)
+    solved = run_solve(ctx, ACE, blank, CHART, split=True, chart=arrays_of(chart))
     return solved.dec, solved.decs
 
 
@@ -136,7 +136,7 @@ def split_hands(ctx: Context, up: int, pair: int, play: SplitPlay) -> tuple[Bool
         dec, decs = play.dec
     else:
         assert play.chart is not None
-        dec, decs = _chart_decisions(ctx, play.chart[0].tobytes() + play.chart[1].tobytes())
+        dec, decs = _chart_decisions(ctx, arrays_key(play.chart))
     one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
     return stand_needed(one, nodes.child, nodes.ncards, nodes.total, dec, decs, aces)
 
