@@ -109,6 +109,13 @@ for _g, (_soft, _total) in enumerate(GROUPS):
     _GROUP_TABLE[int(_soft), _total] = _g
 
 
+def _rows_of(keys: IntArray, by_key: IntArray, wanted: IntArray) -> IntArray:
+    """The row of ``keys`` holding each of ``wanted`` (any shape), -1 where none does
+    (``by_key``: the order that sorts ``keys``)."""
+    at = np.minimum(np.searchsorted(keys, wanted, sorter=by_key), keys.shape[0] - 1)
+    return np.where(keys[by_key[at]] == wanted, by_key[at], -1).astype(np.int64)
+
+
 def _hands_in_order(limit: IntArray) -> IntArray:
     """Every hand (hard sum <= 21, at most ``limit[v]`` cards of value index ``v``) as value
     counts, in the order of a depth-first walk that adds cards in value order (a hand, then
@@ -143,16 +150,13 @@ def _hands_in_order(limit: IntArray) -> IntArray:
 def player_nodes(decks: int) -> Nodes:
     """All player hands possible from a ``decks``-deck shoe (cached per deck count)."""
     counts = _hands_in_order(fresh_counts(decks))
-    n = counts.shape[0]
     weights = np.arange(1, 11, dtype=np.int64)
     hard = counts @ weights
     soft = (counts[:, ACE] > 0) & (hard + 10 <= 21)
     total = np.where(soft, hard + 10, hard)
     keys = counts @ _KEY_DIGITS
-    by_key = np.argsort(keys)
     grown = keys[:, None] + _KEY_DIGITS[None, :]  # each hand plus one card of each value
-    at = np.minimum(np.searchsorted(keys, grown, sorter=by_key), n - 1)
-    child = np.where(keys[by_key[at]] == grown, by_key[at], -1).astype(np.int64)
+    child = _rows_of(keys, np.argsort(keys), grown)
     group = _GROUP_TABLE[soft.astype(np.int64), total]
     order = np.argsort(group, kind="stable").astype(np.int64)
     bounds = np.searchsorted(group[order], np.arange(len(GROUPS) + 1)).astype(np.int64)
@@ -216,8 +220,7 @@ def removed_sets(decks: int, most_hands: tuple[int, ...]) -> Removed:
     if not parts:
         return Removed(nodes.counts.copy(), where)
     wanted = np.concatenate(parts)
-    at = np.minimum(np.searchsorted(keys, wanted, sorter=by_key), n - 1)
-    row = np.where(keys[by_key[at]] == wanted, by_key[at], -1)
+    row = _rows_of(keys, by_key, wanted)
     new_keys, first, which = np.unique(wanted[row < 0], return_index=True, return_inverse=True)
     rank = np.empty(new_keys.size, dtype=np.int64)
     rank[np.argsort(first, kind="stable")] = np.arange(new_keys.size)  # in order first met
