@@ -40,7 +40,8 @@ from twentyone.rules import Rules
 ENV = "TWENTYONE_CACHE_DIR"
 #: Bumped when the layout of an entry changes.
 FORMAT = 1
-_OFF = ("off", "0", "no", "false")
+#: The values of a switch variable that turn it off (``TWENTYONE_CACHE_DIR``, ``TWENTYONE_AOT``).
+OFF_WORDS = ("off", "0", "no", "false")
 
 
 def cache_root() -> Path | None:
@@ -48,7 +49,7 @@ def cache_root() -> Path | None:
     when the cache is off."""
     named = os.environ.get(ENV)
     if named is not None:
-        if named.strip().lower() in _OFF or not named.strip():
+        if named.strip().lower() in OFF_WORDS or not named.strip():
             return None
         return Path(named)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")

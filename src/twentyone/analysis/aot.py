@@ -199,8 +199,10 @@ def module_path(where: Path | None = None) -> Path:
 
 
 def enabled() -> bool:
-    """False when ``TWENTYONE_AOT`` is ``off`` (or ``0``)."""
-    return os.environ.get("TWENTYONE_AOT", "").lower() not in ("off", "0", "no", "false")
+    """False when ``TWENTYONE_AOT`` is ``off`` (or ``0``, ``no``, ``false``)."""
+    from twentyone.result_cache import OFF_WORDS
+
+    return os.environ.get("TWENTYONE_AOT", "").lower() not in OFF_WORDS
 
 
 def load() -> bool:
