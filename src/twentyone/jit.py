@@ -120,8 +120,3 @@ def materialize() -> None:
             for name, value in list(names.items()):
                 if type(value) is Kernel:
                     names[name] = value._dispatcher
-
-
-def kernels() -> list[Kernel]:
-    """The stand-ins made so far (whether or not numba is materialized)."""
-    return list(_KERNELS)
