@@ -104,12 +104,12 @@ def cmd_edge(args: argparse.Namespace) -> int:
 def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
     """The exact analysis ``edge`` asks for (the kernels loaded, or compiled with a notice)."""
     from twentyone.analysis import analyze
+    from twentyone.analysis.context import Context
+    from twentyone.analysis.forked import analyze_forked
+    from twentyone.analysis.warmup import compile_aside
     from twentyone.rules import Rules
 
     assert isinstance(rules, Rules)
-    from twentyone.analysis.context import Context
-    from twentyone.analysis.warmup import compile_aside
-
     shoe = _shoe_arg(rules, args)
     helper = None
     if _compile_notice(rules, args.boxes, shoe):
@@ -117,8 +117,6 @@ def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
     if helper is not None:  # the returns here while the distribution compiles there
         analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)
         helper.join()
-    from twentyone.analysis.forked import analyze_forked
-
     # half of it on a second core; this one, when done first, imports the table's printing
     return analyze_forked(rules, args.boxes, shoe, meanwhile=None if args.json else _table_imports)
 
