@@ -116,14 +116,14 @@ def main() -> None:
             f"| {target} s |"
         )
     cmd = [sys.executable, "-m", "twentyone.cli", "edge", RULES, "--json"]
-    # no answer kept on disk, and no background build of the compiled module started
+    # no answer kept on disk, and no background build of the saved code started
     never = dict(os.environ, TWENTYONE_CACHE_DIR="off", TWENTYONE_AOT="off")
     for _ in range(3):  # three runs, each printed: the best is the figure
         wall, mem = _timed_process(cmd, never)
         print(
             f"| new process `edge`, never asked (numba cache warm) | {wall:.2f} s; {mem} | 0.7 s |"
         )
-    with tempfile.TemporaryDirectory() as built:  # the kernels compiled ahead of time
+    with tempfile.TemporaryDirectory() as built:  # the kernels' machine code saved ahead of time
         subprocess.run(
             [sys.executable, "-m", "twentyone.analysis.aot", "build"],
             env=dict(os.environ, TWENTYONE_AOT_DIR=built),
@@ -137,7 +137,7 @@ def main() -> None:
                 run = [*cmd[:4], spec, "--json"]
                 wall, mem = _timed_process(run, compiled)
                 print(
-                    f"| new process `edge {spec}`, never asked, compiled ahead of time "
+                    f"| new process `edge {spec}`, never asked, saved machine code "
                     f"(no numba) | {wall:.2f} s; {mem} | 0.7 s |"
                 )
     with tempfile.TemporaryDirectory() as results:

@@ -24,7 +24,7 @@ def _english_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # no test reads or writes the user's cache of analyses (tests/test_result_cache.py
     # points it at a temporary folder)
     monkeypatch.setenv("TWENTYONE_CACHE_DIR", "off")
-    # no command a test runs starts the background build of the kernels compiled ahead of
-    # time (tests/test_aot.py builds one in a temporary folder and waits for it)
+    # no command a test runs starts the background build of the kernels' saved machine code
+    # (tests/test_aot.py builds it in a temporary folder and waits for it)
     monkeypatch.setenv("TWENTYONE_AOT", "off")
     yield

@@ -1,13 +1,13 @@
-"""The analysis's kernels compiled ahead of time (:mod:`twentyone.analysis.aot`): built in the
-background the way a user's first analysis starts it, loaded without numba, and the same
-figures to the bit as numba's kernels; and the stand-ins of :mod:`twentyone.jit`."""
+"""The analysis's kernels' saved machine code (:mod:`twentyone.analysis.aot`,
+:mod:`twentyone.analysis.machine_code`): built in the background the way a user's first
+analysis starts it (no C compiler on the path), loaded without numba, and the same figures to
+the bit as numba's kernels; and the stand-ins of :mod:`twentyone.jit`."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -20,10 +20,7 @@ import pytest
 
 from twentyone.analysis import aot
 
-COMPILER = any(shutil.which(c) for c in ("cc", "gcc", "clang"))
-needs_compiler = pytest.mark.skipif(not COMPILER, reason="no C compiler to build the module")
-
-#: What the compiled module is checked on: two and four hands, a Romanian preset, a single
+#: What the saved code is checked on: two and four hands, a Romanian preset, a single
 #: deck hitting soft 17, and a depleted shoe.
 CASES = [
     ("6D S17 DAS SPL1 NS", None),
@@ -71,12 +68,11 @@ def _run(code: str, env: dict[str, str], *args: str) -> Any:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A module built by the background build a CLI's analysis starts (detached, lowest
-    priority), waited for."""
-    if not COMPILER:
-        pytest.skip("no C compiler to build the module")
+    """Code saved by the background build a CLI's analysis starts (detached, lowest
+    priority), waited for; with nothing on the path (no C compiler, no other program)."""
     where = tmp_path_factory.mktemp("aot")
-    env = _env(where)
+    env = _env(where, PATH=str(tmp_path_factory.mktemp("empty")))
+    env.pop("CC", None)
     started = _run(SPAWN, env)
     assert started is True
     lock = next(iter(where.glob("*.lock")), None)
@@ -102,18 +98,17 @@ def numbas() -> dict[str, Any]:
     return got
 
 
-@needs_compiler
-def test_the_background_build_leaves_one_module_and_no_lock(built: Path) -> None:
+def test_the_background_build_leaves_one_file_and_no_lock(built: Path) -> None:
     modules = list(built.glob("twentyone_aot_*"))
     assert len(modules) == 1, sorted(p.name for p in built.iterdir())
+    assert modules[0].suffix == ".code"
     assert not list(built.glob("*.lock")) and not list(built.glob("*.failed"))
     # built: the next analysis starts no other build
     again = _run(SPAWN, _env(built))
     assert again is False
 
 
-@needs_compiler
-def test_compiled_kernels_give_numbas_figures_to_the_bit_without_numba(
+def test_saved_code_gives_numbas_figures_to_the_bit_without_numba(
     built: Path, numbas: dict[str, Any]
 ) -> None:
     got = _run(SCRIPT, _env(built), json.dumps(CASES))
@@ -123,8 +118,7 @@ def test_compiled_kernels_give_numbas_figures_to_the_bit_without_numba(
     assert got["advise"] == numbas["advise"]
 
 
-@needs_compiler
-def test_the_cli_edge_runs_on_the_compiled_module(built: Path, numbas: dict[str, Any]) -> None:
+def test_the_cli_edge_runs_on_the_saved_code(built: Path, numbas: dict[str, Any]) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "twentyone.cli", "edge", CASES[1][0], "--json"],
         env=_env(built),
@@ -139,15 +133,33 @@ def test_the_cli_edge_runs_on_the_compiled_module(built: Path, numbas: dict[str,
     assert got == numbas["reports"][1]
 
 
-@needs_compiler
-def test_a_damaged_module_is_ignored_and_numba_runs(
+def test_damaged_code_is_ignored_and_numba_runs(
     built: Path, tmp_path: Path, numbas: dict[str, Any]
 ) -> None:
     good = next(built.glob("twentyone_aot_*"))
-    (tmp_path / good.name).write_bytes(b"not a shared object")
+    (tmp_path / good.name).write_bytes(b"not saved code")
     got = _run(SCRIPT, _env(tmp_path), json.dumps(CASES[:1]))
     assert got["loaded"] is False and got["numba"] is True
     assert got["reports"] == numbas["reports"][:1]
+
+
+def test_a_build_keeps_no_code_that_fails_its_check(built: Path, tmp_path: Path) -> None:
+    from twentyone.analysis import machine_code
+
+    codes = machine_code.read(next(built.glob("twentyone_aot_*")))
+    # two kernels' code swapped: it loads, and must not be kept
+    first, second = codes[0], codes[1]
+    swapped = [
+        machine_code.Code(**{**vars(first), "module": second.module, "name": second.name}),
+        machine_code.Code(**{**vars(second), "module": first.module, "name": first.name}),
+        *codes[2:],
+    ]
+    part = tmp_path / "swapped.part"
+    machine_code.save(swapped, part)
+    with pytest.raises(machine_code.MachineCodeError, match=r"failed its check|differ"):
+        aot._verify(part)
+    machine_code.save(codes, part)
+    aot._verify(part)  # the code as saved passes
 
 
 def test_aot_off_and_a_failed_build_start_nothing(
@@ -162,7 +174,7 @@ def test_aot_off_and_a_failed_build_start_nothing(
     (tmp_path / f"{aot.module_name()}.failed").unlink()
     (tmp_path / f"{aot.module_name()}.lock").write_text(str(os.getpid()))
     assert aot.spawn_build() is False  # a live build holds the lock
-    assert not list(tmp_path.glob("twentyone_aot_*.so"))
+    assert not list(tmp_path.glob("twentyone_aot_*.code"))
 
 
 def test_a_lock_is_stale_when_its_build_is_gone(tmp_path: Path) -> None:
@@ -204,8 +216,7 @@ print(json.dumps(out))
         assert called == [declared], name
 
 
-@needs_compiler
-def test_calls_the_compiled_code_cannot_read_go_to_numba(built: Path) -> None:
+def test_calls_the_saved_code_cannot_read_go_to_numba(built: Path) -> None:
     code = """
 import json, sys
 import numpy as np

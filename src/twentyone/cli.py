@@ -433,7 +433,7 @@ def entry() -> None:
             _quiet_stdout()
         from twentyone.analysis.aot import spawn_build
 
-        spawn_build()  # the kernels compiled ahead of time, in the background, once
+        spawn_build()  # the kernels' machine code saved, in the background, once
         os._exit(code)
     sys.exit(code)
 

@@ -1,6 +1,6 @@
 """The analysis commands of ``twentyone``: ``edge``, ``advise``, ``eor`` and ``par``.
 
-Each loads the analysis's kernels first (from the module compiled ahead of time, or from
+Each loads the analysis's kernels first (from their saved machine code, or from
 numba's cache), or says that they are about to compile (:func:`_compile_notice`).
 """
 
@@ -25,7 +25,7 @@ def _compile_notice(
 ) -> bool:
     """Say so on standard error when the analysis's kernels are about to compile (returns
     True), else load them (see :func:`twentyone.analysis.warmup.prepare`; ``compiled``: from
-    the module compiled ahead of time where there is one)."""
+    the kernels' saved machine code where there is some)."""
     from twentyone.analysis.context import Context
     from twentyone.analysis.warmup import prepare
     from twentyone.rules import Rules
@@ -153,8 +153,8 @@ def cmd_eor(args: argparse.Namespace) -> int:
     from twentyone.rulesets import load_rules
 
     rules = load_rules(args.rules)
-    # numba's kernels, not the ones compiled ahead of time: over its eleven shoes the calls'
-    # argument checks and the compiled module's slower calls cost more than numba's start-up
+    # numba's kernels, not their saved code: over its eleven shoes numba's start-up is a
+    # small part, and every call to the saved code has its arguments checked first
     _compile_notice(rules, args.boxes, distributions=False, compiled=False)
     got = effects_of_removal(rules, boxes=args.boxes)
     if args.json:

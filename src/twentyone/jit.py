@@ -1,12 +1,12 @@
 """numba's ``njit``, imported only when a kernel needs it.
 
 Importing numba costs a new process about 0.2 s, and loading its cached kernels 0.1 s more:
-a third of a never-asked ``twentyone edge``. The analysis's kernels can instead run from a
-module compiled ahead of time (:mod:`twentyone.analysis.aot`), which needs no numba. So the
-kernels are declared with this module's :func:`njit`, which returns a :class:`Kernel`: a
-stand-in that calls the ahead-of-time code when it has some, else numba's dispatcher, made
-(and numba imported) on first need by :func:`materialize`. The figures cannot differ: both
-are the same Python function compiled by numba (``tests/test_aot.py`` compares them).
+a third of a never-asked ``twentyone edge``. The analysis's kernels can instead run from
+their machine code saved ahead of time (:mod:`twentyone.analysis.aot`), which loads without
+numba. So the kernels are declared with this module's :func:`njit`, which returns a
+:class:`Kernel`: a stand-in that calls the saved code when it has some, else numba's
+dispatcher, made (and numba imported) on first need by :func:`materialize`. The figures
+cannot differ: both are the code numba compiled (``tests/test_aot.py`` compares them).
 
 When numba is materialized every stand-in is replaced by its dispatcher in the modules that
 hold it (numba compiles a kernel calling another only when that name is a dispatcher), and
@@ -43,7 +43,7 @@ _OWN = frozenset({"_dispatcher", "aot", "aot_accepts", "py_func", "options"})
 
 class Kernel:
     """A kernel declared with :func:`njit` before numba was needed: ``py_func`` is the
-    Python function, ``aot`` its ahead-of-time code (None: none loaded), called only with
+    Python function, ``aot`` its saved code (None: none loaded), called only with
     arguments ``aot_accepts`` (that code reads them as declared, unchecked). Attributes it
     does not have (``signatures``, ``overloads``, ``compile`` ...) are the dispatcher's."""
 

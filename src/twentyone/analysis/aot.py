@@ -1,31 +1,29 @@
-"""The analysis's kernels compiled ahead of time, so that a new process need not import numba.
+"""The analysis's kernels' machine code kept ahead of time, so that a new process need not
+import numba.
 
-A new process's ``twentyone edge`` spends about 0.2 s importing numba and 0.1 s loading its
-cached kernels before any analysis. numba can also compile the same kernels ahead of time
-(``numba.pycc``) into an ordinary extension module, which loads in a millisecond and needs
-neither numba nor LLVM. This module builds that module from the kernels of
-:data:`EXPORTS` (the ones Python calls, each with the one signature the analysis calls it
-with: :func:`signatures`) and, when one built by the code running now is found, hands its
-functions to the kernels' stand-ins (:class:`twentyone.jit.Kernel`), which then never import
-numba. The figures are the same to the bit (``tests/test_aot.py``): the same functions,
-compiled by the same numba, with the same options.
+A new process's ``twentyone edge`` spends about 0.2 s importing numba and 0.15 s loading its
+cached kernels through it before any analysis. The kernels of :data:`EXPORTS` (the ones
+Python calls, each with the one signature the analysis calls it with: :func:`signatures`)
+are instead read once from numba's cache into one file (:mod:`twentyone.analysis.machine_code`),
+which a new process loads with llvmlite in about 0.05 s, numba never imported; its functions
+go to the kernels' stand-ins (:class:`twentyone.jit.Kernel`). The code run is the code numba
+compiled, byte for byte: the figures are the same to the bit (``tests/test_aot.py``).
 
-Building needs a C compiler (pycc compiles numba's runtime into the module) and takes about
-15 s of CPU, so it is never in a user's way: after an analysis command, when no module of
-this code exists, :func:`spawn_build` starts ``python -m twentyone.analysis.aot build
---background`` as a detached process at the lowest priority; until it is done the kernels run
-as before, from numba's cache. Where it cannot build (no compiler, an error) it leaves a
-``.failed`` file with the reason and is not tried again for that code. ``TWENTYONE_AOT=off``
-turns all of it off; ``python -m twentyone.analysis.aot build`` builds in the foreground.
+Building needs nothing but numba (no C compiler) and takes about a second (numba's import
+and its cache read; the kernels are compiled first where the cache lacks them), so it is
+never in a user's way: after an analysis command, when no file of this code exists,
+:func:`spawn_build` starts ``python -m twentyone.analysis.aot build --background`` as a
+detached process at the lowest priority; until it is done the kernels run as before, from
+numba's cache. Where it cannot build it leaves a ``.failed`` file with the reason and is not
+tried again for that code. ``TWENTYONE_AOT=off`` turns all of it off; ``python -m
+twentyone.analysis.aot build`` builds in the foreground.
 
-The module lives beside numba's cache (``TWENTYONE_AOT_DIR``, else ``NUMBA_CACHE_DIR``,
-else the package's ``__pycache__``, else the user's cache folder) under a name made of the
-package's code digest (:func:`twentyone.result_cache.code_digest`), the machine and its CPU:
-the code is compiled for this CPU, so a module found elsewhere is never loaded. Modules of
-other code are removed when a new one is built.
+The file lives beside numba's cache (``TWENTYONE_AOT_DIR``, else ``NUMBA_CACHE_DIR``, else
+the package's ``__pycache__``, else the user's cache folder) under a name made of the
+package's code digest (:func:`twentyone.result_cache.code_digest`), the machine, its CPU and
+the numba and llvmlite files installed: the code is compiled for this CPU by that numba, so a
+file found elsewhere is never loaded. Files of other code are removed when a new one is built.
 
->>> export_name("twentyone.analysis.dealer", "dealer_dists")
-'dealer__dealer_dists'
 >>> len(EXPORTS) == len(set(EXPORTS))
 True
 """
@@ -39,10 +37,8 @@ import importlib
 import importlib.util
 import os
 import platform
-import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -83,13 +79,8 @@ EXPORTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 #: Seconds after which a build's lock is taken for abandoned.
 LOCK_SECONDS = 900
-#: Whether this process loaded a module (None: not tried yet).
+#: Whether this process loaded the saved code (None: not tried yet).
 _LOADED: list[bool | None] = [None]
-
-
-def export_name(module: str, name: str) -> str:
-    """The name a kernel has in the compiled module."""
-    return f"{module.rsplit('.', 1)[-1]}__{name}"
 
 
 def signatures() -> list[tuple[Any, tuple[Any, ...]]]:
@@ -171,17 +162,29 @@ def _cpu() -> str:
         return platform.processor()
 
 
+def _installed() -> str:
+    """The numba and llvmlite files the saved code depends on, as name, size and time."""
+    from twentyone.analysis.machine_code import extension_files
+
+    files = extension_files()
+    llvmlite = importlib.util.find_spec("llvmlite")
+    if llvmlite is not None and llvmlite.submodule_search_locations:
+        files += sorted(Path(next(iter(llvmlite.submodule_search_locations))).glob("binding/*.so"))
+    stats = [(f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in files]
+    return repr(stats)
+
+
 @functools.cache
 def module_name() -> str:
-    """The compiled module's name for the code running now on this machine."""
+    """The saved code's name for the code running now on this machine."""
     from twentyone.result_cache import code_digest
 
-    text = f"{code_digest()}\n{platform.machine()}\n{_cpu()}\n{EXPORTS!r}"
+    text = f"{code_digest()}\n{platform.machine()}\n{_cpu()}\n{EXPORTS!r}\n{_installed()}"
     return "twentyone_aot_" + hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
 def aot_dir() -> Path:
-    """Where the compiled module is kept (see the module's docstring)."""
+    """Where the saved code is kept (see the module's docstring)."""
     for var, sub in (("TWENTYONE_AOT_DIR", ""), ("NUMBA_CACHE_DIR", "twentyone-aot")):
         if os.environ.get(var):
             return Path(os.environ[var]) / sub
@@ -193,9 +196,8 @@ def aot_dir() -> Path:
 
 
 def module_path(where: Path | None = None) -> Path:
-    """The compiled module's file."""
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    return (where or aot_dir()) / f"{module_name()}{suffix}"
+    """The saved code's file."""
+    return (where or aot_dir()) / f"{module_name()}.code"
 
 
 def enabled() -> bool:
@@ -205,37 +207,36 @@ def enabled() -> bool:
     return os.environ.get("TWENTYONE_AOT", "").lower() not in OFF_WORDS
 
 
-def load() -> bool:
-    """Load the compiled module of this code, if there is one, into the kernels' stand-ins;
-    returns whether the kernels of :data:`EXPORTS` now run from it. A module that cannot be
-    loaded, or numba already in use (its kernels then run as they are), gives False."""
+def load(path: Path | None = None) -> bool:
+    """Load the saved code of this code (or the file ``path``), if there is some, into the
+    kernels' stand-ins; returns whether the kernels of :data:`EXPORTS` now run from it. Code
+    that cannot be loaded, or numba already imported (its kernels then run as they are), gives
+    False."""
     from twentyone import jit
 
     if _LOADED[0] is not None:
         return _LOADED[0]
     _LOADED[0] = False
-    if not enabled() or jit.materialized():
+    if not enabled() or jit.materialized() or "numba" in sys.modules:
         return False
     try:
-        path = module_path()
+        from twentyone.analysis import machine_code
+
+        path = path or module_path()
         if not path.is_file():
             return False
-        spec = importlib.util.spec_from_file_location(module_name(), path)
-        if spec is None or spec.loader is None:
+        codes = machine_code.read(path)
+        if sorted((c.module, c.name) for c in codes) != sorted((m, n) for m, n, _ in EXPORTS):
             return False
-        compiled = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(compiled)
-        found = [
-            (getattr(importlib.import_module(m), n), getattr(compiled, export_name(m, n)), c)
-            for m, n, c in EXPORTS
-        ]
+        made = machine_code.load(codes)
+        found = [(getattr(importlib.import_module(m), n), made[m, n], c) for m, n, c in EXPORTS]
     except Exception:  # damaged, foreign or incomplete: numba's kernels as before
         return False
     if not all(isinstance(kernel, jit.Kernel) for kernel, _, _ in found):
         return False
-    for kernel, code, codes in found:
+    for kernel, code, codes_ in found:
         kernel.aot = code
-        kernel.aot_accepts = accepts(codes)
+        kernel.aot_accepts = accepts(codes_)
     _LOADED[0] = True
     return True
 
@@ -279,26 +280,30 @@ def _stale(lock: Path) -> bool:
 
 
 def build(where: Path | None = None) -> Path:
-    """Compile the kernels of :data:`EXPORTS` into this code's module in ``where`` (default
-    :func:`aot_dir`) and return its path; modules of other code there are removed. Raises
-    whatever the compiler raises (no C compiler, for one)."""
+    """Save the machine code of the kernels of :data:`EXPORTS` (numba's, from its cache; a
+    kernel it lacks is compiled first) to this code's file in ``where`` (default
+    :func:`aot_dir`) and return its path; files of other code there are removed. Raises
+    what numba raises, or :class:`~twentyone.analysis.machine_code.MachineCodeError`."""
     from twentyone import jit
+    from twentyone.analysis import machine_code
 
     where = where or aot_dir()
     where.mkdir(parents=True, exist_ok=True)
     target = module_path(where)
-    jit.materialize()  # pycc types the kernels' calls to one another through numba
-    pycc: Any = importlib.import_module("numba.pycc")  # untyped
-
-    with tempfile.TemporaryDirectory(dir=where) as out:
-        cc = pycc.CC(module_name(), source_module=__name__)
-        cc.output_dir = out
-        cc.target_cpu = "host"
-        for (module, name, _), (kernel, args) in zip(EXPORTS, signatures(), strict=True):
-            cc.export(export_name(module, name), args)(kernel.py_func)
-        cc.compile()
-        made = next(Path(out).glob(f"{module_name()}.*"))
-        os.replace(made, target)
+    jit.materialize()
+    codes = [
+        machine_code.collect(kernel, args, module, name)
+        for (module, name, _), (kernel, args) in zip(EXPORTS, signatures(), strict=True)
+    ]
+    with tempfile.NamedTemporaryFile(dir=where, suffix=".part", delete=False) as fh:
+        part = Path(fh.name)
+    try:
+        machine_code.save(codes, part)
+        part.chmod(0o644)  # as numba's cache files
+        _verify(part)
+        os.replace(part, target)
+    finally:
+        part.unlink(missing_ok=True)
     stem = module_name()
     for other in where.glob("twentyone_aot_*"):
         if not other.name.startswith(stem):
@@ -306,10 +311,44 @@ def build(where: Path | None = None) -> Path:
     return target
 
 
+#: The analysis a build checks its saved code with: every kernel of :data:`EXPORTS` runs
+#: (resplits from a shoe too big to list: the approximated rounds' kernel too).
+CHECK_RULES = "1D S17 DAS SPL3"
+
+
+def _figures() -> str:
+    """:data:`CHECK_RULES`' figures as JSON, the time taken left out."""
+    import json
+
+    from twentyone.analysis import analyze
+
+    report = analyze(CHECK_RULES).to_json()
+    report.pop("seconds", None)
+    return json.dumps(report, sort_keys=True)
+
+
+def _verify(path: Path) -> None:
+    """Load ``path`` in a new process (numba not imported there) and require numba's
+    figures for :data:`CHECK_RULES` to the bit; raises
+    :class:`~twentyone.analysis.machine_code.MachineCodeError` otherwise (a crash included:
+    numba's internals may have moved)."""
+    from twentyone.analysis.machine_code import MachineCodeError
+
+    env = dict(os.environ, TWENTYONE_CACHE_DIR="off")
+    env.pop("TWENTYONE_AOT", None)
+    cmd = [sys.executable, "-m", "twentyone.analysis.aot", "check", str(path)]
+    got = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=LOCK_SECONDS)
+    if got.returncode != 0:
+        raise MachineCodeError(
+            f"the saved code failed its check (exit {got.returncode}): {got.stderr.strip()[-500:]}"
+        )
+    if got.stdout.strip() != _figures():
+        raise MachineCodeError(f"the saved code's figures for {CHECK_RULES} differ from numba's")
+
+
 def spawn_build() -> bool:
-    """After an analysis: start a detached background build when this code has no module, no
-    build failed or runs for it, and a C compiler is on the path; returns whether one
-    started."""
+    """After an analysis: start a detached background build when this code has no saved code
+    and no build failed or runs for it; returns whether one started."""
     if not enabled() or _LOADED[0]:
         return False
     try:
@@ -320,8 +359,6 @@ def spawn_build() -> bool:
         if lock.exists() and not _stale(lock):
             return False
     except (OSError, RuntimeError):  # no folder to keep it in (no home, for one)
-        return False
-    if not any(shutil.which(c) for c in (os.environ.get("CC", "cc"), "gcc", "clang")):
         return False
     try:
         subprocess.Popen(
@@ -337,8 +374,15 @@ def spawn_build() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m twentyone.analysis.aot build [--background]``."""
+    """``python -m twentyone.analysis.aot build [--background]``; ``check FILE`` (what a
+    build runs) prints :data:`CHECK_RULES`' figures computed on ``FILE``'s code."""
     args = sys.argv[1:] if argv is None else argv
+    if len(args) == 2 and args[0] == "check":
+        if not load(Path(args[1])):
+            print(f"twentyone: {args[1]} could not be loaded", file=sys.stderr)
+            return 3
+        print(_figures())
+        return 0 if "numba" not in sys.modules else 4
     if not args or args[0] != "build":
         print("usage: python -m twentyone.analysis.aot build [--background]", file=sys.stderr)
         return 2
@@ -350,11 +394,11 @@ def main(argv: list[str] | None = None) -> int:
     failed = where / f"{module_name()}.failed"
     with _lock(where) as mine:
         if not mine:
-            print("another build of this module is running", file=sys.stderr)
+            print("another build of this code is running", file=sys.stderr)
             return 1
         try:
             path = build(where)
-        except Exception as exc:  # no compiler, for one: say why, and do not try again
+        except Exception as exc:  # say why, and do not try again
             failed.write_text(f"{type(exc).__name__}: {exc}\n", encoding="utf-8")
             print(f"twentyone: the ahead-of-time build failed: {exc}", file=sys.stderr)
             return 1

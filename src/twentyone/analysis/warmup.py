@@ -136,8 +136,8 @@ def prepare(
     """Before an analysis: the notice when its kernels are to compile (returns True), else
     their cached code loaded now (:func:`load_cached`; ``distributions``: the exact
     distribution's kernels too, which ``advise`` and ``eor`` never call). Where this code's
-    kernels were compiled ahead of time (:mod:`twentyone.analysis.aot`) they are loaded from
-    that module instead (``compiled``), and numba is not imported at all."""
+    kernels' machine code was saved ahead of time (:mod:`twentyone.analysis.aot`) it is
+    loaded instead (``compiled``), and numba is not imported at all."""
     from twentyone.analysis import aot
 
     if compiled and aot.load():
