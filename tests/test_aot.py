@@ -35,6 +35,7 @@ import json, sys
 from twentyone import load_rules
 from twentyone.analysis import aot, analyze, shoe_of
 from twentyone.analysis.advise import advise
+from twentyone.analysis.eor import effects_of_removal
 loaded = aot.load()
 out = []
 for spec, remove in json.loads(sys.argv[1]):
@@ -44,8 +45,10 @@ for spec, remove in json.loads(sys.argv[1]):
     d.pop("seconds")
     out.append(d)
 a = advise(load_rules("6D S17 DAS SPL1 NS"), "T 6", "T")
+e = effects_of_removal(load_rules("ro-casino")).to_json()
+e.pop("seconds", None)
 print(json.dumps({"loaded": loaded, "numba": "numba" in sys.modules, "reports": out,
-                  "advise": [a.returns, a.best, a.insurance]}))
+                  "advise": [a.returns, a.best, a.insurance], "eor": e}))
 """
 
 
@@ -116,6 +119,7 @@ def test_saved_code_gives_numbas_figures_to_the_bit_without_numba(
     assert got["numba"] is False  # not imported at all
     assert got["reports"] == numbas["reports"]
     assert got["advise"] == numbas["advise"]
+    assert got["eor"] == numbas["eor"]
 
 
 def test_the_cli_edge_runs_on_the_saved_code(built: Path, numbas: dict[str, Any]) -> None:
@@ -131,6 +135,18 @@ def test_the_cli_edge_runs_on_the_saved_code(built: Path, numbas: dict[str, Any]
     got = json.loads(out.stdout)
     got.pop("seconds")
     assert got == numbas["reports"][1]
+
+
+def test_the_cli_eor_on_the_saved_code_gives_numbas_figures(built: Path) -> None:
+    cmd = [sys.executable, "-m", "twentyone.cli", "eor", "ro-casino", "--json"]
+    runs = []
+    for env in (_env(built), dict(os.environ, TWENTYONE_CACHE_DIR="off", TWENTYONE_AOT="off")):
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        got = json.loads(out.stdout)
+        got.pop("seconds", None)
+        runs.append(got)
+    assert runs[0] == runs[1]
 
 
 def test_damaged_code_is_ignored_and_numba_runs(

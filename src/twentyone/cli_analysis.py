@@ -153,9 +153,9 @@ def cmd_eor(args: argparse.Namespace) -> int:
     from twentyone.rulesets import load_rules
 
     rules = load_rules(args.rules)
-    # numba's kernels, not their saved code: over its eleven shoes numba's start-up is a
-    # small part, and every call to the saved code has its arguments checked first
-    _compile_notice(rules, args.boxes, distributions=False, compiled=False)
+    # the saved code where there is some: its calls' argument checks over eleven shoes cost
+    # less than numba's start-up (docs/benchmarks.md)
+    _compile_notice(rules, args.boxes, distributions=False)
     got = effects_of_removal(rules, boxes=args.boxes)
     if args.json:
         print(json.dumps(got.to_json()))
