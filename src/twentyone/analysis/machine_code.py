@@ -173,10 +173,15 @@ def load(codes: list[Code]) -> dict[tuple[str, str], Any]:
     ll.add_symbol("numba_unpickle", ctypes.cast(unpickle, ctypes.c_void_p).value or 0)
 
     target = ll.Target.from_triple(ll.get_process_triple())
-    options = dict(
+    arch = ll.Target.from_default_triple().name
+    options = dict(  # numba's JIT target machine, for which its code was made
         cpu=ll.get_host_cpu_name(),
         features=ll.get_host_cpu_features().flatten(),
-        reloc="static",  # numba's for x86's JIT, where its code was made
+        reloc="static"
+        if arch.startswith("x86")
+        else "pic"
+        if arch.startswith("ppc")
+        else "default",
         codemodel="jitdefault",
     )
     try:
