@@ -1,0 +1,74 @@
+"""The package's public names are imported on first use (``twentyone/__init__.py``): loading
+rules does not import the engine, and every name of ``__all__`` is still there."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from types import ModuleType
+
+import twentyone
+
+
+def _modules_after(code: str) -> set[str]:
+    """The ``twentyone`` modules a new process has imported after running ``code``."""
+    tail = "import sys, json; print(json.dumps(sorted(m for m in sys.modules if 'twentyone' in m)))"
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\n{tail}"], capture_output=True, text=True, check=True
+    )
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def test_loading_a_preset_does_not_import_the_engine() -> None:
+    got = _modules_after(
+        "from twentyone.rulesets import load_rules\n"
+        "load_rules('ro-casino'); load_rules('6D S17 DAS SPL3 NS')"
+    )
+    assert "twentyone.rulesets" in got and "twentyone.rules" in got
+    for engine in ("twentyone.round", "twentyone.bets", "twentyone.replay", "twentyone.shoe"):
+        assert engine not in got, engine
+
+
+def test_the_engine_is_imported_when_asked_for() -> None:
+    got = _modules_after("from twentyone import Round")
+    assert "twentyone.round" in got
+
+
+def test_every_public_name_resolves_to_its_module_s_object() -> None:
+    for name in twentyone.__all__:
+        value = getattr(twentyone, name)
+        module = importlib.import_module(f"twentyone.{twentyone._WHERE[name]}")
+        assert value is getattr(module, name), name
+    assert set(twentyone.__all__) <= set(dir(twentyone))
+    assert set(twentyone._WHERE) == set(twentyone.__all__)
+
+
+def test_star_import_and_from_import_give_every_name() -> None:
+    scope: dict[str, object] = {}
+    exec("from twentyone import *", scope)
+    assert set(twentyone.__all__) <= set(scope)
+    from twentyone import Rules, load_rules
+
+    assert isinstance(load_rules("pl-online"), Rules)
+
+
+def test_replay_stays_the_function_once_its_module_is_imported() -> None:
+    """``twentyone.replay`` is both a submodule and a public function: importing the
+    submodule (which binds it on the package) keeps the function, as the eager imports did."""
+    code = (
+        "import sys\nimport twentyone.replay\nfrom twentyone import replay\n"
+        "assert replay is sys.modules['twentyone.replay'].replay, replay"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    assert not isinstance(twentyone.replay, ModuleType)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    try:
+        twentyone.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_name" in str(exc)
+    else:  # pragma: no cover - the test fails
+        raise AssertionError("no AttributeError")
