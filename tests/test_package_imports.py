@@ -1,5 +1,7 @@
-"""The package's public names are imported on first use (``twentyone/__init__.py``): loading
-rules does not import the engine, and every name of ``__all__`` is still there."""
+"""What a new process imports: the package's public names on first use
+(``twentyone/__init__.py``: loading rules does not import the engine, and every name of
+``__all__`` is still there), and the command line's parsers of other modules only for their
+commands (``twentyone.cli.build_parser``)."""
 
 from __future__ import annotations
 
@@ -72,3 +74,30 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         assert "no_such_name" in str(exc)
     else:  # pragma: no cover - the test fails
         raise AssertionError("no AttributeError")
+
+
+def test_an_own_command_parses_without_the_server_s_modules() -> None:
+    got = _modules_after(
+        "import contextlib, io\nfrom twentyone.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n    main(['rules', '--list'])"
+    )
+    assert "twentyone.cli" in got
+    others = ("twentyone.cli_serve", "twentyone.web", "twentyone.counting", "twentyone.cli_train")
+    for other in others:
+        assert other not in got, other
+
+
+def test_the_full_parser_still_lists_every_command() -> None:
+    from twentyone.cli import OWN_COMMANDS, build_parser
+
+    def commands(parser: object) -> set[str]:
+        import argparse
+
+        assert isinstance(parser, argparse.ArgumentParser)
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return set(sub.choices)
+
+    every = commands(build_parser())
+    assert {"serve", "train", "indices", "audit", "proxy-config"} <= every
+    assert commands(build_parser("edge")) == set(OWN_COMMANDS)
+    assert every > OWN_COMMANDS

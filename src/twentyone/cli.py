@@ -22,9 +22,7 @@ from twentyone.cli_analysis import (
     cmd_par,
     collector_paused,
 )
-from twentyone.cli_serve import add_serve_parser
 from twentyone.errors import ReplayError, TwentyOneError
-from twentyone.web import cluster_cli
 
 _LANG_HELP = "language: en, ro, pl, pt, hu or ru (default: LANGUAGE, LC_ALL or LANG, else en)"
 
@@ -234,7 +232,27 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: The commands whose parsers this module makes itself: asked for one of them,
+#: :func:`build_parser` leaves out the others' (their modules import the web server's limits,
+#: sockets and the counting package: about 25 ms of a new process's ``edge``).
+OWN_COMMANDS = frozenset(
+    ("play", "replay", "verify", "rules", "edge", "advise", "eor", "par", "strategy", "simulate")
+)
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command word of ``argv`` (the program's arguments), None where it starts with an
+    option (``--help``) or is empty.
+
+    >>> command_of(["edge", "ro-casino", "--json"]), command_of(["-h"]), command_of([])
+    ('edge', None, None)
+    """
+    return argv[0] if argv and not argv[0].startswith("-") else None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command's parser; with ``command`` one of :data:`OWN_COMMANDS`, without the other
+    modules' commands (which that command's parsing never reads)."""
     parser = argparse.ArgumentParser(
         prog="twentyone", description="Blackjack exactly as real houses play it."
     )
@@ -359,10 +377,14 @@ def build_parser() -> argparse.ArgumentParser:
     cg.add_argument("--bankroll", type=float, default=None, help="bankroll in units: risk of ruin")
     s.set_defaults(func=_cmd_simulate)
 
+    if command in OWN_COMMANDS:
+        return parser
+    from twentyone.cli_serve import add_serve_parser
+    from twentyone.counting.commands import add_parsers
+    from twentyone.web import cluster_cli
+
     add_serve_parser(sub)
     cluster_cli.add_proxy_config_parser(sub)
-
-    from twentyone.counting.commands import add_parsers
 
     add_parsers(sub)
 
@@ -385,8 +407,9 @@ def _told(exc: TwentyOneError, args: argparse.Namespace) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_of(words))
+    args = parser.parse_args(words)
     analysis = _ANALYSED[0] = args.func in ANALYSIS_COMMANDS
     try:
         with collector_paused() if analysis else contextlib.nullcontext():
