@@ -29,7 +29,8 @@ def test_loading_a_preset_does_not_import_the_engine() -> None:
         "load_rules('ro-casino'); load_rules('6D S17 DAS SPL3 NS')"
     )
     assert "twentyone.rulesets" in got and "twentyone.rules" in got
-    for engine in ("twentyone.round", "twentyone.bets", "twentyone.replay", "twentyone.shoe"):
+    engine_modules = ("round", "bets", "replay", "shoe", "records", "hands")
+    for engine in (f"twentyone.{m}" for m in engine_modules):
         assert engine not in got, engine
 
 

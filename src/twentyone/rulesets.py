@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 import tomllib
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,9 @@ def preset_text(name: str) -> str:
     """The TOML source of a shipped preset, comments and all."""
     if name not in PRESETS:
         raise RulesError("unknown-preset", name=name, presets=", ".join(PRESETS))
-    return resources.files("twentyone").joinpath(f"presets/{name}.toml").read_text("utf-8")
+    # a plain file beside this module (as the catalogs are: twentyone.i18n.LOCALE_DIR), not
+    # importlib.resources, whose import a new process would pay for this one read
+    return (Path(__file__).parent / "presets" / f"{name}.toml").read_text("utf-8")
 
 
 def rules_from_toml(text: str, source: str = "<toml>") -> Rules:

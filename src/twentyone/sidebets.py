@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from twentyone.cards import RANKS, Card
 from twentyone.errors import RulesError
-from twentyone.records import Payment
 
 if TYPE_CHECKING:
     from twentyone.hands import Box
+    from twentyone.records import Payment
 
 
 def N_(message: str) -> str:
@@ -346,6 +346,8 @@ def settle_side_bets(
     recorded in ``box.side_paid``); a stakeless one (the 6-7-8 bonus) on ``hand`` only when it
     wins (added to the hand's ``bonus``). The caller books the amounts and logs the records.
     """
+    from twentyone.records import Payment  # here: the rules alone need no records
+
     out = []
     for bet in bets:
         if bet.spec.view not in views:
