@@ -130,3 +130,34 @@ def test_resplit_figures_do_not_depend_on_what_was_computed_before() -> None:
     first.pop("seconds")
     again.pop("seconds")
     assert again == first
+
+
+def test_kept_resplit_rounds_give_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounds of three hands or more are kept between the optimum and the chart
+    (``outcomes._more_hands``): each up card's distributions are those computed afresh for
+    every split, bit for bit, and the optimum and the chart do share some."""
+    from twentyone.analysis import clear_caches, outcomes
+    from twentyone.analysis.context import Context
+    from twentyone.analysis.resplit import more_hands
+
+    ctx = Context.of(load_rules("6D S17 DAS SPL3 NS"), 1, None)
+    calls: list[int] = []
+
+    def counted(*args: object) -> object:
+        calls.append(1)
+        return more_hands(*args)  # type: ignore[arg-type]
+
+    def parts() -> list[tuple[bytes, float]]:
+        clear_caches()
+        got = [outcomes.up_outcomes(ctx, up, opt) for up in (5, 9) for opt in (True, False)]
+        return [(g.main.tobytes(), g.resplit) for g in got]
+
+    monkeypatch.setattr(outcomes, "more_hands", counted)
+    kept = parts()
+    computed = len(calls)
+    assert len(outcomes._mores(ctx)) == computed > 0
+    monkeypatch.setattr(outcomes, "_more_hands", counted)  # no keeping: one call each
+    calls.clear()
+    fresh = parts()
+    assert len(calls) > computed  # the optimum and the chart shared some
+    assert kept == fresh

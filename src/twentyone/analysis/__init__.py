@@ -65,11 +65,24 @@ __all__ = ["EdgeReport", "action_evs", "analyze", "basic_strategy", "clear_cache
 def clear_caches(tables: bool = False) -> None:
     """Forget every cached result (for benchmarks); ``tables`` also the hand and dealer tables
     that depend only on the deck count and S17/H17."""
-    from twentyone.analysis import basic, context, dealer, hands, optimal, outcomes, shoe_counts
+    from twentyone.analysis import (
+        basic,
+        context,
+        dealer,
+        hands,
+        optimal,
+        outcomes,
+        resplit,
+        shoe_counts,
+        split,
+    )
 
     for f in (
         basic.derive_column,
         hands._chart_decisions,
+        hands._split_hands,
+        split._split_weights,
+        resplit._hands_distribution,
         hands._chart_split_table,
         hands._fixed_split_table,
         hands._two_card_deals,
@@ -90,6 +103,7 @@ def clear_caches(tables: bool = False) -> None:
         dealer.standing_table.cache_clear()
     outcomes._dealer_rows.cache_clear()
     outcomes._joints.cache_clear()
+    outcomes._mores.cache_clear()
 
 
 def _rules(rules: Rules | str) -> Rules:

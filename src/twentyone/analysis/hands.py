@@ -129,14 +129,23 @@ def split_needs(ctx: Context, up: int, pair: int, play: SplitPlay) -> BoolArray:
 
 def split_hands(ctx: Context, up: int, pair: int, play: SplitPlay) -> tuple[BoolArray, BoolArray]:
     """The hands a split of ``pair`` played by ``play`` can stand on (or end a double on), and
-    those it can reach (see :func:`~twentyone.analysis.player.stand_needed`)."""
+    those it can reach (see :func:`~twentyone.analysis.player.stand_needed`); the same for
+    every up card and every number of pair cards out (kept: a split's value reads them for
+    each of up to 15 tables)."""
+    if play.dec is not None:
+        return _split_hands(ctx, pair, FIXED, arrays_key(play.dec))
+    assert play.chart is not None
+    return _split_hands(ctx, pair, CHART, arrays_key(play.chart))
+
+
+@lru_cache(maxsize=64)
+def _split_hands(ctx: Context, pair: int, mode: int, key: bytes) -> tuple[BoolArray, BoolArray]:
     nodes = ctx.nodes
     aces = pair == ACE and not ctx.hsa
-    if play.dec is not None:
-        dec, decs = play.dec
+    if mode == FIXED:
+        dec, decs = arrays_of(key)
     else:
-        assert play.chart is not None
-        dec, decs = _chart_decisions(ctx, arrays_key(play.chart))
+        dec, decs = _chart_decisions(ctx, key)
     one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
     return stand_needed(one, nodes.child, nodes.ncards, nodes.total, dec, decs, aces)
 

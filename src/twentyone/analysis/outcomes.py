@@ -278,6 +278,25 @@ def _net_index(ctx: Context, off: int) -> IntArray:
     return out
 
 
+def _more_hands(
+    ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray, base: Base
+) -> FloatArray:
+    """:func:`~twentyone.analysis.resplit.more_hands`, kept: the optimum and the chart often
+    play the split hands alike (about half the calls), and it reads no more than ``dec`` and
+    the stand table's shoe and hands (``comp``, ``mask``, ``valid``)."""
+    key = (up, pair, dec.tobytes(), base.comp.tobytes(), base.mask.tobytes(), base.valid.tobytes())
+    kept = _mores(ctx)
+    if key not in kept:
+        kept[key] = more_hands(ctx, grid, up, pair, dec, base)
+    return kept[key]
+
+
+@lru_cache(maxsize=16)
+def _mores(ctx: Context) -> dict[tuple[int, int, bytes, bytes, bytes, bytes], FloatArray]:
+    """The rounds of three hands or more computed for ``ctx`` (:func:`_more_hands`)."""
+    return {}
+
+
 def _more_exact(ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray) -> FloatArray | None:
     """The rounds that reach three hands, exactly where the shoe is small enough to list
     them (:mod:`twentyone.analysis.resplit_exact`), else None."""
@@ -311,7 +330,7 @@ def _split(ctx: Context, grid: Grid, up: int, pair: int, play: SplitPlay) -> Spl
     bj = blackjack_card(up)
     played = 1.0 - (shoe[bj] / shoe.sum() if ctx.peek and bj >= 0 else 0.0)
     mass = played - float(two.sum())  # exactly: what the two-hand rounds leave
-    more = more_hands(ctx, grid, up, pair, dec, base)
+    more = _more_hands(ctx, grid, up, pair, dec, base)
     if float(more.sum()) <= 0.0:  # no pair card left: what is missing ran out of cards
         return SplitDist(two, 0.0)
     return SplitDist(two + more * (mass / float(more.sum())), mass)

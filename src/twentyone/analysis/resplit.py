@@ -8,6 +8,8 @@ independent given that outcome, in a number of hands drawn card by card
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from twentyone.analysis.context import Base, Context
@@ -103,6 +105,14 @@ def hands_distribution(
     >>> round(sum(d.values()), 12), round(d[(2, 0)], 4)
     (1.0, 0.8616)
     """
+    return dict(_hands_distribution(max_hands, pair_cards, cards))
+
+
+@lru_cache(maxsize=256)
+def _hands_distribution(
+    max_hands: int, pair_cards: float, cards: float
+) -> dict[tuple[int, int], float]:
+    """:func:`hands_distribution`, kept (the optimum and the chart ask for the same)."""
     if max_hands <= 2:
         return {(2, 2): 1.0}
     out: dict[tuple[int, int], float] = {}
