@@ -4,6 +4,7 @@ figure may move): the same arrays, element for element, in the same order."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -420,3 +421,41 @@ def test_the_hands_distributions_keep_the_two_card_rows_bit_for_bit(rules: str, 
     assert (two[pairs] == np.arange(pairs.size)).all() and (two[nodes.ncards != 2] == -1).all()
     for got, plain in zip((stand, hit, dbl), want[:3], strict=True):
         assert np.array_equal(got[two[pairs]], plain[pairs])
+
+
+def test_a_chart_and_the_optimum_playing_a_split_alike_share_its_tables() -> None:
+    """``hands.play_key``: the chart's split tables are made from its decisions in the fixed
+    mode and shared with the optimum where the two play the split hands alike; every table
+    so made is the one its own mode makes, array for array, bit for bit."""
+    from twentyone import load_rules
+    from twentyone.analysis import hands
+    from twentyone.analysis.basic import basic_column
+    from twentyone.analysis.context import Context
+    from twentyone.analysis.optimal import optimal_solved
+    from twentyone.analysis.player import CHART, FIXED
+
+    ctx = Context.of(load_rules("2D H17 DAS SPL3 LS"), 1, None)
+    same = differ = 0
+    for up in (0, 5, 9):
+        solved = optimal_solved(ctx, up)
+        plays = (
+            hands.SplitPlay(mode=CHART, chart=basic_column(ctx, up).chart),
+            hands.SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs)),
+        )
+        for pair in (0, 1, 5, 7, 9):
+            keys = [hands.play_key(ctx, pair, play) for play in plays]
+            same += keys[0] == keys[1]
+            differ += keys[0] != keys[1]
+            for play in plays:
+                for k in (2, 3):
+                    kept = hands.split_table(ctx, up, pair, play, k)
+                    own = hands._make_split_table(ctx, up, pair, play, k)
+                    arrays = [
+                        (getattr(kept.base, f.name), getattr(own.base, f.name))
+                        for f in dataclasses.fields(own.base)
+                    ]
+                    arrays += [*zip(kept.solved, own.solved, strict=True)]
+                    arrays.append((kept.reach, own.reach))
+                    for x, y in arrays:
+                        assert x.dtype == y.dtype and x.tobytes() == y.tobytes()
+    assert same > 0 and differ > 0

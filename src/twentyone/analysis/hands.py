@@ -56,26 +56,53 @@ class SplitTable:
 def split_table(ctx: Context, up: int, pair: int, play: SplitPlay, k: int) -> SplitTable:
     """The split table of ``pair`` against ``up`` with ``k`` pair cards out, played by
     ``play``, kept a while (the split value, its second moment and the exact distribution
-    read the same tables)."""
-    if play.mode == CHART and play.chart is not None:
-        return _chart_split_table(ctx, up, pair, arrays_key(play.chart), k)
+    read the same tables; so do a chart and the optimum where they play the split hands
+    alike: :func:`play_key`)."""
+    key = play_key(ctx, pair, play)
+    if key is None:
+        return _make_split_table(ctx, up, pair, play, k)
+    return _split_table(ctx, up, pair, key, k)
+
+
+def play_key(ctx: Context, pair: int, play: SplitPlay) -> bytes | None:
+    """The decisions ``play`` takes on the hands a split of ``pair`` reaches (0 on the others),
+    as a key (None for a play neither fixed nor a chart's). Two plays of one key make the
+    same split tables to the bit: the hands a table solves are those reached (the same, as
+    the walk that finds them reads only their decisions), its values are computed alike in
+    either mode, and a chart's decisions on them are those :func:`_chart_decisions` reads off
+    (``_pick`` of the same row code, the same can-hit, can-stand and can-double). So the
+    chart's table is the optimum's where the two play a split alike (about 40% of them)."""
     if play.mode == FIXED and play.dec is not None:
-        return _fixed_split_table(ctx, up, pair, arrays_key(play.dec), k)
-    return _make_split_table(ctx, up, pair, play, k)
+        return _play_key(ctx, pair, FIXED, arrays_key(play.dec))
+    if play.mode == CHART and play.chart is not None and play.dec is None:
+        return _play_key(ctx, pair, CHART, arrays_key(play.chart))
+    return None
 
 
-@lru_cache(maxsize=32)
-def _chart_split_table(ctx: Context, up: int, pair: int, chart: bytes, k: int) -> SplitTable:
-    return _make_split_table(ctx, up, pair, SplitPlay(mode=CHART, chart=arrays_of(chart)), k)
+@lru_cache(maxsize=64)
+def _play_key(ctx: Context, pair: int, mode: int, key: bytes) -> bytes:
+    reach = _split_hands(ctx, pair, mode, key)[1]
+    dec, decs = arrays_of(key) if mode == FIXED else _chart_decisions(ctx, key)
+    return arrays_key((np.where(reach, dec, 0), np.where(reach, decs, 0)))
 
 
-@lru_cache(maxsize=32)
-def _fixed_split_table(ctx: Context, up: int, pair: int, dec: bytes, k: int) -> SplitTable:
-    return _make_split_table(ctx, up, pair, SplitPlay(mode=FIXED, dec=arrays_of(dec)), k)
+@lru_cache(maxsize=64)
+def _split_table(ctx: Context, up: int, pair: int, key: bytes, k: int) -> SplitTable:
+    """The table of the fixed decisions of :func:`play_key`'s ``key``."""
+    play = SplitPlay(mode=FIXED, dec=arrays_of(key))
+    return _make_split_table(ctx, up, pair, play, k, _split_hands(ctx, pair, FIXED, key))
 
 
-def _make_split_table(ctx: Context, up: int, pair: int, play: SplitPlay, k: int) -> SplitTable:
-    need, reach = split_hands(ctx, up, pair, play)
+def _make_split_table(
+    ctx: Context,
+    up: int,
+    pair: int,
+    play: SplitPlay,
+    k: int,
+    hands: tuple[BoolArray, BoolArray] | None = None,
+) -> SplitTable:
+    """A split table (``hands``: :func:`split_hands` of ``play`` where known)."""
+    need, reach = split_hands(ctx, up, pair, play) if hands is None else hands
     base = base_table(ctx, up, pair, k - 1, need)
     solved = run_solve(
         ctx,
@@ -92,14 +119,27 @@ def _make_split_table(ctx: Context, up: int, pair: int, play: SplitPlay, k: int)
 
 
 def _split_tables(
-    ctx: Context, up: int, pair: int, play: SplitPlay, k: int
+    ctx: Context, up: int, pair: int, play: SplitPlay | bytes, k: int
 ) -> tuple[float, float, float]:
-    """With ``k`` pair cards out of the shoe (the up card out too): a split hand's value when
-    its second card is any card (``EV[X]``), when it is a pair card played as a total
-    (``EV[P]``), and the cards left."""
+    """With ``k`` pair cards out of the shoe (the up card out too), played by ``play`` (or
+    by the decisions of its :func:`play_key`: then kept, three numbers a table): a split
+    hand's value when its second card is any card (``EV[X]``), when it is a pair card played
+    as a total (``EV[P]``), and the cards left."""
+    if isinstance(play, bytes):
+        return _kept_values(ctx, up, pair, play, k)
+    return _table_values(ctx, pair, _make_split_table(ctx, up, pair, play, k))
+
+
+@lru_cache(maxsize=4096)
+def _kept_values(
+    ctx: Context, up: int, pair: int, key: bytes, k: int
+) -> tuple[float, float, float]:
+    return _table_values(ctx, pair, _split_table(ctx, up, pair, key, k))
+
+
+def _table_values(ctx: Context, pair: int, table: SplitTable) -> tuple[float, float, float]:
     nodes = ctx.nodes
     one = nodes.index[tuple(1 if v == pair else 0 for v in range(10))]
-    table = split_table(ctx, up, pair, play, k)
     b = table.solved.played
     left = table.base.comp.copy()
     left[pair] -= 1
@@ -188,12 +228,13 @@ class _FarmerSums:
         self.n0 = float(shoe.sum() - 2)
         self.total = 0.0
         self._tables: dict[int, tuple[float, float]] = {}
+        self._play: SplitPlay | bytes = play_key(ctx, pair, play) or play
 
     def tables(self, a: int) -> tuple[float, float]:
         """``EV[X]`` and ``EV[P]`` with ``a`` more pair cards out (0, 0 where none can be)."""
         if a not in self._tables:
             ok = self.shoe[self.pair] >= a + 2 and self.q0 - a >= 0
-            got = _split_tables(self.ctx, self.up, self.pair, self.play, a + 2) if ok else None
+            got = _split_tables(self.ctx, self.up, self.pair, self._play, a + 2) if ok else None
             self._tables[a] = got[:2] if got is not None else (0.0, 0.0)
         return self._tables[a]
 
@@ -245,10 +286,11 @@ def _split_value_weighted(
     w_np, w_any = split_weights(max_hands, q0, n0)
     ks = set(w_np) | ({max_hands} if w_any > 0 else set())
     total = 0.0
+    key = play_key(ctx, pair, play) or play
     for k in sorted(ks):
         if shoe[pair] < k:
             continue
-        v_any, v_pair, nk = _split_tables(ctx, up, pair, play, k)
+        v_any, v_pair, nk = _split_tables(ctx, up, pair, key, k)
         total += w_any * v_any if k == max_hands else 0.0
         if k in w_np and w_np[k] > 0:
             p_pair = max(q0 - (k - 2), 0.0) / nk
