@@ -19,7 +19,6 @@ DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, BJ<a>:<b>, CSM|PEN<p
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +44,8 @@ def preset_text(name: str) -> str:
 
 def rules_from_toml(text: str, source: str = "<toml>") -> Rules:
     """Build rules from TOML text; unknown keys and bad values are errors naming them."""
+    import tomllib  # here: shorthand rules need no TOML parser (about 5 ms to import)
+
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
