@@ -13,7 +13,9 @@ The engine's connections keep an automatic checkpoint, at :data:`SAFETY_PAGES` i
 1,000: SQLite restarts the log from its start only once every page in it has been copied
 back, which a checkpoint running beside a steady writer seldom sees, so the writer's own
 automatic checkpoint is what lets the log restart; it finds almost everything copied
-already, and it bounds the log if the thread falls behind or is not running at all.
+already, and it bounds the log if the thread falls behind or is not running at all. (While
+the thread's checkpoint holds the lock, syncing the disk, a writer's own finds it taken: the
+log can pass SAFETY_PAGES by what is written meanwhile, and starts over at the next.)
 
 Nothing about durability changes: what a commit wrote is in the log either way.
 """
