@@ -459,3 +459,23 @@ def test_a_chart_and_the_optimum_playing_a_split_alike_share_its_tables() -> Non
                     for x, y in arrays:
                         assert x.dtype == y.dtype and x.tobytes() == y.tobytes()
     assert same > 0 and differ > 0
+
+
+def test_the_kept_split_values_hold_a_few_shoes_and_the_same_bits() -> None:
+    from twentyone.analysis import analyze, clear_caches, hands, shoe_of
+    from twentyone.rulesets import load_rules
+
+    rules = load_rules("6D S17 DAS SPL3 NS")
+    kept = hands._kept_values
+    reports = []
+    for k in range(kept.CONTEXTS + 4):  # more shoes than are kept
+        shoe = list(shoe_of(rules, remove="5 5 6"))
+        shoe[k % 9] -= 1
+        reports.append((shoe, analyze(rules, shoe=shoe, outcomes=False)))
+        assert len(kept._by_context) <= kept.CONTEXTS
+    shoe, first = reports[0]  # its values forgotten by now: computed again, the same bits
+    again = analyze(rules, shoe=shoe, outcomes=False)
+    clear_caches()
+    fresh = analyze(rules, shoe=shoe, outcomes=False)
+    assert again.ev_optimal == first.ev_optimal == fresh.ev_optimal
+    assert again.ev_basic == first.ev_basic == fresh.ev_basic
