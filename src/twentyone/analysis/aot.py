@@ -34,7 +34,6 @@ import contextlib
 import functools
 import hashlib
 import importlib
-import importlib.util
 import os
 import platform
 import subprocess
@@ -164,13 +163,12 @@ def _cpu() -> str:
 
 def _installed() -> str:
     """The numba and llvmlite files the saved code depends on, as name, size and time."""
-    from twentyone.analysis.machine_code import extension_files
+    from twentyone.analysis.machine_code import extension_files, package_folder
 
-    files = extension_files()
-    llvmlite = importlib.util.find_spec("llvmlite")
-    if llvmlite is not None and llvmlite.submodule_search_locations:
-        files += sorted(Path(next(iter(llvmlite.submodule_search_locations))).glob("binding/*.so"))
-    stats = [(f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in files]
+    llvmlite = sorted(package_folder("llvmlite").glob("binding/*.so"))
+    stats = [
+        (f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in (*extension_files(), *llvmlite)
+    ]
     return repr(stats)
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import builtins
 import ctypes
+import functools
 import importlib
 import importlib.machinery
 import importlib.util
@@ -68,24 +69,26 @@ class Code:
     objects: bytes
 
 
-def numba_folder() -> Path:
-    """numba's package folder, found without importing it."""
-    spec = importlib.util.find_spec("numba")
+def package_folder(name: str) -> Path:
+    """An installed package's folder (``numba``, ``llvmlite``), found without importing it."""
+    spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
-        raise MachineCodeError("numba is not installed")
+        raise MachineCodeError(f"{name} is not installed")
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def extension_files() -> list[Path]:
-    """The files of :data:`EXTENSIONS` (their sizes and times key the saved code)."""
-    folder, files = numba_folder(), []
+@functools.cache
+def extension_files() -> tuple[Path, ...]:
+    """The files of :data:`EXTENSIONS` (their sizes and times key the saved code; looked up
+    once a process)."""
+    folder, files = package_folder("numba"), []
     for _, stem in EXTENSIONS:
         found = sorted(folder.glob(f"{stem}.*"))
         found = [f for f in found if f.suffix in (".so", ".pyd")]
         if not found:
             raise MachineCodeError(f"numba's extension {stem} was not found in {folder}")
         files.append(found[0])
-    return files
+    return tuple(files)
 
 
 def collect(kernel: Any, args: tuple[Any, ...], module: str, name: str) -> Code:
