@@ -466,14 +466,16 @@ def test_the_kept_split_values_hold_a_few_shoes_and_the_same_bits() -> None:
     from twentyone.rulesets import load_rules
 
     rules = load_rules("6D S17 DAS SPL3 NS")
-    kept = hands._kept_values
+    kept = hands._kept_by_context
+    limit = kept.cache_parameters()["maxsize"]
     reports = []
-    for k in range(kept.CONTEXTS + 4):  # more shoes than are kept
+    for k in range(limit + 4):  # more shoes than are kept
         shoe = list(shoe_of(rules, remove="5 5 6"))
         shoe[k % 9] -= 1
         reports.append((shoe, analyze(rules, shoe=shoe, outcomes=False)))
-        assert len(kept._by_context) <= kept.CONTEXTS
-    shoe, first = reports[0]  # its values forgotten by now: computed again, the same bits
+        assert kept.cache_info().currsize <= limit
+    assert kept.cache_info().currsize == limit  # every shoe's values went there, the last kept
+    shoe, first = reports[0]  # its values forgotten by now: the same bits again
     again = analyze(rules, shoe=shoe, outcomes=False)
     clear_caches()
     fresh = analyze(rules, shoe=shoe, outcomes=False)

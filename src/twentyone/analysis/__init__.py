@@ -85,7 +85,7 @@ def clear_caches(tables: bool = False) -> None:
         resplit._hands_distribution,
         hands._play_key,
         hands._split_table,
-        hands._kept_values,
+        hands._kept_by_context,
         hands._two_card_deals,
         context.up_base,
         context._dists,

@@ -7,8 +7,6 @@ shoe with the pair cards out (see :mod:`twentyone.analysis.split`).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -132,45 +130,26 @@ def _split_tables(
     return _table_values(ctx, pair, _make_split_table(ctx, up, pair, play, k))
 
 
-class _KeptValues:
-    """The split values of the last :attr:`CONTEXTS` contexts (shoes), three numbers a table
-    by (up card, pair, play key, pair cards out). Kept per context rather than in one
-    least-recently-used list of entries: a play key is some 50 KB, one object per play and
-    context, and a list of 4,096 entries filled by depleted shoes held 4,000 of them (185 MiB);
-    per context they are the few dozen plays of that shoe, dropped with it."""
-
-    CONTEXTS = 8
-
-    def __init__(self) -> None:
-        self._by_context: OrderedDict[Context, dict[tuple[int, int, bytes, int], Values]] = (
-            OrderedDict()
-        )
-        self._lock = threading.Lock()
-
-    def __call__(self, ctx: Context, up: int, pair: int, key: bytes, k: int) -> Values:
-        with self._lock:
-            kept = self._by_context.get(ctx)
-            if kept is None:
-                kept = self._by_context[ctx] = {}
-                while len(self._by_context) > self.CONTEXTS:
-                    self._by_context.popitem(last=False)
-            else:
-                self._by_context.move_to_end(ctx)
-            got = kept.get((up, pair, key, k))
-        if got is None:
-            got = _table_values(ctx, pair, _split_table(ctx, up, pair, key, k))
-            kept[up, pair, key, k] = got
-        return got
-
-    def cache_clear(self) -> None:
-        """Forget every value (:func:`twentyone.analysis.clear_caches`)."""
-        with self._lock:
-            self._by_context.clear()
-
-
 #: A split value: ``EV[X]``, ``EV[P]`` and the cards left (see :func:`_split_tables`).
 Values = tuple[float, float, float]
-_kept_values = _KeptValues()
+
+
+def _kept_values(ctx: Context, up: int, pair: int, key: bytes, k: int) -> Values:
+    """A split value by (up card, pair, play key, pair cards out), kept with its context."""
+    kept = _kept_by_context(ctx)
+    got = kept.get((up, pair, key, k))
+    if got is None:
+        got = kept[up, pair, key, k] = _table_values(ctx, pair, _split_table(ctx, up, pair, key, k))
+    return got
+
+
+@lru_cache(maxsize=8)
+def _kept_by_context(ctx: Context) -> dict[tuple[int, int, bytes, int], Values]:
+    """The split values of the last eight contexts (shoes): kept per context rather than in
+    one least-recently-used list of entries, as a play key is some 50 KB, one object per play
+    and context; a list of 4,096 entries filled by depleted shoes held 4,000 of them (185 MiB),
+    while per context they are the few dozen plays of that shoe, dropped with it."""
+    return {}
 
 
 def _table_values(ctx: Context, pair: int, table: SplitTable) -> tuple[float, float, float]:
