@@ -222,11 +222,12 @@ def removed_sets(decks: int, most_hands: tuple[int, ...]) -> Removed:
     wanted = np.concatenate(parts)
     row = _rows_of(keys, by_key, wanted)
     new_keys, first, which = np.unique(wanted[row < 0], return_index=True, return_inverse=True)
+    met = np.argsort(first, kind="stable")  # the new sets in the order first met
     rank = np.empty(new_keys.size, dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(new_keys.size)  # in order first met
+    rank[met] = np.arange(new_keys.size)
     row[row < 0] = n + rank[which.ravel()]
     extra = np.zeros((new_keys.size, 10), dtype=np.int64)
-    by_first = new_keys[np.argsort(first, kind="stable")]
+    by_first = new_keys[met]
     for v in range(10):
         extra[:, v] = by_first // _KEY_DIGITS[v] % 64
     start = 0
