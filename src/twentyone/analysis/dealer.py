@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from twentyone.analysis.kept import kept
-from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
+from twentyone.analysis.shoe_counts import ACE, KEY_DIGITS, TEN, BoolArray, FloatArray, IntArray
 from twentyone.jit import njit
 from twentyone.predicates import dealer_draws
 
@@ -55,8 +55,6 @@ MAX_RUN = 12  # falling factorials kept per value (no dealer hand holds 12 of on
 MAX_SIZE = 16
 
 
-#: A multiset of values as one integer key while the table is built (each count a digit).
-_KEY_DIGITS = 32 ** np.arange(10, dtype=np.int64)
 _WEIGHTS = np.arange(1, 11, dtype=np.int64)  # each value index's blackjack value
 
 
@@ -70,7 +68,7 @@ def _totals(up: int, counts: IntArray) -> tuple[IntArray, BoolArray]:
 def _merged(counts: IntArray, ways: FloatArray) -> tuple[IntArray, FloatArray]:
     """The distinct rows of ``counts``, each with the sum of its ``ways`` (whole numbers below
     2**53: summed in any order, exactly)."""
-    keys = counts @ _KEY_DIGITS
+    keys = counts @ KEY_DIGITS
     uniq, first, which = np.unique(keys, return_index=True, return_inverse=True)
     summed = np.bincount(which.ravel(), weights=ways, minlength=uniq.size)
     return counts[first], np.asarray(summed, dtype=np.float64)

@@ -101,8 +101,10 @@ def _node_index(kept: dict[str, Any]) -> dict[str, Any]:
     return {"index": {tuple(row): i for i, row in enumerate(kept["counts"].tolist())}}
 
 
-#: A hand's counts as one integer key (each count a digit; no count reaches 64).
-_KEY_DIGITS = 64 ** np.arange(10, dtype=np.int64)
+#: A multiset of values' counts as one integer key, ``counts @ KEY_DIGITS`` (each count a
+#: digit in base 64, the ace's lowest; no count reaches 64): a player's hand, a set of cards
+#: out, a dealer's hand while its table is built.
+KEY_DIGITS = 64 ** np.arange(10, dtype=np.int64)
 #: Every chart row's group, by softness and total (-1: no such row).
 _GROUP_TABLE = np.full((2, 32), -1, dtype=np.int64)
 for _g, (_soft, _total) in enumerate(GROUPS):
@@ -154,8 +156,8 @@ def player_nodes(decks: int) -> Nodes:
     hard = counts @ weights
     soft = (counts[:, ACE] > 0) & (hard + 10 <= 21)
     total = np.where(soft, hard + 10, hard)
-    keys = counts @ _KEY_DIGITS
-    grown = keys[:, None] + _KEY_DIGITS[None, :]  # each hand plus one card of each value
+    keys = counts @ KEY_DIGITS
+    grown = keys[:, None] + KEY_DIGITS[None, :]  # each hand plus one card of each value
     child = _rows_of(keys, np.argsort(keys), grown)
     group = _GROUP_TABLE[soft.astype(np.int64), total]
     order = np.argsort(group, kind="stable").astype(np.int64)
@@ -208,7 +210,7 @@ def removed_sets(decks: int, most_hands: tuple[int, ...]) -> Removed:
     jmax = max(*most_hands, 2)
     where = np.full((10, jmax, n), -1, dtype=np.int64)
     where[:, 0, :] = np.arange(n)
-    keys = nodes.counts @ _KEY_DIGITS
+    keys = nodes.counts @ KEY_DIGITS
     by_key = np.argsort(keys)
     places: list[tuple[int, int, IntArray]] = []
     parts: list[IntArray] = []
@@ -216,7 +218,7 @@ def removed_sets(decks: int, most_hands: tuple[int, ...]) -> Removed:
         holders = np.nonzero(nodes.counts[:, p] >= 1)[0]
         for j in range(1, most_hands[p]):
             places.append((p, j, holders))
-            parts.append(keys[holders] + j * _KEY_DIGITS[p])
+            parts.append(keys[holders] + j * KEY_DIGITS[p])
     if not parts:
         return Removed(nodes.counts.copy(), where)
     wanted = np.concatenate(parts)
@@ -229,7 +231,7 @@ def removed_sets(decks: int, most_hands: tuple[int, ...]) -> Removed:
     extra = np.zeros((new_keys.size, 10), dtype=np.int64)
     by_first = new_keys[met]
     for v in range(10):
-        extra[:, v] = by_first // _KEY_DIGITS[v] % 64
+        extra[:, v] = by_first // KEY_DIGITS[v] % 64
     start = 0
     for p, j, holders in places:
         where[p, j, holders] = row[start : start + holders.size]
