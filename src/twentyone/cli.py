@@ -232,14 +232,6 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
-#: The commands whose parsers this module makes itself: asked for one of them,
-#: :func:`build_parser` leaves out the others' (their modules import the web server's limits,
-#: sockets and the counting package: about 25 ms of a new process's ``edge``).
-OWN_COMMANDS = frozenset(
-    ("play", "replay", "verify", "rules", "edge", "advise", "eor", "par", "strategy", "simulate")
-)
-
-
 def command_of(argv: Sequence[str]) -> str | None:
     """The command word of ``argv`` (the program's arguments), None where it starts with an
     option (``--help``) or is empty.
@@ -251,8 +243,10 @@ def command_of(argv: Sequence[str]) -> str | None:
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command's parser; with ``command`` one of :data:`OWN_COMMANDS`, without the other
-    modules' commands (which that command's parsing never reads)."""
+    """The command's parser; with ``command`` one of the commands this module makes itself,
+    without the other modules' commands (which that command's parsing never reads; their
+    modules import the web server's limits, sockets and the counting package: about 25 ms of
+    a new process's ``edge``)."""
     parser = argparse.ArgumentParser(
         prog="twentyone", description="Blackjack exactly as real houses play it."
     )
@@ -377,7 +371,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     cg.add_argument("--bankroll", type=float, default=None, help="bankroll in units: risk of ruin")
     s.set_defaults(func=_cmd_simulate)
 
-    if command in OWN_COMMANDS:
+    if command in sub.choices:  # one of this module's own
         return parser
     from twentyone.cli_serve import add_serve_parser
     from twentyone.counting.commands import add_parsers
