@@ -152,12 +152,13 @@ def test_a_small_shoes_distribution_with_resplits_is_the_engines(
     )
 
 
-@pytest.mark.parametrize(("spec", "shoe"), [RESPLITS[0], RESPLITS[1], RESPLITS[3]])
-def test_the_exact_distribution_with_resplits_averages_to_farmers_split_return(
+@pytest.mark.parametrize(("spec", "shoe"), RESPLITS)
+def test_the_exact_distribution_with_resplits_averages_to_the_exact_split_return(
     spec: str, shoe: tuple[int, ...]
 ) -> None:
-    # up to four hands a split's return is Farmer's exact method: the distribution's mean,
-    # found by listing every round, is the same return
+    # up to four hands a split's return is Farmer's exact method, beyond (aces to six hands)
+    # the mean of split_moments: the distribution's mean, found by listing every round, is the
+    # same return
     got = analyze(load_rules(spec), shoe=shoe)
     assert got.outcomes_optimal is not None and got.outcomes_basic is not None
     assert sum(n * p for n, p in got.outcomes_optimal.items()) == pytest.approx(
@@ -168,22 +169,28 @@ def test_the_exact_distribution_with_resplits_averages_to_farmers_split_return(
     )
 
 
-def test_a_walk_past_its_bound_leaves_those_rounds_approximated_within_their_mass(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(("spec", "shoe"), RESPLITS)
+def test_a_walk_past_its_bound_approximates_those_rounds_with_the_engines_mean_and_sd(
+    monkeypatch: pytest.MonkeyPatch, spec: str, shoe: tuple[int, ...]
 ) -> None:
     # where listing the rounds would take too long (a big shoe), the rounds that reach three
-    # hands are taken independent given the dealer's outcome, and their mass is reported
+    # hands are taken independent given the dealer's outcome, their mass reported, and matched
+    # to their exact mean and second moment: the distribution moves, its mean and sd do not
     from twentyone.analysis import resplit_exact
     from twentyone.analysis.context import Context
     from twentyone.analysis.outcomes import round_outcomes
 
-    rules = load_rules("1D S17 DAS SPL3 NS")
+    rules = load_rules(spec)
     hands: dict[int, float] = {}
-    want = engine_outcomes(rules, SMALL, hands)
+    want = engine_outcomes(rules, shoe, hands)
     monkeypatch.setattr(resplit_exact, "WORK", 10)
-    got = round_outcomes(Context.of(rules, 1, SMALL), True)
+    got = round_outcomes(Context.of(rules, 1, shoe), True)
     more = sum(p for k, p in hands.items() if k >= 3)
     assert got.resplit_mass == pytest.approx(more, abs=1e-12)
+    assert got.unmatched == 0.0
     gap = sum(abs(got.dist.get(n, 0.0) - want.get(n, 0.0)) for n in set(want) | set(got.dist))
     assert sum(got.dist.values()) == pytest.approx(1.0, abs=1e-12)
     assert 1e-6 < gap <= 2.0 * more
+    mean = sum(n * p for n, p in got.dist.items())
+    assert mean == pytest.approx(sum(n * p for n, p in want.items()), abs=1e-12)
+    assert _sd(got.dist) == pytest.approx(_sd(want), abs=1e-12)

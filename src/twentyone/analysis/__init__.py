@@ -229,7 +229,13 @@ def analyze(
         got_b = round_outcomes(ctx, False, parts_b)
         dist_o, dist_b = got_o.dist, got_b.dist
         resplits = any(ctx.split_max(pair) > 2 for pair in range(10))
-        notes.append(outcomes_note(max(got_o.resplit_mass, got_b.resplit_mass), resplits))
+        notes.append(
+            outcomes_note(
+                max(got_o.resplit_mass, got_b.resplit_mass),
+                resplits,
+                max(got_o.unmatched, got_b.unmatched),
+            )
+        )
     return EdgeReport(
         rules=r.name,
         ev_basic=float(ev_b),

@@ -52,8 +52,9 @@ _SOLVE = (
 )
 #: The kernels Python calls (module, name), in the module's order, each with the argument
 #: types the analysis calls it with: ``i`` int64, ``b`` boolean, ``f`` float64, and arrays
-#: ``a`` + the element (``i``, ``b``, ``f``, ``i32``) + ``2`` for two dimensions, all
-#: C-contiguous. ``tests/test_aot.py`` checks them against the calls an analysis makes.
+#: ``a`` + the element (``i``, ``b``, ``f``, ``i32``) + ``2`` or ``3`` for two or three
+#: dimensions, all C-contiguous. ``tests/test_aot.py`` checks them against the calls an
+#: analysis makes.
 EXPORTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("twentyone.analysis.dealer", "dealer_dists", ("ai", "ai2", "ai", "ai", "af", "ai")),
     ("twentyone.analysis.player", "_bonus_need", ("ai",)),
@@ -75,7 +76,31 @@ EXPORTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "state_joint",
         (*_HANDS, "af2", "ai", "i", "b", "ai", "b", "af"),
     ),
+    ("twentyone.analysis.split_joint", "_key_rows", ("ai", "ai", "ai", "i")),
+    (
+        "twentyone.analysis.split_moments",
+        "weighted_rows",
+        ("ai", "ai2", "i", "ai", "ai", "af", "ai", "af3"),
+    ),
+    ("twentyone.analysis.split_moments", "_chances", ("ai", "ai2", "ai32", "b")),
+    ("twentyone.analysis.split_moments", "_singles", ("af", "ai32", "af3", "af3", "i")),
+    ("twentyone.analysis.split_moments", "_pairs", ("af", "ai32", "af3", "af3", "i")),
 )
+
+
+def array_code(code: str) -> tuple[str, int]:
+    """An array's element code and number of dimensions from its code in :data:`EXPORTS`.
+
+    >>> array_code("ai32"), array_code("af3"), array_code("ai2"), array_code("ab")
+    (('i32', 1), ('f', 3), ('i', 2), ('b', 1))
+    """
+    if code == "ai32":
+        return "i32", 1
+    if code[-1] in "23":
+        return code[1:-1], int(code[-1])
+    return code[1:], 1
+
+
 #: Seconds after which a build's lock is taken for abandoned.
 LOCK_SECONDS = 900
 #: Whether this process loaded the saved code (None: not tried yet).
@@ -92,8 +117,8 @@ def signatures() -> list[tuple[Any, tuple[Any, ...]]]:
     def numba_type(code: str) -> Any:
         if not code.startswith("a"):
             return scalars[code]
-        two = code.endswith("2") and code != "ai32"
-        return types.Array(scalars[code[1:-1] if two else code[1:]], 2 if two else 1, "C")
+        element, ndim = array_code(code)
+        return types.Array(scalars[element], ndim, "C")
 
     return [
         (getattr(importlib.import_module(m), n), tuple(numba_type(c) for c in codes))
@@ -124,8 +149,8 @@ def accepts(codes: tuple[str, ...]) -> Callable[[tuple[Any, ...]], bool]:
     floats: list[int] = []
     for k, code in enumerate(codes):
         if code.startswith("a"):
-            two = code.endswith("2") and code != "ai32"
-            arrays.append((k, dtypes[code[1:-1] if two else code[1:]], 2 if two else 1))
+            element, ndim = array_code(code)
+            arrays.append((k, dtypes[element], ndim))
         else:
             {"i": ints, "b": bools, "f": floats}[code].append(k)
     n = len(codes)

@@ -7,11 +7,12 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
 from twentyone.analysis.context import Base, Context
-from twentyone.analysis.shoe_counts import FloatArray
+from twentyone.analysis.shoe_counts import FloatArray, IntArray
 
 STEP = 0.5
 
@@ -66,3 +67,12 @@ def split_hand_net(state: int, d: int, loss: tuple[float, float]) -> float:
         return stake
     mine = 0 if st == 0 else 16 + st
     return stake * ((mine > 17 + d) - (mine < 17 + d))
+
+
+@lru_cache(maxsize=16)
+def hand_nets(ctx: Context) -> IntArray:
+    """A split hand's net in half bets, by its final state (``part * 7 + state``, 14 of them)
+    and the dealer's outcome."""
+    loss = (ctx.f1s, ctx.f2s)
+    nets = [[round(split_hand_net(s, d, loss) / STEP) for d in range(7)] for s in range(14)]
+    return np.array(nets, dtype=np.int64)

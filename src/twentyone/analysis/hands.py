@@ -213,9 +213,20 @@ def split_value(
 
     Up to four hands this is Eric Farmer's exact CDZ- method (blackjack_split.pdf, as in his
     blackjack.cpp 5.5): each hand's value conditions on exactly how many pair and non-pair
-    second cards the other hands took; beyond four hands, the approximation of
+    second cards the other hands took. Beyond four hands it is the mean of
+    :mod:`~twentyone.analysis.split_moments`, exact for any number of hands (the same figure
+    as Farmer's to 1e-15 up to four); a ten-value pair split by rank, whose cards of its rank
+    the shoe's counts do not tell, takes the approximation of
     :func:`~twentyone.analysis.split.split_weights`."""
     if max_hands > 4:
+        from twentyone.analysis.split_moments import split_moments_of
+
+        got = None
+        if np.array_equal(shoe, shoe_after(ctx, up)):
+            dec = split_table(ctx, up, pair, play, 2).solved.dec
+            got = split_moments_of(ctx, up, pair, dec, max_hands, second=False)
+        if got is not None:
+            return got.first
         return _split_value_weighted(ctx, up, shoe, pair, play, max_hands)
     sums = _FarmerSums(ctx, up, shoe, pair, play)
     n0, q0 = sums.n0, sums.q0

@@ -34,7 +34,7 @@ from twentyone.analysis.context import (
     up_base,
 )
 from twentyone.analysis.dealer import blackjack_card
-from twentyone.analysis.grid import STEP, Grid, split_hand_net
+from twentyone.analysis.grid import STEP, Grid, hand_nets, split_hand_net
 from twentyone.analysis.hands import (
     SplitPlay,
     hand_options,
@@ -49,6 +49,7 @@ from twentyone.analysis.resplit_exact import hand_atoms, listable, more_hands_ex
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
 from twentyone.analysis.shoe_counts import two_card_probability as two_card_p
 from twentyone.analysis.split_joint import STATES, DealerRows, pair_joint, split_atoms
+from twentyone.analysis.split_moments import split_moments_of, tilted
 from twentyone.jit import njit
 
 __all__ = [
@@ -62,10 +63,11 @@ __all__ = [
 ]
 
 
-def outcomes_note(resplit_mass: float, resplits: bool = False) -> str:
+def outcomes_note(resplit_mass: float, resplits: bool = False, unmatched: float = 0.0) -> str:
     """The analysis's note on how exact the distributions are (``resplits``: the rules let a
     split make three hands or more; ``resplit_mass``: the probability of such rounds taken
-    approximately).
+    approximately; ``unmatched``: the part of it not matched to the exact mean and second
+    moment).
 
     >>> outcomes_note(0.0)[:40]
     'outcomes, sd_optimal, sd_basic: exact, s'
@@ -87,16 +89,26 @@ def outcomes_note(resplit_mass: float, resplits: bool = False) -> str:
             "their hands taken independent given the dealer's outcome (listed exactly only "
             "from a small shoe)"
         )
+        if unmatched == 0.0:
+            text += (
+                ", matched to those rounds' exact mean and second moment: the mean and sd are "
+                "exact, resplits included"
+            )
+        else:
+            text += f" (probability {unmatched:.3g} of them not matched to their exact moments)"
     return text
 
 
 class RoundOutcomes(NamedTuple):
     """``dist``: ``{net: probability}`` of one round; ``resplit_mass``: the probability of the
     rounds that reach three hands or more and are approximated (from a shoe too big to list
-    them: :mod:`twentyone.analysis.resplit_exact`), 0 where ``dist`` is exact."""
+    them: :mod:`twentyone.analysis.resplit_exact`), 0 where ``dist`` is exact; ``unmatched``:
+    the part of it whose mean and second moment are not matched to the exact ones (0: the
+    distribution's mean and standard deviation are exact)."""
 
     dist: dict[float, float]
     resplit_mass: float
+    unmatched: float = 0.0
 
 
 @njit(cache=True)
@@ -208,11 +220,14 @@ def _surrender(ctx: Context, grid: Grid, pbj: float) -> FloatArray:
 
 
 class SplitDist(NamedTuple):
-    """A split round's net on the grid (values' space) and the probability that it reaches
-    three hands or more where ``dist`` approximates those rounds (0 where it is exact)."""
+    """A split round's net on the grid (values' space), the probability that it reaches
+    three hands or more where ``dist`` approximates those rounds (0 where it is exact), and
+    the part of that probability whose mean and second moment are not matched to the exact
+    ones either (:mod:`~twentyone.analysis.split_moments`; 0 where they are)."""
 
     dist: FloatArray
     resplit_mass: float
+    unmatched: float = 0.0
 
 
 @lru_cache(maxsize=16)
@@ -255,14 +270,6 @@ def _two_hands(
 def _joints(ctx: Context) -> dict[tuple[int, int, bytes, bytes], FloatArray]:
     """The two-hand joints computed for ``ctx``, by up card, pair and atoms."""
     return {}
-
-
-@lru_cache(maxsize=16)
-def _hand_net(ctx: Context) -> IntArray:
-    """A split hand's net in half bets, by its final state and the dealer's outcome."""
-    loss = (ctx.f1s, ctx.f2s)
-    nets = [[round(split_hand_net(s, d, loss) / STEP) for d in range(7)] for s in range(STATES)]
-    return np.array(nets, dtype=np.int64)
 
 
 @lru_cache(maxsize=16)
@@ -309,14 +316,28 @@ def _more_exact(ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray) -> 
     atoms = tuple(hand_atoms(ctx.nodes, dec, pair, aces=aces, np_=np_) for np_ in (True, False))
     return more_hands_exact(
         shoe, pair, ctx.split_max(pair), (atoms[0], atoms[1]), _dealer_rows(ctx, up),
-        _hand_net(ctx), (grid.off, grid.size), 6 if ctx.peek else 7,
+        hand_nets(ctx), (grid.off, grid.size), 6 if ctx.peek else 7,
     )  # fmt: skip
+
+
+def _matched(
+    ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray, two: FloatArray, more: FloatArray
+) -> FloatArray | None:
+    """The approximated rounds of three hands or more (``more``) tilted to their exact mean
+    and second moment (the split's, less the two-hand rounds'), or None where those are not
+    known or out of reach."""
+    moments = split_moments_of(ctx, up, pair, dec, ctx.split_max(pair))
+    if moments is None or moments.second is None:
+        return None
+    x = (np.arange(grid.size, dtype=np.float64) - grid.off) * STEP
+    return tilted(more, x, moments.first - float(two @ x), moments.second - float(two @ x**2))
 
 
 def _split(ctx: Context, grid: Grid, up: int, pair: int, play: SplitPlay) -> SplitDist:
     """A split round's net (values' space): two hands exactly; three or more exactly where
     the shoe is small (:mod:`~twentyone.analysis.resplit_exact`), else approximately
-    (:func:`~twentyone.analysis.resplit.more_hands`)."""
+    (:func:`~twentyone.analysis.resplit.more_hands`) and matched to their exact mean and
+    second moment (:mod:`~twentyone.analysis.split_moments`)."""
     dec, base = _split_decisions(ctx, up, pair, play)
     resplits = ctx.split_max(pair) > 2
     two = _two_hands(ctx, grid, up, pair, dec, resplits=resplits)
@@ -333,7 +354,11 @@ def _split(ctx: Context, grid: Grid, up: int, pair: int, play: SplitPlay) -> Spl
     more = _more_hands(ctx, grid, up, pair, dec, base)
     if float(more.sum()) <= 0.0:  # no pair card left: what is missing ran out of cards
         return SplitDist(two, 0.0)
-    return SplitDist(two + more * (mass / float(more.sum())), mass)
+    more = more * (mass / float(more.sum()))
+    matched = _matched(ctx, grid, up, pair, dec, two, more)
+    if matched is None:
+        return SplitDist(two + more, mass, mass)
+    return SplitDist(two + matched, mass)
 
 
 class _UpTables(NamedTuple):
@@ -418,7 +443,7 @@ def _optimal_hand(
             (1.0 - ten_share, None),
         ]
     dist = np.zeros(grid.size)
-    resplit = 0.0
+    resplit = unmatched = 0.0
     for weight, split_ev in choices:
         if weight == 0.0:
             continue
@@ -434,9 +459,10 @@ def _optimal_hand(
                 got = _split(ctx, grid, up, a, play)
                 dist += weight * w2 * got.dist
                 resplit += weight * w2 * got.resplit_mass
+                unmatched += weight * w2 * got.unmatched
             else:
                 dist += weight * w2 * dists[act]
-    return SplitDist(dist, resplit)
+    return SplitDist(dist, resplit, unmatched)
 
 
 def _basic_hand(
@@ -454,7 +480,9 @@ def _basic_hand(
         play = SplitPlay(mode=CHART, chart=t.col.chart)  # type: ignore[attr-defined]
         got = _split(ctx, grid, up, a, play)
         return SplitDist(
-            ten_share * got.dist + (1.0 - ten_share) * dist, ten_share * got.resplit_mass
+            ten_share * got.dist + (1.0 - ten_share) * dist,
+            ten_share * got.resplit_mass,
+            ten_share * got.unmatched,
         )
     if with_split != by_total:
         dist = ten_share * avg[with_split] + (1.0 - ten_share) * dist
@@ -464,11 +492,13 @@ def _basic_hand(
 class UpOutcomes(NamedTuple):
     """Every first hand against one up card: the non-blackjack nets on the grid (``main``),
     the probability of reaching three hands (``resplit``), and the blackjacks' masses
-    (``blackjacks``: ``(net, mass)`` in the order :func:`round_outcomes` adds them)."""
+    (``blackjacks``: ``(net, mass)`` in the order :func:`round_outcomes` adds them), and the
+    part of ``resplit`` whose mean and second moment are not the exact ones (``unmatched``)."""
 
     main: FloatArray
     resplit: float
     blackjacks: tuple[tuple[float, float], ...]
+    unmatched: float = 0.0
 
 
 def up_outcomes(ctx: Context, up: int, optimal: bool) -> UpOutcomes:
@@ -476,7 +506,7 @@ def up_outcomes(ctx: Context, up: int, optimal: bool) -> UpOutcomes:
     grid = Grid(ctx)
     t = _up_tables(ctx, grid, up, optimal)
     main = np.zeros(grid.size)
-    resplit = 0.0
+    resplit = unmatched = 0.0
     blackjacks: list[tuple[float, float]] = []
     for a, b, node in two_card_nodes(ctx):
         p = two_card_p(t.shoe, a, b) * t.pu
@@ -487,12 +517,13 @@ def up_outcomes(ctx: Context, up: int, optimal: bool) -> UpOutcomes:
             blackjacks += [(ctx.bj_pays, p * (1.0 - pbj)), (0.0, p * pbj)]
             continue
         play = _optimal_hand if optimal else _basic_hand
-        dist, mass = play(ctx, grid, up, t, (a, b, node))
+        dist, mass, off = play(ctx, grid, up, t, (a, b, node))
         resplit += p * mass
+        unmatched += p * off
         if ctx.peek and up in (ACE, TEN):
             dist = dist + grid.point(-1.0, pbj)
         main += p * dist
-    return UpOutcomes(main, resplit, tuple(blackjacks))
+    return UpOutcomes(main, resplit, tuple(blackjacks), unmatched)
 
 
 def round_outcomes(
@@ -506,7 +537,7 @@ def round_outcomes(
     full = ctx.fresh()
     out: dict[float, float] = {}
     main = np.zeros(grid.size)
-    resplit = 0.0
+    resplit = unmatched = 0.0
     for up in UPS:
         if full[up] > 0:
             part = parts[up] if parts and up in parts else up_outcomes(ctx, up, optimal)
@@ -514,7 +545,8 @@ def round_outcomes(
                 out[net] = out.get(net, 0.0) + mass
             main += part.main
             resplit += part.resplit
+            unmatched += part.unmatched
     for k in np.nonzero(main)[0]:
         net = (int(k) - grid.off) * STEP
         out[net] = out.get(net, 0.0) + float(main[k])
-    return RoundOutcomes(dict(sorted(out.items())), resplit)
+    return RoundOutcomes(dict(sorted(out.items())), resplit, unmatched)
