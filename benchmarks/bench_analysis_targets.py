@@ -75,11 +75,13 @@ def main() -> None:
         analyze(rules, outcomes=outcomes)
 
     def distributions(spec: str = RULES) -> None:  # both distributions alone, returns kept
-        from twentyone.analysis import outcomes
+        from twentyone.analysis import outcomes, split_moments
         from twentyone.analysis.context import Context
 
         outcomes._dealer_rows.cache_clear()
         outcomes._joints.cache_clear()
+        split_moments._kept.cache_clear()  # the splits' exact moments and weighted rows
+        split_moments._rows.cache_clear()
         ctx = Context.of(load_rules(spec))
         outcomes.round_outcomes(ctx, True)
         outcomes.round_outcomes(ctx, False)

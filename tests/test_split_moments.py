@@ -188,3 +188,22 @@ def test_hand_nets_are_the_split_hands_nets_in_half_bets() -> None:
     assert nets.shape == (14, 7)
     assert nets[7 + 4, 5] == 4  # a doubled 20 against a bust: +2 bets
     assert nets[6, 4] == -2  # a bust loses
+
+
+def test_a_splits_second_moment_for_one_hand_is_the_walks() -> None:
+    # action_second_moments (risk-averse indices read it) answers a split's E[X^2] exactly,
+    # resplits included: eights against a five split to four hands from a small shoe
+    from twentyone import parse_cards
+    from twentyone.analysis.action_moments import action_second_moments
+
+    spec, shoe, pair, _ = SMALL[0]
+    rules = load_rules(spec)
+    ctx = Context.of(rules, 1, shoe)
+    grid = Grid(ctx)
+    _, dec = _decisions(ctx, 4, pair)
+    walk = outcomes._two_hands(ctx, grid, 4, pair, dec, resplits=True)
+    more = outcomes._more_exact(ctx, grid, 4, pair, dec)
+    assert more is not None
+    _, second = _grid_moments(ctx, walk + more)
+    got = action_second_moments(rules, list(parse_cards("8S 8D")), parse_cards("5H")[0], shoe=shoe)
+    assert got["split"] == pytest.approx(second, abs=1e-12)

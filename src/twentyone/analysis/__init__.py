@@ -75,6 +75,7 @@ def clear_caches(tables: bool = False) -> None:
         resplit,
         shoe_counts,
         split,
+        split_moments,
     )
 
     for f in (
@@ -105,6 +106,10 @@ def clear_caches(tables: bool = False) -> None:
     outcomes._dealer_rows.cache_clear()
     outcomes._joints.cache_clear()
     outcomes._mores.cache_clear()
+    split_moments._kept.cache_clear()
+    split_moments._rows.cache_clear()
+    if tables:
+        split_moments.rest_weights.cache_clear()
 
 
 def _rules(rules: Rules | str) -> Rules:

@@ -5,8 +5,7 @@ values, for comparing plays by more than their returns (risk-averse index plays)
 action :func:`~twentyone.analysis.actions.action_evs` answers ``E[X]`` for, with the rest of
 the hand played the same way (the composition-dependent optimum; split hands by CDZ-). Both
 are conditional on no dealer blackjack where the dealer peeks under an ace or a ten. Exact
-for stand, hit, double and surrender; a split's is approximate the usual way (its hands taken
-independent given the dealer's final outcome, as :mod:`twentyone.analysis.variance` does).
+for every action, a split's resplits included (:mod:`twentyone.analysis.split_moments`).
 
 :func:`hand_table` gives the same figures for *every* hand of the shoe (three cards or
 more as well), with the optimum's decision on each: what a total's index needs when it is
@@ -30,7 +29,7 @@ import numpy as np
 
 from twentyone.analysis.context import Context, base_table, run_solve, up_base
 from twentyone.analysis.dealer import dealer_distribution
-from twentyone.analysis.hands import SplitPlay, shoe_after, split_needs
+from twentyone.analysis.hands import SplitPlay, shoe_after, split_needs, split_table
 from twentyone.analysis.optimal import optimal_solved
 from twentyone.analysis.player import FIXED
 from twentyone.analysis.shoe_counts import ACE, TEN, FloatArray, IntArray, hand_counts, value_index
@@ -51,11 +50,25 @@ def optimal_moments(ctx: Context, up: int) -> Moments:
 @lru_cache(maxsize=640)
 def split_second_moment(ctx: Context, up: int, pair: int) -> float:
     """``E[X^2]`` of splitting ``pair`` against ``up`` (per unit of the first bet; split
-    hands played by CDZ-), the hands taken independent given the dealer's final outcome;
-    with a peek, ``E[X^2 1{no dealer blackjack}]``."""
-    nodes = ctx.nodes
+    hands played by CDZ-), exactly (:mod:`~twentyone.analysis.split_moments`, resplits
+    included); with a peek, ``E[X^2 1{no dealer blackjack}]``. A ten-value pair split by rank
+    (whose rank's cards the shoe's counts do not tell) takes its hands independent given the
+    dealer's final outcome (:func:`_independent_second_moment`)."""
+    from twentyone.analysis.split_moments import split_moments_of
+
     solved = optimal_solved(ctx, up)
     play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
+    dec = split_table(ctx, up, pair, play, 2).solved.dec
+    got = split_moments_of(ctx, up, pair, dec, ctx.split_max(pair))
+    if got is None or got.second is None:
+        return _independent_second_moment(ctx, up, pair, play)
+    return got.second
+
+
+def _independent_second_moment(ctx: Context, up: int, pair: int, play: SplitPlay) -> float:
+    """``E[X^2]`` of a split with its hands taken independent given the dealer's final
+    outcome (the usual approximation)."""
+    nodes = ctx.nodes
     aces = pair == ACE and not ctx.hsa
     base = base_table(ctx, up, pair, 1, split_needs(ctx, up, pair, play))
     got = run_solve(ctx, up, base, FIXED, split=True, force_stand2=aces, dec=play.dec)

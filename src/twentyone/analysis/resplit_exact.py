@@ -63,11 +63,11 @@ class HandAtoms(NamedTuple):
     ends: IntArray
 
 
-def hand_atoms(nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, np_: bool) -> HandAtoms:
-    """The atoms of a split hand played by ``dec`` (``aces``: split aces take one card;
-    ``np_``: its second card is not a pair card). The lone pair card's bust, which its next
-    card never brings, is left out (in :func:`~twentyone.analysis.split_joint.split_atoms` it
-    cancels against its children's)."""
+def hand_weights(
+    nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, np_: bool
+) -> tuple[IntArray, FloatArray]:
+    """The sets of cards of a split hand's atoms (see :func:`hand_atoms`) and their signed
+    weights on every final state (one row each)."""
     one = nodes.index[tuple(int(v == pair) for v in range(10))]
     w = atom_weights(nodes, dec, pair, aces=aces, two_hands=np_)
     w[one, BUST_STATE] = 0.0
@@ -77,14 +77,23 @@ def hand_atoms(nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, np_: bool)
     keep = np.nonzero(np.any(w != 0.0, axis=1))[0]
     drawn = nodes.counts[keep].copy()
     drawn[:, pair] -= 1
-    count = np.count_nonzero(w[keep], axis=1)
-    state = np.zeros((keep.size, STATES), dtype=np.int64)
-    weight = np.zeros((keep.size, STATES))
-    for t, i in enumerate(keep):
-        got = np.nonzero(w[i])[0]
-        state[t, : got.size] = got
-        weight[t, : got.size] = w[i, got]
-    return HandAtoms(drawn, state, weight, count.astype(np.int64))
+    return drawn, w[keep]
+
+
+def hand_atoms(nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, np_: bool) -> HandAtoms:
+    """The atoms of a split hand played by ``dec`` (``aces``: split aces take one card;
+    ``np_``: its second card is not a pair card). The lone pair card's bust, which its next
+    card never brings, is left out (in :func:`~twentyone.analysis.split_joint.split_atoms` it
+    cancels against its children's)."""
+    drawn, w = hand_weights(nodes, dec, pair, aces=aces, np_=np_)
+    on = w != 0.0
+    state = np.argsort(~on, axis=1, kind="stable")  # each atom's states with a weight first
+    weight = np.take_along_axis(w, state, axis=1)
+    count = on.sum(axis=1)
+    past = np.arange(STATES)[None, :] >= count[:, None]
+    state[past] = 0
+    weight[past] = 0.0
+    return HandAtoms(drawn, state.astype(np.int64), weight, count.astype(np.int64))
 
 
 def listable(shoe: IntArray) -> bool:

@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twentyone.analysis.dealer import BUST, MAX_RUN, MAX_SIZE, standing_table
-from twentyone.analysis.resplit_exact import hand_atoms
+from twentyone.analysis.resplit_exact import hand_weights
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
 from twentyone.analysis.split_joint import DIGITS, FREE, _key_rows, _pair_rows
 from twentyone.jit import njit
@@ -162,6 +162,14 @@ def weighted_rows(
     end, weighted so, sums to it: the cards are exchangeable)."""
     nodes = parent.shape[0]
     tables, top_q, top_l = weights.shape
+    # weights[u, q, l] at (q * wide + l) * tables + u, zeros past the tables (no cards left
+    # for the rest): a row's index plus a cell's, without a test
+    high, wide = top_q + MAX_RUN, top_l + MAX_SIZE
+    flat = np.zeros(high * wide * tables)
+    for u in range(tables):
+        for qi in range(top_q):
+            for ell in range(top_l):
+                flat[(qi * wide + ell) * tables + u] = weights[u, qi, ell]
     depth = np.zeros(nodes, dtype=np.int64)
     pairs = np.zeros(nodes, dtype=np.int64)  # pair cards on the node's path
     most = np.zeros(10, dtype=np.int64)
@@ -184,14 +192,14 @@ def weighted_rows(
                 code[c] = count
                 count += 1
             cell[t] = code[c]
-    cq = np.zeros(count, dtype=np.int64)
-    cn = np.zeros(count, dtype=np.int64)
+    cn = np.zeros(count, dtype=np.int64)  # each cell's size, outcome, place in the weights
     cd = np.zeros(count, dtype=np.int64)
+    co = np.zeros(count, dtype=np.int64)
     for c in range(code.shape[0]):
         if code[c] >= 0:
-            cq[code[c]] = c // (MAX_SIZE * 7)
             cn[code[c]] = (c % (MAX_SIZE * 7)) // 7
             cd[code[c]] = c % 7
+            co[code[c]] = ((c // (MAX_SIZE * 7)) * wide + cn[code[c]]) * tables
     n = removed.shape[0]
     out = np.zeros((n, tables, 7))
     w = BLOCK if n >= BLOCK else 8 if n == 0 else (n + 7) // 8 * 8
@@ -206,7 +214,9 @@ def weighted_rows(
     left = np.zeros(w)
     cards = np.zeros(w, dtype=np.int64)
     ok_rows = np.zeros(w, dtype=np.bool_)
-    inv = np.zeros(MAX_SIZE)
+    inv = np.zeros(MAX_SIZE * w)  # inv[size * w + r]: 1 / ff(cards left, size)
+    base = np.zeros(w, dtype=np.int64)  # each row's place in the weights
+    res = np.zeros(tables * 7 * w)  # res[(u * 7 + d) * w + r]
     for start in range(0, n, w):
         for r in range(w):
             i = start + r
@@ -243,32 +253,43 @@ def weighted_rows(
                 for r in range(width):
                     acc[a + r] += x * path[o + r]
         for r in range(w):
-            if not ok_rows[r]:
-                continue
             i = start + r
-            q0, taken = removed[i, pair], 0
-            for v in range(10):
-                taken += removed[i, v]
             x = 1.0
             for size in range(1, MAX_SIZE):
                 y = cards[r] - size + 1
                 x = x / y if y > 0 else 0.0
-                inv[size] = x
-            for c in range(count):
-                a = acc[c * w + r]
-                qq, ll = q0 + cq[c], taken + cn[c]
-                if a == 0.0 or qq >= top_q or ll >= top_l:
-                    continue  # past the weights' tables: no cards left for the rest
-                a *= inv[cn[c]]
-                for u in range(tables):
-                    out[i, u, cd[c]] += a * weights[u, qq, ll]
+                inv[size * w + r] = x
+            base[r] = -1
+            if ok_rows[r]:
+                taken = 0
+                for v in range(10):
+                    taken += removed[i, v]
+                if removed[i, pair] < top_q and taken < top_l:
+                    base[r] = (removed[i, pair] * wide + taken) * tables
+            if base[r] < 0:
+                base[r] = top_q * wide * tables  # past the tables: zeros for every cell
+        for j in range(tables * 7 * w):
+            res[j] = 0.0
+        for c in range(count):
+            a = np.uint64(c) * width
+            b = np.uint64(cn[c]) * width
+            for u in range(tables):
+                o = np.uint64((u * 7 + cd[c]) * w)
+                at = co[c] + u
+                for r in range(width):
+                    res[o + r] += acc[a + r] * inv[b + r] * flat[base[r] + at]
+        for r in range(w):
+            if not ok_rows[r]:
+                continue
+            i = start + r
             for u in range(tables):
                 s = 0.0
                 for d in range(7):
+                    x = res[(u * 7 + d) * w + r]
+                    out[i, u, d] = x
                     if d != BUST:
-                        s += out[i, u, d]
-                base = weights[u, q0, taken] if q0 < top_q and taken < top_l else 0.0
-                out[i, u, BUST] = base - s
+                        s += x
+                out[i, u, BUST] = flat[base[r] + u] - s
     return out
 
 
@@ -373,8 +394,8 @@ def _pairs(
                 aa, ab = nets[a, 2, d], nets[b, 2, d]
                 cross = na * ab + (aa * nb if a != b else 0.0)
                 m2 += f * (
-                    two * (rows[r, 2, d] * na * nb + rows[r, 4, d] * aa * ab)
-                    + rows[r, 3, d] * cross
+                    two * (rows[r, 0, d] * na * nb + rows[r, 2, d] * aa * ab)
+                    + rows[r, 1, d] * cross
                 )
     return m2
 
@@ -405,17 +426,16 @@ class WeightedRows:
     computed once: a split's strategies share most of them)."""
 
     def __init__(
-        self, shoe: IntArray, up: int, pair: int, hits_soft_17: bool, limit: int, most: int
+        self, shoe: IntArray, up: int, pair: int, hits_soft_17: bool, weights: FloatArray
     ) -> None:
         self.shoe = np.ascontiguousarray(shoe, dtype=np.int64)
         self.pair = pair
         self.table = standing_table(up, hits_soft_17)
-        pair_cards = int(shoe[pair])
-        self.weights = rest_weights(limit, pair_cards, int(shoe.sum()) - pair_cards, most)
+        self.weights = np.ascontiguousarray(weights)
         self.slots = np.full(2 << 12, FREE, dtype=np.int64)
         self.cards = np.zeros(10 << 11, dtype=np.int64)
         self.count = 0
-        self.store = np.zeros((1 << 11, 5, 7))
+        self.store = np.zeros((1 << 11, weights.shape[0], 7))
         self.known = 0
 
     @property
@@ -448,40 +468,75 @@ class WeightedRows:
                 self.shoe, removed, self.pair, t.parent, t.fac, t.ways, t.bucket, self.weights
             )
             if count > self.store.shape[0]:
-                grown = np.zeros((max(count, 2 * self.store.shape[0]), 5, 7))
+                grown = np.zeros((max(count, 2 * self.store.shape[0]), *self.store.shape[1:]))
                 grown[:known] = self.store[:known]
                 self.store = grown
             self.store[known:count] = new
             self.known = count
 
 
+class SplitRows(NamedTuple):
+    """The weighted dealer's rows of one up card and pair: for one hand read (tables
+    :data:`ONE_NP`, :data:`ONE_ANY`) and for two (:data:`TWO_NP`, :data:`NP_ANY`,
+    :data:`TWO_ANY`), apart: the sets of cards of one hand and of two are different sets."""
+
+    one: WeightedRows
+    two: WeightedRows
+
+
+def split_rows(
+    shoe: IntArray, up: int, pair: int, hits_soft_17: bool, limit: int, most: int
+) -> SplitRows:
+    """:class:`SplitRows` for a split to ``limit`` hands from ``shoe`` (the cards left after
+    the up card and the two pair cards), hands and dealer taking ``most`` cards at most."""
+    pair_cards = int(shoe[pair])
+    weights = rest_weights(limit, pair_cards, int(shoe.sum()) - pair_cards, most)
+    return SplitRows(
+        WeightedRows(shoe, up, pair, hits_soft_17, weights[ONE_NP : ONE_ANY + 1]),
+        WeightedRows(shoe, up, pair, hits_soft_17, weights[TWO_NP : TWO_ANY + 1]),
+    )
+
+
+class _Partial(NamedTuple):
+    """What :func:`split_moments` found before the pairs of hands (kept for a second call
+    that asks for them)."""
+
+    sets: IntArray
+    nets: FloatArray
+    first: float
+    single: float
+
+
 def split_moments(
     nodes: Nodes,
     dec: IntArray,
-    rows: WeightedRows,
+    rows: SplitRows,
     pair: int,
     *,
     aces: bool,
     net: IntArray,
     outcomes: int,
     second: bool = True,
-) -> SplitMoments:
+    partial: _Partial | None = None,
+) -> tuple[SplitMoments, _Partial]:
     """The exact :class:`SplitMoments` of a split of ``pair`` played by ``dec`` hand by hand,
     from ``rows``' shoe (the cards left after the up card and the two pair cards) to its
     hands at most (``aces``: split aces take one card each); ``net[s, d]``: a hand's net in
     half bets by its state and the dealer's outcome, of which the first ``outcomes`` count
     (six with a peek); ``second``: the second moment too (its pairs of hands are most of the
-    work), else only the mean."""
-    sets, nets = _hand_sets(nodes, dec, pair, aces, net)
-    one = rows.single_rows(sets)
-    chance = _chances(rows.shoe, sets, one, False)
-    m1, m2 = _singles(chance, one, rows.rows, nets, outcomes)
+    work), else only the mean; ``partial``: what an earlier call for the mean found."""
+    if partial is None:
+        sets, nets = _hand_sets(nodes, dec, pair, aces, net)
+        one = rows.one.single_rows(sets)
+        chance = _chances(rows.one.shoe, sets, one, False)
+        m1, m2 = _singles(chance, one, rows.one.rows, nets, outcomes)
+        partial = _Partial(sets, nets, m1, m2)
     if not second:
-        return SplitMoments(m1 / 2.0, None)
-    two = rows.pair_rows(sets)
-    chance = _chances(rows.shoe, sets, two, True)
-    m2 += _pairs(chance, two, rows.rows, nets, outcomes)
-    return SplitMoments(m1 / 2.0, m2 / 4.0)
+        return SplitMoments(partial.first / 2.0, None), partial
+    two = rows.two.pair_rows(partial.sets)
+    chance = _chances(rows.two.shoe, partial.sets, two, True)
+    m2 = partial.single + _pairs(chance, two, rows.two.rows, partial.nets, outcomes)
+    return SplitMoments(partial.first / 2.0, m2 / 4.0), partial
 
 
 def _hand_sets(
@@ -491,16 +546,13 @@ def _hand_sets(
     ``any`` together) and, for each, its signed weights times the net and times the net's
     square against each dealer's outcome, as an ``np`` hand and as an ``any`` hand (zeros
     where it is not one)."""
-    found = [hand_atoms(nodes, dec, pair, aces=aces, np_=np_) for np_ in (True, False)]
-    keys = [atoms.drawn @ DIGITS for atoms in found]
+    found = [hand_weights(nodes, dec, pair, aces=aces, np_=np_) for np_ in (True, False)]
+    keys = [drawn @ DIGITS for drawn, _ in found]
     uniq, first = np.unique(np.concatenate(keys), return_index=True)
-    sets = np.concatenate([atoms.drawn for atoms in found])[first]
+    sets = np.concatenate([drawn for drawn, _ in found])[first]
     nets = np.zeros((uniq.size, 4, 7))
     powers = np.stack([net, net * net]).astype(np.float64)  # (2, states, 7)
-    for j, atoms in enumerate(found):
-        dense = np.zeros((len(atoms.drawn), powers.shape[1]))
-        on = np.arange(atoms.state.shape[1])[None, :] < atoms.ends[:, None]
-        np.add.at(dense, (np.nonzero(on)[0], atoms.state[on]), atoms.weight[on])
+    for j, (_, dense) in enumerate(found):
         at = np.searchsorted(uniq, keys[j])
         nets[at, 2 * j : 2 * j + 2] = np.einsum("as,psd->apd", dense, powers)
     return np.ascontiguousarray(sets), nets
@@ -521,30 +573,33 @@ def split_moments_of(
         return None
     kept = _kept(ctx)
     key = (up, pair, limit, dec.tobytes())
-    if key in kept and (kept[key].second is not None or not second):
-        return kept[key]
+    if key in kept and (kept[key][0].second is not None or not second):
+        return kept[key][0]
     kept[key] = split_moments(
         ctx.nodes, dec, _rows(ctx, up, pair, limit), pair, aces=pair == ACE and not ctx.hsa,
         net=hand_nets(ctx), outcomes=6 if ctx.peek else 7, second=second,
+        partial=kept[key][1] if key in kept else None,
     )  # fmt: skip
-    return kept[key]
+    return kept[key][0]
 
 
 @lru_cache(maxsize=16)
-def _kept(ctx: Context) -> dict[tuple[int, int, int, bytes], SplitMoments]:
+def _kept(
+    ctx: Context,
+) -> dict[tuple[int, int, int, bytes], tuple[SplitMoments, _Partial]]:
     """The splits' moments computed for ``ctx`` (:func:`split_moments_of`)."""
     return {}
 
 
 @lru_cache(maxsize=64)
-def _rows(ctx: Context, up: int, pair: int, limit: int) -> WeightedRows:
+def _rows(ctx: Context, up: int, pair: int, limit: int) -> SplitRows:
     """The weighted dealer's rows of one up card and pair from ``ctx``'s shoe."""
     from twentyone.analysis.hands import shoe_after
 
     shoe = shoe_after(ctx, up)
     shoe[pair] -= 2
     most = 2 * int(ctx.nodes.ncards.max()) + MAX_SIZE
-    return WeightedRows(shoe, up, pair, ctx.h17, limit, most)
+    return split_rows(shoe, up, pair, ctx.h17, limit, most)
 
 
 def tilted(dist: FloatArray, values: FloatArray, first: float, second: float) -> FloatArray | None:
