@@ -27,7 +27,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from twentyone.analysis.report import EdgeReport
+from twentyone.analysis.report import EdgeReport, dist_sd
 from twentyone.rules import Rules
 from twentyone.rulesets import load_rules
 
@@ -219,6 +219,7 @@ def analyze(
         ev_o += p * o
         by_up[up_key(u)] = {"probability": p, "ev_basic": b, "ev_optimal": o}
         totals[up_key(u)] = dict(zip(OUTCOMES, piece.dealer, strict=True))
+    sd = float(np.sqrt(m2 - ev_b * ev_b))
     notes = ["sd: exact without splits; split hands taken independent given the dealer's outcome"]
     if not ctx.is_full:
         notes.append("ev_basic: the full shoe's chart played on this shoe; side bets: full shoe")
@@ -233,6 +234,8 @@ def analyze(
         got_o = round_outcomes(ctx, True, parts_o)
         got_b = round_outcomes(ctx, False, parts_b)
         dist_o, dist_b = got_o.dist, got_b.dist
+        sd = dist_sd(dist_b)
+        notes[0] = "sd: sd_basic, from basic strategy's distribution (see the outcomes note)"
         resplits = any(ctx.split_max(pair) > 2 for pair in range(10))
         notes.append(
             outcomes_note(
@@ -247,7 +250,7 @@ def analyze(
         ev_optimal=float(ev_o),
         by_upcard=by_up,
         dealer_totals=totals,
-        sd=float(np.sqrt(m2 - ev_b * ev_b)),
+        sd=sd,
         side_bets=side_bets(r),
         split_method=SPLIT_METHOD,
         seconds=time.perf_counter() - start,

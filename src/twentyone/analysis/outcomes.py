@@ -12,8 +12,10 @@ small: every hand's ending in the engine's order, the dealer drawing after them 
 cards than can be listed (millions from one deck, a power of the number of hands), and they
 are the one part taken approximately: their hands independent given the dealer's outcome,
 each ending as a split hand does with the pair cards out, in a number of hands drawn card by
-card (:func:`hands_distribution`); :attr:`RoundOutcomes.resplit_mass` is then the
-probability of such a round, a bound on what the approximation can move.
+card (:func:`hands_distribution`), then matched to those rounds' exact mean and second moment
+(:mod:`twentyone.analysis.split_moments`): the distribution's mean and standard deviation are
+exact, and :attr:`RoundOutcomes.resplit_mass`, the probability of such a round, bounds what
+the approximation can move in the probabilities of single nets.
 
 Nets sit on a grid of half bets (index ``off + 2 * net``); the blackjack's payout is kept apart.
 """

@@ -24,9 +24,10 @@ class EdgeReport:
     - ``by_upcard[up]``: ``probability``, ``ev_basic``, ``ev_optimal`` (up in 2..9, T, A).
     - ``dealer_totals[up]``: the dealer's final ``17``..``21``, ``bust``, ``blackjack``
       probabilities from the fresh shoe less the up card.
-    - ``sd``: standard deviation of one round's result under basic strategy (exact for rounds
-      without a split; a split's hands are taken independent given the dealer's outcome), or
-      ``None`` where it is not computed.
+    - ``sd``: standard deviation of one round's result under basic strategy: ``sd_basic``
+      where the distributions are computed (exact), else exact for rounds without a split and
+      a split's hands taken independent given the dealer's outcome; ``None`` where it is not
+      computed.
     - ``side_bets``: ``insurance`` and ``even_money`` (return per unit insured, per up card
       offered), ``blackjack_vs_ace`` (per unit of a blackjack's bet facing an ace: even money,
       declining, insuring half, and the return per unit of its insurance), and each of the
@@ -57,12 +58,12 @@ class EdgeReport:
     @property
     def sd_optimal(self) -> float | None:
         """Standard deviation of one round's net under the optimum, from its distribution."""
-        return None if self.outcomes_optimal is None else _sd(self.outcomes_optimal)
+        return None if self.outcomes_optimal is None else dist_sd(self.outcomes_optimal)
 
     @property
     def sd_basic(self) -> float | None:
         """Standard deviation of one round's net under basic strategy, from its distribution."""
-        return None if self.outcomes_basic is None else _sd(self.outcomes_basic)
+        return None if self.outcomes_basic is None else dist_sd(self.outcomes_basic)
 
     @property
     def house_edge_percent(self) -> float:
@@ -130,6 +131,7 @@ def _pairs(dist: dict[float, float] | None) -> list[list[float]] | None:
     return None if dist is None else [[net, p] for net, p in dist.items()]
 
 
-def _sd(dist: dict[float, float]) -> float:
+def dist_sd(dist: dict[float, float]) -> float:
+    """The standard deviation of a ``{net: probability}`` distribution."""
     mean = sum(x * p for x, p in dist.items())
     return math.sqrt(max(sum(x * x * p for x, p in dist.items()) - mean * mean, 0.0))

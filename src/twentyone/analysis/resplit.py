@@ -3,7 +3,9 @@ is too big to list them exactly (:mod:`twentyone.analysis.resplit_exact`): each 
 state exact jointly with the dealer's outcome (:func:`state_joint`), the hands taken
 independent given that outcome, in a number of hands drawn card by card
 (:func:`hands_distribution`). Splits that end with two hands are exact
-(:mod:`twentyone.analysis.split_joint`); this part is bounded by its probability.
+(:mod:`twentyone.analysis.split_joint`); this part is bounded by its probability, and
+:mod:`twentyone.analysis.outcomes` matches it to its exact mean and second moment
+(:mod:`twentyone.analysis.split_moments`).
 """
 
 from __future__ import annotations

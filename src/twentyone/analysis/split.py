@@ -1,6 +1,8 @@
-"""How many split hands a pair makes, and of which kind (used beyond four hands, where
-Farmer's exact method of :func:`twentyone.analysis.hands.split_value` does not reach, and for
-the number of hands in the standard deviation).
+"""How many split hands a pair makes, and of which kind, approximately (used for a ten-value
+pair split by rank beyond four hands, where neither Farmer's exact method of
+:func:`twentyone.analysis.hands.split_value` nor :mod:`twentyone.analysis.split_moments`
+reaches, and for the number of hands in the quick ``sd`` of
+:mod:`twentyone.analysis.variance`).
 
 Split hands are played by a strategy that looks only at each hand's own cards and the up card
 (CDZ-: the pre-split composition-dependent strategy, or the chart), so the return of a split
