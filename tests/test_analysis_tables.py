@@ -282,7 +282,7 @@ def test_a_splits_atoms_are_those_of_a_solve_of_its_own(rules: str) -> None:
                     ctx, up, base, play.mode, split=True, force_stand2=aces,
                     chart=play.chart, dec=play.dec,
                 )  # fmt: skip
-                dec, kept = _split_decisions(ctx, up, pair, play)
+                dec, _, kept = _split_decisions(ctx, up, pair, play)
                 assert all(
                     np.array_equal(x, y)
                     for x, y in zip(kept.__dict__.values(), base.__dict__.values(), strict=True)

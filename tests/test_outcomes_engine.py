@@ -169,6 +169,25 @@ def test_the_exact_distribution_with_resplits_averages_to_the_exact_split_return
     )
 
 
+@pytest.mark.parametrize("shoe", [(0, 0, 0, 0, 2, 0, 5, 0, 0, 9), (0, 0, 0, 0, 0, 3, 6, 0, 0, 8)])
+def test_pt_12_the_bonus_on_split_hands_is_in_the_distribution_as_the_engine_pays_it(
+    shoe: tuple[int, ...],
+) -> None:
+    # pt.12: 7-7-7 pays three bets at once, split hands included: sevens split, a seven on a
+    # seven (no resplit) and a third seven; nets of 4 and 8 (both hands) appear, the engine's
+    from twentyone.analysis.context import Context
+    from twentyone.analysis.outcomes import round_outcomes
+
+    rules = load_rules("pt-casino")
+    hands: dict[int, float] = {}
+    want = engine_outcomes(rules, shoe, hands)
+    assert hands[2] > 0.05  # the optimum splits
+    got = round_outcomes(Context.of(rules, 1, shoe), True).dist
+    for net in set(want) | set(got):
+        assert got.get(net, 0.0) == pytest.approx(want.get(net, 0.0), abs=1e-12), net
+    assert want.get(4.0, 0.0) > 1e-3
+
+
 @pytest.mark.parametrize(("spec", "shoe"), RESPLITS)
 def test_a_walk_past_its_bound_approximates_those_rounds_with_the_engines_mean_and_sd(
     monkeypatch: pytest.MonkeyPatch, spec: str, shoe: tuple[int, ...]

@@ -33,7 +33,7 @@ from twentyone.analysis.split_moments import (
 def _decisions(ctx: Context, up: int, pair: int) -> tuple[SplitPlay, np.ndarray]:
     solved = optimal_solved(ctx, up)
     play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
-    dec, _ = outcomes._split_decisions(ctx, up, pair, play)
+    dec, _, _ = outcomes._split_decisions(ctx, up, pair, play)
     return play, dec
 
 
@@ -87,15 +87,19 @@ def test_weighted_rows_bust_by_what_the_others_leave_is_the_busting_hands_sum() 
     assert float(np.abs(got).max()) > 0.1
 
 
+@pytest.mark.parametrize("spec", ["6D S17 DAS SPL1 NS", "pt-casino"])
 @pytest.mark.parametrize("up", [0, 4, 9])
-def test_split_moments_without_resplits_are_the_two_hand_joints(up: int) -> None:
-    # one split only: the moments are those of Farmer's exact two-hand distribution
-    ctx = Context.of(load_rules("6D S17 DAS SPL1 NS"), 1, None)
+def test_split_moments_without_resplits_are_the_two_hand_joints(spec: str, up: int) -> None:
+    # one split only: the moments are those of Farmer's exact two-hand distribution (pt.12's
+    # 6-7-8 / 7-7-7 bonus on split hands in both)
+    ctx = Context.of(load_rules(spec), 1, None)
     grid = Grid(ctx)
     for pair in range(10):
-        _, dec = _decisions(ctx, up, pair)
-        two = outcomes._two_hands(ctx, grid, up, pair, dec, resplits=False)
-        got = split_moments_of(ctx, up, pair, dec, 2)
+        solved = optimal_solved(ctx, up)
+        play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
+        dec, decs, _ = outcomes._split_decisions(ctx, up, pair, play)
+        two = outcomes._two_hands(ctx, grid, up, pair, dec, resplits=False, decs=decs)
+        got = split_moments_of(ctx, up, pair, dec, 2, decs=decs)
         assert got is not None and got.second is not None
         first, second = _grid_moments(ctx, two)
         assert got.first == pytest.approx(first, abs=1e-12), pair
@@ -185,9 +189,12 @@ def test_tilted_reaches_the_moments_it_can_and_says_when_it_cannot() -> None:
 def test_hand_nets_are_the_split_hands_nets_in_half_bets() -> None:
     ctx = Context.of(load_rules("ro-casino"), 1, None)
     nets = hand_nets(ctx)
-    assert nets.shape == (14, 7)
+    assert nets.shape == (16, 7)
     assert nets[7 + 4, 5] == 4  # a doubled 20 against a bust: +2 bets
     assert nets[6, 4] == -2  # a bust loses
+    pt = hand_nets(Context.of(load_rules("pt-casino"), 1, None))
+    assert pt[14, 4] == 6  # pt.12: a 7-7-7 paid three bets, then a push against 21
+    assert pt[14, 6] == 4  # the dealer's blackjack takes the hand's bet, not the bonus
 
 
 def test_a_splits_second_moment_for_one_hand_is_the_walks() -> None:

@@ -58,8 +58,8 @@ def split_second_moment(ctx: Context, up: int, pair: int) -> float:
 
     solved = optimal_solved(ctx, up)
     play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
-    dec = split_table(ctx, up, pair, play, 2).solved.dec
-    got = split_moments_of(ctx, up, pair, dec, ctx.split_max(pair))
+    table = split_table(ctx, up, pair, play, 2).solved
+    got = split_moments_of(ctx, up, pair, table.dec, ctx.split_max(pair), decs=table.decs)
     if got is None or got.second is None:
         return _independent_second_moment(ctx, up, pair, play)
     return got.second

@@ -67,7 +67,7 @@ EXPORTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "twentyone.analysis.split_joint",
         "_atom_weights",
-        ("i", "i", "ai2", "ai", "ai", "ai2", "ai", "b", "b"),
+        ("i", "i", "ai2", "ai", "ai", "ai2", "ai", "ai", "b", "b", "b"),
     ),
     ("twentyone.analysis.split_joint", "_pair_rows", ("ai2", "ai", "ai", "ai", "i")),
     ("twentyone.analysis.split_joint", "_accumulate", ("ai", "ai2", "af2", "ai32", "af2")),

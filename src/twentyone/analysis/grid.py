@@ -23,7 +23,7 @@ class Grid:
 
     def __init__(self, ctx: Context) -> None:
         most = max(ctx.split_max(p) for p in range(10))
-        reach = 2 * most + 2 + ctx.bonus
+        reach = most * (2 + ctx.bonus) + 2 + ctx.bonus  # split hands doubled, each paid it
         if abs(2 * ctx.bonus - round(2 * ctx.bonus)) > 1e-12:
             raise ValueError(f"bonus {ctx.bonus}: the grid holds half bets only")
         self.off = math.ceil(reach / STEP)
@@ -54,9 +54,16 @@ class Grid:
         return np.asarray(full[self.off : self.off + self.size])
 
 
-def split_hand_net(state: int, d: int, loss: tuple[float, float]) -> float:
-    """A split hand's net in final state ``state`` (``part * 7 + state``) against dealer
-    outcome ``d`` (0-4 = 17..21, 5 bust, 6 blackjack)."""
+def split_hand_net(state: int, d: int, loss: tuple[float, float], bonus: float = 0.0) -> float:
+    """A split hand's net in final state ``state`` (``part * 7 + state``; 14 and 15: a 21
+    paid the 6-7-8 / 7-7-7 ``bonus``, doubled the second) against dealer outcome ``d`` (0-4 =
+    17..21, 5 bust, 6 blackjack).
+
+    >>> split_hand_net(14, 6, (1.0, 2.0), 3.0)  # a 7-7-7 paid 3, then the dealer's blackjack
+    2.0
+    """
+    if state >= 14:
+        return split_hand_net(7 * (state - 14) + 5, d, loss) + bonus
     part, st = divmod(state, 7)
     stake = 2.0 if part else 1.0
     if st == 6:
@@ -71,8 +78,12 @@ def split_hand_net(state: int, d: int, loss: tuple[float, float]) -> float:
 
 @lru_cache(maxsize=16)
 def hand_nets(ctx: Context) -> IntArray:
-    """A split hand's net in half bets, by its final state (``part * 7 + state``, 14 of them)
-    and the dealer's outcome."""
-    loss = (ctx.f1s, ctx.f2s)
-    nets = [[round(split_hand_net(s, d, loss) / STEP) for d in range(7)] for s in range(14)]
+    """A split hand's net in half bets, by its final state (``part * 7 + state``, and the two
+    bonus states: :data:`~twentyone.analysis.split_joint.STATES`) and the dealer's outcome."""
+    from twentyone.analysis.split_joint import STATES
+
+    loss, bonus = (ctx.f1s, ctx.f2s), ctx.bonus
+    nets = [
+        [round(split_hand_net(s, d, loss, bonus) / STEP) for d in range(7)] for s in range(STATES)
+    ]
     return np.array(nets, dtype=np.int64)

@@ -223,8 +223,10 @@ def split_value(
 
         got = None
         if np.array_equal(shoe, shoe_after(ctx, up)):
-            dec = split_table(ctx, up, pair, play, 2).solved.dec
-            got = split_moments_of(ctx, up, pair, dec, max_hands, second=False)
+            solved = split_table(ctx, up, pair, play, 2).solved
+            got = split_moments_of(
+                ctx, up, pair, solved.dec, max_hands, second=False, decs=solved.decs
+            )
         if got is not None:
             return got.first
         return _split_value_weighted(ctx, up, shoe, pair, play, max_hands)

@@ -238,24 +238,35 @@ def _dealer_rows(ctx: Context, up: int) -> DealerRows:
     return DealerRows(shoe_after(ctx, up), up, ctx.h17)
 
 
-def _split_decisions(ctx: Context, up: int, pair: int, play: SplitPlay) -> tuple[IntArray, Base]:
-    """How the split hands of ``pair`` are played, hand by hand (CDZ- or the chart), and the
-    stand values they read (a pair card out): the split value's table with two pair cards
-    out (kept: its hands are solved for those a split hand reaches, the only ones whose
-    decisions the atoms read)."""
+def _split_decisions(
+    ctx: Context, up: int, pair: int, play: SplitPlay
+) -> tuple[IntArray, IntArray, Base]:
+    """How the split hands of ``pair`` are played, hand by hand (CDZ- or the chart: where the
+    6-7-8 / 7-7-7 bonus cannot pay, and where it can), and the stand values they read (a pair
+    card out): the split value's table with two pair cards out (kept: its hands are solved
+    for those a split hand reaches, the only ones whose decisions the atoms read)."""
     table = split_table(ctx, up, pair, play, 2)
-    return table.solved.dec, table.base
+    return table.solved.dec, table.solved.decs, table.base
 
 
 def _two_hands(
-    ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray, *, resplits: bool
+    ctx: Context,
+    grid: Grid,
+    up: int,
+    pair: int,
+    dec: IntArray,
+    *,
+    resplits: bool,
+    decs: IntArray | None = None,
 ) -> FloatArray:
     """The rounds whose split ends with two hands, exactly (with ``resplits``, those whose
-    hands' second cards are not pair cards)."""
+    hands' second cards are not pair cards; ``decs``: the plays where the bonus can pay)."""
     shoe = shoe_after(ctx, up)
     shoe[pair] -= 2
     aces = pair == ACE and not ctx.hsa
-    atoms = split_atoms(ctx.nodes, dec, pair, aces=aces, two_hands=resplits)
+    atoms = split_atoms(
+        ctx.nodes, dec, pair, aces=aces, two_hands=resplits, decs=decs, bonus=ctx.bonus > 0
+    )
     out_cards = np.zeros(10, dtype=np.int64)
     out_cards[pair] = 2
     key = (up, pair, atoms.drawn.tobytes(), atoms.weight.tobytes())
@@ -277,12 +288,12 @@ def _joints(ctx: Context) -> dict[tuple[int, int, bytes, bytes], FloatArray]:
 @lru_cache(maxsize=16)
 def _net_index(ctx: Context, off: int) -> IntArray:
     """The grid index of two split hands' net, by their final states and the dealer's."""
-    loss = (ctx.f1s, ctx.f2s)
+    loss, bonus = (ctx.f1s, ctx.f2s), ctx.bonus
     out = np.zeros((STATES, STATES, 7), dtype=np.int64)
     for s1 in range(STATES):
         for s2 in range(STATES):
             for d in range(7):
-                net = split_hand_net(s1, d, loss) + split_hand_net(s2, d, loss)
+                net = split_hand_net(s1, d, loss, bonus) + split_hand_net(s2, d, loss, bonus)
                 out[s1, s2, d] = off + round(net / STEP)
     return out
 
@@ -306,7 +317,9 @@ def _mores(ctx: Context) -> dict[tuple[int, int, bytes, bytes, bytes, bytes], Fl
     return {}
 
 
-def _more_exact(ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray) -> FloatArray | None:
+def _more_exact(
+    ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray, decs: IntArray | None = None
+) -> FloatArray | None:
     """The rounds that reach three hands, exactly where the shoe is small enough to list
     them (:mod:`twentyone.analysis.resplit_exact`), else None."""
     if pair == TEN and ctx.split_rank:
@@ -315,7 +328,10 @@ def _more_exact(ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray) -> 
     if not listable(shoe):
         return None
     aces = pair == ACE and not ctx.hsa
-    atoms = tuple(hand_atoms(ctx.nodes, dec, pair, aces=aces, np_=np_) for np_ in (True, False))
+    atoms = tuple(
+        hand_atoms(ctx.nodes, dec, pair, aces=aces, np_=np_, decs=decs, bonus=ctx.bonus > 0)
+        for np_ in (True, False)
+    )
     return more_hands_exact(
         shoe, pair, ctx.split_max(pair), (atoms[0], atoms[1]), _dealer_rows(ctx, up),
         hand_nets(ctx), (grid.off, grid.size), 6 if ctx.peek else 7,
@@ -323,12 +339,18 @@ def _more_exact(ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray) -> 
 
 
 def _matched(
-    ctx: Context, grid: Grid, up: int, pair: int, dec: IntArray, two: FloatArray, more: FloatArray
+    ctx: Context,
+    grid: Grid,
+    up: int,
+    pair: int,
+    decs: tuple[IntArray, IntArray],
+    two: FloatArray,
+    more: FloatArray,
 ) -> FloatArray | None:
     """The approximated rounds of three hands or more (``more``) tilted to their exact mean
     and second moment (the split's, less the two-hand rounds'), or None where those are not
     known or out of reach."""
-    moments = split_moments_of(ctx, up, pair, dec, ctx.split_max(pair))
+    moments = split_moments_of(ctx, up, pair, decs[0], ctx.split_max(pair), decs=decs[1])
     if moments is None or moments.second is None:
         return None
     x = (np.arange(grid.size, dtype=np.float64) - grid.off) * STEP
@@ -340,12 +362,12 @@ def _split(ctx: Context, grid: Grid, up: int, pair: int, play: SplitPlay) -> Spl
     the shoe is small (:mod:`~twentyone.analysis.resplit_exact`), else approximately
     (:func:`~twentyone.analysis.resplit.more_hands`) and matched to their exact mean and
     second moment (:mod:`~twentyone.analysis.split_moments`)."""
-    dec, base = _split_decisions(ctx, up, pair, play)
+    dec, decs, base = _split_decisions(ctx, up, pair, play)
     resplits = ctx.split_max(pair) > 2
-    two = _two_hands(ctx, grid, up, pair, dec, resplits=resplits)
+    two = _two_hands(ctx, grid, up, pair, dec, resplits=resplits, decs=decs)
     if not resplits:
         return SplitDist(two, 0.0)
-    exact = _more_exact(ctx, grid, up, pair, dec)
+    exact = _more_exact(ctx, grid, up, pair, dec, decs)
     if exact is not None:
         return SplitDist(two + exact, 0.0)
     shoe = shoe_after(ctx, up)
@@ -357,7 +379,7 @@ def _split(ctx: Context, grid: Grid, up: int, pair: int, play: SplitPlay) -> Spl
     if float(more.sum()) <= 0.0:  # no pair card left: what is missing ran out of cards
         return SplitDist(two, 0.0)
     more = more * (mass / float(more.sum()))
-    matched = _matched(ctx, grid, up, pair, dec, two, more)
+    matched = _matched(ctx, grid, up, pair, (dec, decs), two, more)
     if matched is None:
         return SplitDist(two + more, mass, mass)
     return SplitDist(two + matched, mass)

@@ -63,9 +63,8 @@ def par_sheet(rules: Rules, *, rounds: int = 0, seed: int = 1) -> dict[str, Any]
     gap = sum(net * p for net, p in dist.items()) - report.ev_basic
     if abs(gap) > 1e-12:
         sheet["notes"].append(
-            f"the outcomes' contributions sum to {gap:+.2e} off the exact return: the 6-7-8 / "
-            "7-7-7 bonus on split hands is outside the distribution, and rounds that reach "
-            "three hands are approximated (see the outcomes note)"
+            f"the outcomes' contributions sum to {gap:+.2e} off the exact return (rounds that "
+            "reach three hands not matched to their exact moments: see the outcomes note)"
         )
     if rounds > 0:
         from twentyone.sim.runner import simulate

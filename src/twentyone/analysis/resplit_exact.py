@@ -39,7 +39,14 @@ import numpy as np
 import numpy.typing as npt
 
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, IntArray, Nodes
-from twentyone.analysis.split_joint import BUST_STATE, KEY_BASE, STATES, DealerRows, atom_weights
+from twentyone.analysis.split_joint import (
+    BONUS_STATE,
+    BUST_STATE,
+    KEY_BASE,
+    STATES,
+    DealerRows,
+    atom_weights,
+)
 from twentyone.jit import njit
 
 #: The most compositions of the cards out (``prod(count + 1)`` over the shoe) the walk takes on.
@@ -64,12 +71,19 @@ class HandAtoms(NamedTuple):
 
 
 def hand_weights(
-    nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, np_: bool
+    nodes: Nodes,
+    dec: IntArray,
+    pair: int,
+    *,
+    aces: bool,
+    np_: bool,
+    decs: IntArray | None = None,
+    bonus: bool = False,
 ) -> tuple[IntArray, FloatArray]:
     """The sets of cards of a split hand's atoms (see :func:`hand_atoms`) and their signed
     weights on every final state (one row each)."""
     one = nodes.index[tuple(int(v == pair) for v in range(10))]
-    w = atom_weights(nodes, dec, pair, aces=aces, two_hands=np_)
+    w = atom_weights(nodes, dec, pair, aces=aces, two_hands=np_, decs=decs, bonus=bonus)
     w[one, BUST_STATE] = 0.0
     for c in nodes.child[one]:
         if c >= 0:
@@ -80,12 +94,22 @@ def hand_weights(
     return drawn, w[keep]
 
 
-def hand_atoms(nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, np_: bool) -> HandAtoms:
+def hand_atoms(
+    nodes: Nodes,
+    dec: IntArray,
+    pair: int,
+    *,
+    aces: bool,
+    np_: bool,
+    decs: IntArray | None = None,
+    bonus: bool = False,
+) -> HandAtoms:
     """The atoms of a split hand played by ``dec`` (``aces``: split aces take one card;
-    ``np_``: its second card is not a pair card). The lone pair card's bust, which its next
-    card never brings, is left out (in :func:`~twentyone.analysis.split_joint.split_atoms` it
-    cancels against its children's)."""
-    drawn, w = hand_weights(nodes, dec, pair, aces=aces, np_=np_)
+    ``np_``: its second card is not a pair card; ``bonus``: the 6-7-8 / 7-7-7 bonus pays,
+    its share played by ``decs``). The lone pair card's bust, which its next card never
+    brings, is left out (in :func:`~twentyone.analysis.split_joint.split_atoms` it cancels
+    against its children's)."""
+    drawn, w = hand_weights(nodes, dec, pair, aces=aces, np_=np_, decs=decs, bonus=bonus)
     on = w != 0.0
     state = np.argsort(~on, axis=1, kind="stable")  # each atom's states with a weight first
     weight = np.take_along_axis(w, state, axis=1)
@@ -267,6 +291,8 @@ def more_hands_exact(
     if not listable(shoe):
         return None
     np_atoms, any_atoms = atoms
+    if limit > 3 and int(any_atoms.state.max(initial=0)) >= BONUS_STATE:
+        return None  # the finished hands' key past 64 bits: four bonus hands are 17 ** 15 * 4
     both = HandAtoms(*(np.concatenate(pair_) for pair_ in zip(np_atoms, any_atoms, strict=True)))
     size, status = 1 << 12, FULL
     while status == FULL and size <= TABLE:

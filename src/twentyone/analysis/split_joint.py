@@ -44,15 +44,17 @@ import numpy as np
 import numpy.typing as npt
 
 from twentyone.analysis.dealer import BUST, dealer_dists, standing_table
-from twentyone.analysis.player import DOUBLE, STAND
+from twentyone.analysis.player import DOUBLE, STAND, _bonus_need
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
 from twentyone.analysis.variance import hand_state
 from twentyone.jit import njit
 
 #: Final states of a hand, as in :mod:`twentyone.analysis.variance`: ``part * 7 + state``
-#: (part 1 for a doubled hand; state 0 = 16 or less, 1-5 = 17..21, 6 = bust).
-STATES = 14
+#: (part 1 for a doubled hand; state 0 = 16 or less, 1-5 = 17..21, 6 = bust), and two more:
+#: a 21 of 6-7-8 or 7-7-7 that was paid the bonus (:data:`BONUS_STATE`, doubled the next).
+STATES = 16
 BUST_STATE = 6
+BONUS_STATE = 14
 KEY_BASE = 32  # a set of cards as one integer: each count a digit in base 32
 DIGITS = KEY_BASE ** np.arange(9, -1, -1, dtype=np.int64)
 
@@ -74,12 +76,19 @@ def _atom_weights(
     ncards: IntArray,
     child: IntArray,
     dec: IntArray,
+    decs: IntArray,
     aces: bool,
     two_hands: bool,
+    bonus: bool,
 ) -> FloatArray:  # pragma: no cover - compiled
     """Per hand, its signed weight on each final state (see the module's docstring): the
-    hands reached a card at a time, each level's hands after the level before (every weight
-    and count of orders is a whole number, so the order of the sums cannot move a bit)."""
+    hands reached a card at a time, each level's hands after the level before. With
+    ``bonus`` (the 6-7-8 / 7-7-7 bonus pays on split hands) a two-card hand that a third card
+    can make one is played by ``decs`` on the share of such hands the bonus can pay (a suited
+    6-7, 6-8 or 7-8: a quarter; 7-7: all, the share and the third card's suit a quarter each
+    as the returns take them: :func:`~twentyone.analysis.player._bonus_value`), and the third
+    card that pays ends in :data:`BONUS_STATE`. Every weight is a whole number of sixteenths,
+    so the order of the sums cannot move a bit."""
     n = counts.shape[0]
     ways = np.zeros(n)
     ways[one] = 1.0
@@ -88,28 +97,48 @@ def _atom_weights(
     after = np.zeros(n, dtype=np.int64)  # (a hand joins it when its count of orders starts)
     level[0] = one
     now, size = 1, 1
+    act = np.zeros(2, dtype=np.int64)  # a hand's plays: without the bonus, and with it
+    mass = np.zeros(2)
     while now > 0:
         nxt = 0
         for k in range(now):
             i = level[k]
-            wi = ways[i]
-            if size >= 2 and (total[i] == 21 or (size == 2 and aces) or dec[i] == STAND):
-                w[i, hand_state(total[i])] += wi
-                continue
-            part = 1 if (size == 2 and dec[i] == DOUBLE) else 0
-            w[i, part * 7 + BUST_STATE] += wi  # every next card ...
-            for v in range(10):
-                c = child[i, v]
-                if c < 0:
+            need, share = -1, 0.0
+            if bonus and size == 2 and not aces:
+                need, share = _bonus_need(counts[i])
+            plays = 1
+            act[0], mass[0] = dec[i], ways[i]
+            if need >= 0:
+                plays = 2
+                mass[0] = ways[i] * (1.0 - share)
+                act[1], mass[1] = decs[i], ways[i] * share
+            for b in range(plays):
+                a, wi = act[b], mass[b]
+                if wi == 0.0:
                     continue
-                w[c, part * 7 + BUST_STATE] -= wi  # ... less those that do not bust
-                if part == 1:
-                    w[c, 7 + hand_state(total[c])] += wi
-                elif not (size == 1 and two_hands and v == pair):
-                    if ways[c] == 0.0:
-                        after[nxt] = c
-                        nxt += 1
-                    ways[c] += wi
+                if size >= 2 and (total[i] == 21 or (size == 2 and aces) or a == STAND):
+                    w[i, hand_state(total[i])] += wi
+                    continue
+                part = 1 if (size == 2 and a == DOUBLE) else 0
+                per = 0.0
+                if b == 1:
+                    per = 1.0 if share >= 1.0 else 0.25  # the third card's suit
+                w[i, part * 7 + BUST_STATE] += wi  # every next card ...
+                for v in range(10):
+                    c = child[i, v]
+                    if c < 0:
+                        continue
+                    w[c, part * 7 + BUST_STATE] -= wi  # ... less those that do not bust
+                    paid = wi * per if v == need else 0.0
+                    if paid != 0.0:
+                        w[c, BONUS_STATE + part] += paid
+                    if part == 1:
+                        w[c, 7 + hand_state(total[c])] += wi - paid
+                    elif not (size == 1 and two_hands and v == pair) and wi - paid != 0.0:
+                        if ways[c] == 0.0:
+                            after[nxt] = c
+                            nxt += 1
+                        ways[c] += wi - paid
         level, after = after, level
         now = nxt
         size += 1
@@ -117,23 +146,39 @@ def _atom_weights(
 
 
 def atom_weights(
-    nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, two_hands: bool = False
+    nodes: Nodes,
+    dec: IntArray,
+    pair: int,
+    *,
+    aces: bool,
+    two_hands: bool = False,
+    decs: IntArray | None = None,
+    bonus: bool = False,
 ) -> FloatArray:
     """Every hand's signed weight on each final state for a hand starting from one ``pair``
     card, played by ``dec`` (``aces``: split aces take one card each; ``two_hands``: only the
-    hands whose second card is not a pair card, those of a split that ends with two hands)."""
+    hands whose second card is not a pair card, those of a split that ends with two hands;
+    ``bonus``: the 6-7-8 / 7-7-7 bonus pays on split hands, its share played by ``decs``)."""
     one = nodes.index[tuple(int(v == pair) for v in range(10))]
     return _atom_weights(
-        one, pair, nodes.counts, nodes.total, nodes.ncards, nodes.child, dec, aces, two_hands
-    )
+        one, pair, nodes.counts, nodes.total, nodes.ncards, nodes.child, dec,
+        dec if decs is None else decs, aces, two_hands, bonus,
+    )  # fmt: skip
 
 
 def split_atoms(
-    nodes: Nodes, dec: IntArray, pair: int, *, aces: bool, two_hands: bool = False
+    nodes: Nodes,
+    dec: IntArray,
+    pair: int,
+    *,
+    aces: bool,
+    two_hands: bool = False,
+    decs: IntArray | None = None,
+    bonus: bool = False,
 ) -> Atoms:
     """The atoms of a hand starting from one ``pair`` card, played by ``dec`` (see
     :func:`atom_weights`): the hands with a weight."""
-    w = atom_weights(nodes, dec, pair, aces=aces, two_hands=two_hands)
+    w = atom_weights(nodes, dec, pair, aces=aces, two_hands=two_hands, decs=decs, bonus=bonus)
     keep = np.nonzero(np.any(w != 0.0, axis=1))[0]
     drawn = nodes.counts[keep].copy()
     drawn[:, pair] -= 1

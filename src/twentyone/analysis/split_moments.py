@@ -518,15 +518,18 @@ def split_moments(
     outcomes: int,
     second: bool = True,
     partial: _Partial | None = None,
+    decs: IntArray | None = None,
+    bonus: bool = False,
 ) -> tuple[SplitMoments, _Partial]:
     """The exact :class:`SplitMoments` of a split of ``pair`` played by ``dec`` hand by hand,
     from ``rows``' shoe (the cards left after the up card and the two pair cards) to its
     hands at most (``aces``: split aces take one card each); ``net[s, d]``: a hand's net in
     half bets by its state and the dealer's outcome, of which the first ``outcomes`` count
     (six with a peek); ``second``: the second moment too (its pairs of hands are most of the
-    work), else only the mean; ``partial``: what an earlier call for the mean found."""
+    work), else only the mean; ``partial``: what an earlier call for the mean found;
+    ``bonus``: the 6-7-8 / 7-7-7 bonus pays on split hands, its share played by ``decs``."""
     if partial is None:
-        sets, nets = _hand_sets(nodes, dec, pair, aces, net)
+        sets, nets = _hand_sets(nodes, (dec, dec if decs is None else decs), pair, aces, net, bonus)
         one = rows.one.single_rows(sets)
         chance = _chances(rows.one.shoe, sets, one, False)
         m1, m2 = _singles(chance, one, rows.one.rows, nets, outcomes)
@@ -540,13 +543,21 @@ def split_moments(
 
 
 def _hand_sets(
-    nodes: Nodes, dec: IntArray, pair: int, aces: bool, net: IntArray
+    nodes: Nodes,
+    decs: tuple[IntArray, IntArray],
+    pair: int,
+    aces: bool,
+    net: IntArray,
+    bonus: bool,
 ) -> tuple[IntArray, FloatArray]:
     """The sets of cards a split hand can take after its pair card (its atoms, ``np`` and
     ``any`` together) and, for each, its signed weights times the net and times the net's
     square against each dealer's outcome, as an ``np`` hand and as an ``any`` hand (zeros
     where it is not one)."""
-    found = [hand_weights(nodes, dec, pair, aces=aces, np_=np_) for np_ in (True, False)]
+    found = [
+        hand_weights(nodes, decs[0], pair, aces=aces, np_=np_, decs=decs[1], bonus=bonus)
+        for np_ in (True, False)
+    ]
     keys = [drawn @ DIGITS for drawn, _ in found]
     uniq, first = np.unique(np.concatenate(keys), return_index=True)
     sets = np.concatenate([drawn for drawn, _ in found])[first]
@@ -559,7 +570,14 @@ def _hand_sets(
 
 
 def split_moments_of(
-    ctx: Context, up: int, pair: int, dec: IntArray, limit: int, *, second: bool = True
+    ctx: Context,
+    up: int,
+    pair: int,
+    dec: IntArray,
+    limit: int,
+    *,
+    second: bool = True,
+    decs: IntArray | None = None,
 ) -> SplitMoments | None:
     """:func:`split_moments` of a split of ``pair`` against ``up`` from ``ctx``'s shoe, hands
     played by ``dec``, ``limit`` hands at most, kept (the optimum and the chart often play the
@@ -572,13 +590,14 @@ def split_moments_of(
     if pair == TEN and ctx.split_rank:
         return None
     kept = _kept(ctx)
-    key = (up, pair, limit, dec.tobytes())
+    decs = dec if decs is None else decs
+    key = (up, pair, limit, dec.tobytes() + decs.tobytes())
     if key in kept and (kept[key][0].second is not None or not second):
         return kept[key][0]
     kept[key] = split_moments(
         ctx.nodes, dec, _rows(ctx, up, pair, limit), pair, aces=pair == ACE and not ctx.hsa,
         net=hand_nets(ctx), outcomes=6 if ctx.peek else 7, second=second,
-        partial=kept[key][1] if key in kept else None,
+        partial=kept[key][1] if key in kept else None, decs=decs, bonus=ctx.bonus > 0,
     )  # fmt: skip
     return kept[key][0]
 

@@ -47,7 +47,7 @@ def _return_kernels() -> list[Any]:
 
 
 def _kernels(command: str = "analysis", resplits: bool = True) -> list[Any]:
-    from twentyone.analysis import outcomes, resplit, split_joint
+    from twentyone.analysis import outcomes, resplit, split_joint, split_moments
 
     out = _return_kernels()
     if command == "simulate":  # the analysis without the distributions, and the simulator
@@ -55,7 +55,10 @@ def _kernels(command: str = "analysis", resplits: bool = True) -> list[Any]:
 
         return [*out, kernel._run]
     splits = [split_joint._atom_weights, split_joint._pair_rows, split_joint._accumulate]
-    more = [resplit.state_joint] if resplits else []  # rounds reaching three hands
+    more = []  # rounds reaching three hands: approximated, matched to their exact moments
+    if resplits:
+        more = [resplit.state_joint, split_joint._key_rows, split_moments.weighted_rows]
+        more += [split_moments._chances, split_moments._singles, split_moments._pairs]
     return [*out, outcomes.hand_distributions, *splits, *more]
 
 
@@ -71,7 +74,9 @@ def _aside_signatures(resplits: bool = True) -> list[tuple[Any, tuple[Any, ...]]
     by_name = {kernel.py_func.__name__: (kernel, args) for kernel, args in signatures()}
     names = ["moments", "stand_needed", "hand_distributions"]
     names += ["_atom_weights", "_pair_rows", "_accumulate"]
-    return [by_name[n] for n in names + (["state_joint"] if resplits else [])]
+    if resplits:
+        names += ["state_joint", "_key_rows", "weighted_rows", "_chances", "_singles", "_pairs"]
+    return [by_name[n] for n in names]
 
 
 def compile_distributions(resplits: bool = True) -> None:
