@@ -37,6 +37,7 @@ approximated rounds of three hands or more to.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -591,28 +592,33 @@ def split_moments_of(
         return None
     kept = _kept(ctx)
     decs = dec if decs is None else decs
-    key = (up, pair, limit, dec.tobytes() + decs.tobytes())
+    digest = hashlib.blake2b(dec.tobytes() + decs.tobytes(), digest_size=16).digest()
+    key = (up, pair, limit, digest)  # the plays' digest: a key of 50 KB per split otherwise
     if key in kept and (kept[key][0].second is not None or not second):
         return kept[key][0]
-    kept[key] = split_moments(
+    got, partial = split_moments(
         ctx.nodes, dec, _rows(ctx, up, pair, limit), pair, aces=pair == ACE and not ctx.hsa,
         net=hand_nets(ctx), outcomes=6 if ctx.peek else 7, second=second,
         partial=kept[key][1] if key in kept else None, decs=decs, bonus=ctx.bonus > 0,
     )  # fmt: skip
-    return kept[key][0]
+    kept[key] = (got, None if second else partial)  # the partial work only until it is done
+    return got
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def _kept(
     ctx: Context,
-) -> dict[tuple[int, int, int, bytes], tuple[SplitMoments, _Partial]]:
-    """The splits' moments computed for ``ctx`` (:func:`split_moments_of`)."""
+) -> dict[tuple[int, int, int, bytes], tuple[SplitMoments, _Partial | None]]:
+    """The splits' moments computed for ``ctx`` (:func:`split_moments_of`), for the last four
+    shoes (a server's hints ask one shoe after another)."""
     return {}
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=20)
 def _rows(ctx: Context, up: int, pair: int, limit: int) -> SplitRows:
-    """The weighted dealer's rows of one up card and pair from ``ctx``'s shoe."""
+    """The weighted dealer's rows of one up card and pair from ``ctx``'s shoe (kept for about
+    two up cards' splits: the optimum's and the chart's share them; the pairs of sets of twos
+    or threes take ten MB and more, so no more are kept)."""
     from twentyone.analysis.hands import shoe_after
 
     shoe = shoe_after(ctx, up)
