@@ -20,14 +20,8 @@ from twentyone.analysis.optimal import optimal_solved
 from twentyone.analysis.player import FIXED
 from twentyone.analysis.resplit import hands_distribution
 from twentyone.analysis.shoe_counts import ACE
-from twentyone.analysis.split_moments import (
-    pattern_chance,
-    patterns,
-    rest_weights,
-    split_moments_of,
-    tilted,
-    weighted_rows,
-)
+from twentyone.analysis.split_moments import split_moments_of, tilted, weighted_rows
+from twentyone.analysis.split_patterns import pattern_chance, patterns, rest_weights
 
 
 def _decisions(ctx: Context, up: int, pair: int) -> tuple[SplitPlay, np.ndarray]:

@@ -76,6 +76,7 @@ def clear_caches(tables: bool = False) -> None:
         shoe_counts,
         split,
         split_moments,
+        split_patterns,
     )
 
     for f in (
@@ -109,7 +110,7 @@ def clear_caches(tables: bool = False) -> None:
     split_moments._kept.cache_clear()
     split_moments._rows.cache_clear()
     if tables:
-        split_moments.rest_weights.cache_clear()
+        split_patterns.rest_weights.cache_clear()
 
 
 def _rules(rules: Rules | str) -> Rules:

@@ -354,6 +354,28 @@ class DealerRows:
 
 
 @njit(cache=True)
+def falling_tables(shoe: IntArray, top: int) -> tuple[FloatArray, FloatArray]:  # pragma: no cover
+    """``ff[v, j]``: the falling factorial of ``shoe[v]`` to ``j`` cards, and ``inv[j]``: 1 over
+    that of the shoe's size (0 past the shoe), for ``j`` below ``top``: a set of cards' chance
+    of being drawn is ``inv[|set|]`` times its values' ``ff``."""
+    n0 = 0
+    for v in range(10):
+        n0 += shoe[v]
+    ff = np.zeros((10, top))
+    for v in range(10):
+        x = 1.0
+        for j in range(top):
+            ff[v, j] = x
+            x *= max(shoe[v] - j, 0)
+    inv = np.zeros(top)
+    x = 1.0
+    for j in range(top):
+        inv[j] = 1.0 / x if x > 0 else 0.0
+        x *= max(n0 - j, 0)
+    return ff, inv
+
+
+@njit(cache=True)
 def _accumulate(
     shoe: IntArray,
     drawn: IntArray,
@@ -368,9 +390,6 @@ def _accumulate(
     row has the dealer's blackjack (an up card 2 to 9) its terms are left out: each is a
     zero, and zeros added to zero leave it zero."""
     t = drawn.shape[0]
-    n0 = 0
-    for v in range(10):
-        n0 += shoe[v]
     size = np.zeros(t, dtype=np.int64)
     nst = np.zeros(t, dtype=np.int64)
     st = np.zeros((t, STATES), dtype=np.int64)
@@ -386,18 +405,7 @@ def _accumulate(
     most = 0  # a loop, not size.max(): its overload compiles for 0.5 s on a first run
     for k in range(t):
         most = max(most, size[k])
-    top = 2 * most + 1
-    ff = np.zeros((10, top))
-    for v in range(10):
-        x = 1.0
-        for j in range(top):
-            ff[v, j] = x
-            x *= max(shoe[v] - j, 0)
-    inv = np.zeros(top)
-    x = 1.0
-    for j in range(top):
-        inv[j] = 1.0 / x if x > 0 else 0.0
-        x *= max(n0 - j, 0)
+    ff, inv = falling_tables(shoe, 2 * most + 1)
     chance = np.empty(rows.shape[0])  # -1: not computed yet (a chance is never negative)
     for u in range(rows.shape[0]):
         chance[u] = -1.0

@@ -19,26 +19,24 @@ chance from the cards left (``P`` pair cards of ``N``) is
     ff(P, k) * ff(N - P, n) / ff(N, k + n)        (``n`` the other ``np`` hands)
 
 which reads only how many cards and how many pair cards the hands read and the dealer took.
-Summed over the patterns the engine's order allows (:func:`patterns`) with the number of hands
-or pairs of hands of each kind they hold, these chances are five tables
-(:func:`rest_weights`); the dealer's outcomes are then read weighted by them
-(:func:`weighted_rows`), by the cards the dealer takes and the pair cards among them, and
-every atom and pair of atoms (:func:`~twentyone.analysis.resplit_exact.hand_atoms`) adds its
-terms (:func:`_moments`). Nothing is taken independent: the figures are exact for any number
+Summed over the patterns the engine's order allows with the number of hands or pairs of hands
+of each kind they hold, these chances are five tables (:mod:`twentyone.analysis.split_patterns`);
+the dealer's outcomes are then read weighted by them (:func:`weighted_rows`), by the cards the
+dealer takes and the pair cards among them, and
+every set of cards a hand takes and every pair of them (the hands' atoms:
+:func:`~twentyone.analysis.resplit_exact.hand_weights`) adds its terms (:func:`_singles`,
+:func:`_pairs`). Nothing is taken independent: the figures are exact for any number
 of hands, ``max_hands = "unlimited"`` included (every pair card of the shoe making a hand).
 
 A round's whole distribution would need every hand jointly, which this does not give; it
 fixes the mean and second moment that :mod:`twentyone.analysis.outcomes` matches the
 approximated rounds of three hands or more to.
 
->>> sorted(patterns(3, 20).items())  # two hands; a pair card first; a pair card second
-[((0, 2, 0), 1), ((1, 0, 3), 1), ((1, 1, 2), 1)]
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -48,93 +46,12 @@ import numpy.typing as npt
 from twentyone.analysis.dealer import BUST, MAX_RUN, MAX_SIZE, standing_table
 from twentyone.analysis.resplit_exact import hand_weights
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
-from twentyone.analysis.split_joint import DIGITS, FREE, _key_rows, _pair_rows
+from twentyone.analysis.split_joint import DIGITS, FREE, _key_rows, _pair_rows, falling_tables
+from twentyone.analysis.split_patterns import ONE_ANY, ONE_NP, TWO_ANY, TWO_NP, rest_weights
 from twentyone.jit import njit
 
 if TYPE_CHECKING:
     from twentyone.analysis.context import Context
-
-#: The tables of :func:`rest_weights`: one hand read (``np``, ``any``), two hands read
-#: (``np`` and ``np``, ``np`` and ``any``, ``any`` and ``any``).
-ONE_NP, ONE_ANY, TWO_NP, NP_ANY, TWO_ANY = range(5)
-
-
-def patterns(limit: int, pair_cards: int) -> dict[tuple[int, int, int], int]:
-    """How many orders of a split's events the engine allows, by ``(k, np, any)``: ``k`` pair
-    cards that made a hand, ``np`` hands whose second card could not be a pair card (another
-    hand was allowed), ``any`` hands whose second card could be any card. ``limit``: the most
-    hands; ``pair_cards``: the pair cards left (no more hands than they can make)."""
-    most = min(limit, 2 + pair_cards)
-    out: dict[tuple[int, int, int], int] = defaultdict(int)
-    states: dict[tuple[int, int, int, int], int] = {(2, 0, 0, 0): 1}  # hands, ended, np, any
-    while states:
-        nxt: dict[tuple[int, int, int, int], int] = defaultdict(int)
-        for (m, a, n1, n2), c in states.items():
-            if a == m:
-                out[(m - 2, n1, n2)] += c
-            elif m < most:
-                nxt[(m + 1, a, n1, n2)] += c
-                nxt[(m, a + 1, n1 + 1, n2)] += c
-            else:
-                nxt[(m, a + 1, n1, n2 + 1)] += c
-        states = nxt
-    return dict(out)
-
-
-def _rest(k: int, n: int, pair_left: FloatArray, other_left: FloatArray) -> FloatArray:
-    """``ff(P, k) * ff(Q, n) / ff(P + Q, k + n)`` elementwise (a product of ratios)."""
-    total = pair_left + other_left
-    out = np.ones_like(total)
-    for i in range(k):
-        out *= np.maximum(pair_left - i, 0.0) / np.maximum(total - i, 1.0)
-    for j in range(n):
-        out *= np.maximum(other_left - j, 0.0) / np.maximum(total - k - j, 1.0)
-    return out
-
-
-@lru_cache(maxsize=256)
-def rest_weights(limit: int, pair_cards: int, others: int, most: int) -> FloatArray:
-    """``w[t, q, l]``: the chances of the :func:`patterns` of a split to ``limit`` hands (see
-    the module's docstring) times how many hands (``t`` = :data:`ONE_NP`, :data:`ONE_ANY`) or
-    ordered pairs of hands (:data:`TWO_NP`, :data:`NP_ANY` both orders, :data:`TWO_ANY`) of
-    table ``t``'s kinds each holds, when the hands read and the dealer took ``l`` cards, ``q``
-    of them pair cards, from a shoe of ``pair_cards`` pair cards and ``others`` other cards
-    (``l`` up to ``most``; kept: every split of one pair against most up cards reads the same).
-    """
-    found = patterns(limit, pair_cards)
-    q = np.arange(pair_cards + 1, dtype=np.float64)[:, None]
-    ell = np.arange(most + 1, dtype=np.float64)[None, :]
-    pair_left = np.broadcast_to(pair_cards - q, (q.size, ell.size))
-    other_left = others - (ell - q)
-    ok = other_left >= 0
-    other_left = np.where(ok, other_left, 0.0)
-    total = pair_left + other_left
-    uses: dict[tuple[int, int], list[tuple[int, float]]] = defaultdict(list)
-    for (k, n1, n2), count in found.items():
-        for table, hands, others_np in (
-            (ONE_NP, n1, n1 - 1),
-            (ONE_ANY, n2, n1),
-            (TWO_NP, n1 * (n1 - 1), n1 - 2),
-            (NP_ANY, 2 * n1 * n2, n1 - 1),
-            (TWO_ANY, n2 * (n2 - 1), n1),
-        ):
-            if hands > 0:
-                uses[(k, others_np)].append((table, float(count) * hands))
-    out = np.zeros((5, pair_cards + 1, most + 1))
-    top_n = max((n for _, n in uses), default=0)
-    by_k = np.ones_like(total)
-    for k in range(max((k for k, _ in uses), default=-1) + 1):
-        if k > 0:  # ff(P, k) / ff(N, k), a ratio at a time
-            by_k = by_k * np.maximum(pair_left - (k - 1), 0.0) / np.maximum(total - (k - 1), 1.0)
-        chance = by_k
-        for n in range(top_n + 1):
-            if n > 0:  # times ff(Q, n) / ff(N - k, n)
-                chance = chance * np.maximum(other_left - (n - 1), 0.0)
-                chance = chance / np.maximum(total - k - (n - 1), 1.0)
-            for table, times in uses.get((k, n), ()):
-                out[table] += times * chance
-    return np.where(ok[None], out, 0.0)
-
 
 #: Sets of cards :func:`weighted_rows` takes through the trie together, at most (as
 #: :func:`~twentyone.analysis.dealer.dealer_dists`: the inner loops compile to vector
@@ -302,27 +219,13 @@ def _chances(
     b`` of sets' (their cards together), in the order of ``row``: computed once per row (it
     depends on the cards only)."""
     t = drawn.shape[0]
-    n0 = 0
-    for v in range(10):
-        n0 += shoe[v]
     size = np.zeros(t, dtype=np.int64)
     most = 0
     for a in range(t):
         for v in range(10):
             size[a] += drawn[a, v]
         most = max(most, size[a])
-    top = 2 * most + 1
-    ff = np.zeros((10, top))
-    for v in range(10):
-        x = 1.0
-        for j in range(top):
-            ff[v, j] = x
-            x *= max(shoe[v] - j, 0)
-    inv = np.zeros(top)
-    x = 1.0
-    for j in range(top):
-        inv[j] = 1.0 / x if x > 0 else 0.0
-        x *= max(n0 - j, 0)
+    ff, inv = falling_tables(shoe, 2 * most + 1)
     most_row = 0
     for j in range(row.shape[0]):
         most_row = max(most_row, row[j])
@@ -408,17 +311,6 @@ class SplitMoments(NamedTuple):
 
     first: float
     second: float | None
-
-
-def pattern_chance(found: dict[tuple[int, int, int], int], pair_cards: int, others: int) -> float:
-    """The chance of all the :func:`patterns` together from ``pair_cards`` pair cards and
-    ``others`` other cards: 1 (every split ends), a check on the patterns.
-
-    >>> round(pattern_chance(patterns(4, 22), 22, 284), 12)
-    1.0
-    """
-    p, q = np.array([float(pair_cards)]), np.array([float(others)])
-    return sum(float(c) * float(_rest(k, n1, p, q)[0]) for (k, n1, _), c in found.items())
 
 
 class WeightedRows:
