@@ -208,3 +208,27 @@ def test_a_splits_second_moment_for_one_hand_is_the_walks() -> None:
     _, second = _grid_moments(ctx, walk + more)
     got = action_second_moments(rules, list(parse_cards("8S 8D")), parse_cards("5H")[0], shoe=shoe)
     assert got["split"] == pytest.approx(second, abs=1e-12)
+
+
+def test_split_moments_from_six_decks_are_the_walks_where_it_can_list_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the walk over every round runs from six decks too where the hands stand early (eights
+    # and nines against a five: a tenth of a second each, once its bounds are lifted): the
+    # same mean and second moment from a full shoe
+    from twentyone.analysis import resplit_exact
+
+    monkeypatch.setattr(resplit_exact, "LISTABLE", 10**18)
+    monkeypatch.setattr(resplit_exact, "WORK", 10**8)
+    ctx = Context.of(load_rules("6D S17 DAS SPL3 NS"), 1, None)
+    grid = Grid(ctx)
+    for pair in (7, 8):
+        _, dec = _decisions(ctx, 4, pair)
+        two = outcomes._two_hands(ctx, grid, 4, pair, dec, resplits=True)
+        more = outcomes._more_exact(ctx, grid, 4, pair, dec)
+        assert more is not None and float(more.sum()) > 0.1  # a seventh of splits resplit
+        got = split_moments_of(ctx, 4, pair, dec, 4)
+        assert got is not None and got.second is not None
+        first, second = _grid_moments(ctx, two + more)
+        assert got.first == pytest.approx(first, abs=1e-12), pair
+        assert got.second == pytest.approx(second, abs=1e-12), pair
