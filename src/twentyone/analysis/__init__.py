@@ -179,8 +179,9 @@ def analyze(
     2..9, ten-value; default the rules' full shoe, see :func:`shoe_of`): ``ev_optimal`` is the
     composition-dependent optimum for that shoe, ``ev_basic`` the full shoe's chart played on
     it. ``outcomes``: also the distribution of one round's net and its standard deviation for
-    each (see :mod:`twentyone.analysis.outcomes`: exact, a split into two hands included; a
-    round that reaches three hands is approximated and its probability given in the notes).
+    each (see :mod:`twentyone.analysis.outcomes`: exact, a split into two hands included; the
+    rounds that reach three hands spread over the nets approximately, their probability given
+    in the notes, their mean and second moment exact: so are the mean and standard deviation).
     ``pieces``: up cards' :func:`up_piece` computed already (see
     :func:`twentyone.analysis.forked.analyze_forked`).
 
