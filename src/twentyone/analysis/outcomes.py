@@ -36,7 +36,7 @@ from twentyone.analysis.context import (
     up_base,
 )
 from twentyone.analysis.dealer import blackjack_card
-from twentyone.analysis.grid import STEP, Grid, hand_nets, split_hand_net
+from twentyone.analysis.grid import STEP, Grid, hand_nets
 from twentyone.analysis.hands import (
     SplitPlay,
     hand_options,
@@ -50,7 +50,7 @@ from twentyone.analysis.resplit import hands_distribution, more_hands
 from twentyone.analysis.resplit_exact import hand_atoms, listable, more_hands_exact
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
 from twentyone.analysis.shoe_counts import two_card_probability as two_card_p
-from twentyone.analysis.split_joint import STATES, DealerRows, pair_joint, split_atoms
+from twentyone.analysis.split_joint import DealerRows, pair_joint, split_atoms
 from twentyone.analysis.split_moments import split_moments_of, tilted
 from twentyone.jit import njit
 
@@ -287,14 +287,10 @@ def _joints(ctx: Context) -> dict[tuple[int, int, bytes, bytes], FloatArray]:
 
 @lru_cache(maxsize=16)
 def _net_index(ctx: Context, off: int) -> IntArray:
-    """The grid index of two split hands' net, by their final states and the dealer's."""
-    loss, bonus = (ctx.f1s, ctx.f2s), ctx.bonus
-    out = np.zeros((STATES, STATES, 7), dtype=np.int64)
-    for s1 in range(STATES):
-        for s2 in range(STATES):
-            for d in range(7):
-                net = split_hand_net(s1, d, loss, bonus) + split_hand_net(s2, d, loss, bonus)
-                out[s1, s2, d] = off + round(net / STEP)
+    """The grid index of two split hands' net, by their final states and the dealer's: the
+    sum of each hand's net in half bets (:func:`~twentyone.analysis.grid.hand_nets`)."""
+    nets = hand_nets(ctx)
+    out: IntArray = off + nets[:, None, :] + nets[None, :, :]
     return out
 
 
