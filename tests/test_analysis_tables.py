@@ -262,9 +262,8 @@ def test_a_splits_atoms_are_those_of_a_solve_of_its_own(rules: str) -> None:
     from twentyone import load_rules
     from twentyone.analysis.basic import basic_column
     from twentyone.analysis.context import Context, base_table, run_solve
-    from twentyone.analysis.hands import SplitPlay, split_needs
+    from twentyone.analysis.hands import SplitPlay, split_decisions, split_needs
     from twentyone.analysis.optimal import optimal_solved
-    from twentyone.analysis.outcomes import _split_decisions
     from twentyone.analysis.player import CHART, FIXED
 
     ctx = Context.of(load_rules(rules))
@@ -282,7 +281,7 @@ def test_a_splits_atoms_are_those_of_a_solve_of_its_own(rules: str) -> None:
                     ctx, up, base, play.mode, split=True, force_stand2=aces,
                     chart=play.chart, dec=play.dec,
                 )  # fmt: skip
-                dec, _, kept = _split_decisions(ctx, up, pair, play)
+                dec, _, kept = split_decisions(ctx, up, pair, play)
                 assert all(
                     np.array_equal(x, y)
                     for x, y in zip(kept.__dict__.values(), base.__dict__.values(), strict=True)

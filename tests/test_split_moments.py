@@ -15,7 +15,7 @@ from twentyone.analysis import outcomes
 from twentyone.analysis.context import Context
 from twentyone.analysis.dealer import dealer_table, standing_table
 from twentyone.analysis.grid import STEP, Grid, hand_nets
-from twentyone.analysis.hands import SplitPlay, shoe_after, split_value
+from twentyone.analysis.hands import SplitPlay, shoe_after, split_decisions, split_value
 from twentyone.analysis.optimal import optimal_solved
 from twentyone.analysis.player import FIXED
 from twentyone.analysis.resplit import hands_distribution
@@ -27,7 +27,7 @@ from twentyone.analysis.split_patterns import pattern_chance, patterns, rest_wei
 def _decisions(ctx: Context, up: int, pair: int) -> tuple[SplitPlay, np.ndarray]:
     solved = optimal_solved(ctx, up)
     play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
-    dec, _, _ = outcomes._split_decisions(ctx, up, pair, play)
+    dec, _, _ = split_decisions(ctx, up, pair, play)
     return play, dec
 
 
@@ -91,7 +91,7 @@ def test_split_moments_without_resplits_are_the_two_hand_joints(spec: str, up: i
     for pair in range(10):
         solved = optimal_solved(ctx, up)
         play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
-        dec, decs, _ = outcomes._split_decisions(ctx, up, pair, play)
+        dec, decs, _ = split_decisions(ctx, up, pair, play)
         two = outcomes._two_hands(ctx, grid, up, pair, dec, resplits=False, decs=decs)
         got = split_moments_of(ctx, up, pair, dec, 2, decs=decs)
         assert got is not None and got.second is not None

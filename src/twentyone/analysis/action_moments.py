@@ -29,7 +29,7 @@ import numpy as np
 
 from twentyone.analysis.context import Context, base_table, run_solve, up_base
 from twentyone.analysis.dealer import dealer_distribution
-from twentyone.analysis.hands import SplitPlay, shoe_after, split_needs, split_table
+from twentyone.analysis.hands import SplitPlay, shoe_after, split_decisions, split_needs
 from twentyone.analysis.optimal import optimal_solved
 from twentyone.analysis.player import FIXED
 from twentyone.analysis.shoe_counts import ACE, TEN, FloatArray, IntArray, hand_counts, value_index
@@ -58,8 +58,8 @@ def split_second_moment(ctx: Context, up: int, pair: int) -> float:
 
     solved = optimal_solved(ctx, up)
     play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
-    table = split_table(ctx, up, pair, play, 2).solved
-    got = split_moments_of(ctx, up, pair, table.dec, ctx.split_max(pair), decs=table.decs)
+    dec, decs, _ = split_decisions(ctx, up, pair, play)
+    got = split_moments_of(ctx, up, pair, dec, ctx.split_max(pair), decs=decs)
     if got is None or got.second is None:
         return _independent_second_moment(ctx, up, pair, play)
     return got.second

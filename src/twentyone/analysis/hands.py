@@ -64,6 +64,17 @@ def split_table(ctx: Context, up: int, pair: int, play: SplitPlay, k: int) -> Sp
     return _split_table(ctx, up, pair, key, k)
 
 
+def split_decisions(
+    ctx: Context, up: int, pair: int, play: SplitPlay
+) -> tuple[IntArray, IntArray, Base]:
+    """How the split hands of ``pair`` are played, hand by hand (CDZ- or the chart: where the
+    6-7-8 / 7-7-7 bonus cannot pay, and where it can), and the stand values they read (a pair
+    card out): the split value's table with two pair cards out (kept: its hands are solved
+    for those a split hand reaches, the only ones whose decisions a split's atoms read)."""
+    table = split_table(ctx, up, pair, play, 2)
+    return table.solved.dec, table.solved.decs, table.base
+
+
 def play_key(ctx: Context, pair: int, play: SplitPlay) -> bytes | None:
     """The decisions ``play`` takes on the hands a split of ``pair`` reaches (0 on the others),
     as a key (None for a play neither fixed nor a chart's). Two plays of one key make the
@@ -223,10 +234,8 @@ def split_value(
 
         got = None
         if np.array_equal(shoe, shoe_after(ctx, up)):
-            solved = split_table(ctx, up, pair, play, 2).solved
-            got = split_moments_of(
-                ctx, up, pair, solved.dec, max_hands, second=False, decs=solved.decs
-            )
+            dec, decs, _ = split_decisions(ctx, up, pair, play)
+            got = split_moments_of(ctx, up, pair, dec, max_hands, second=False, decs=decs)
         if got is not None:
             return got.first
         return _split_value_weighted(ctx, up, shoe, pair, play, max_hands)

@@ -42,7 +42,7 @@ from twentyone.analysis.hands import (
     hand_options,
     is_blackjack,
     shoe_after,
-    split_table,
+    split_decisions,
     two_card_nodes,
 )
 from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, _bonus_need
@@ -238,17 +238,6 @@ def _dealer_rows(ctx: Context, up: int) -> DealerRows:
     return DealerRows(shoe_after(ctx, up), up, ctx.h17)
 
 
-def _split_decisions(
-    ctx: Context, up: int, pair: int, play: SplitPlay
-) -> tuple[IntArray, IntArray, Base]:
-    """How the split hands of ``pair`` are played, hand by hand (CDZ- or the chart: where the
-    6-7-8 / 7-7-7 bonus cannot pay, and where it can), and the stand values they read (a pair
-    card out): the split value's table with two pair cards out (kept: its hands are solved
-    for those a split hand reaches, the only ones whose decisions the atoms read)."""
-    table = split_table(ctx, up, pair, play, 2)
-    return table.solved.dec, table.solved.decs, table.base
-
-
 def _two_hands(
     ctx: Context,
     grid: Grid,
@@ -358,7 +347,7 @@ def _split(ctx: Context, grid: Grid, up: int, pair: int, play: SplitPlay) -> Spl
     the shoe is small (:mod:`~twentyone.analysis.resplit_exact`), else approximately
     (:func:`~twentyone.analysis.resplit.more_hands`) and matched to their exact mean and
     second moment (:mod:`~twentyone.analysis.split_moments`)."""
-    dec, decs, base = _split_decisions(ctx, up, pair, play)
+    dec, decs, base = split_decisions(ctx, up, pair, play)
     resplits = ctx.split_max(pair) > 2
     two = _two_hands(ctx, grid, up, pair, dec, resplits=resplits, decs=decs)
     if not resplits:
