@@ -177,15 +177,13 @@ def weighted_rows(
                 y = cards[r] - size + 1
                 x = x / y if y > 0 else 0.0
                 inv[size * w + r] = x
-            base[r] = -1
+            base[r] = top_q * wide * tables  # past the tables: zeros for every cell
             if ok_rows[r]:
                 taken = 0
                 for v in range(10):
                     taken += removed[i, v]
                 if removed[i, pair] < top_q and taken < top_l:
                     base[r] = (removed[i, pair] * wide + taken) * tables
-            if base[r] < 0:
-                base[r] = top_q * wide * tables  # past the tables: zeros for every cell
         for j in range(tables * 7 * w):
             res[j] = 0.0
         for c in range(count):
