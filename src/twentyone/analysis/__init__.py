@@ -54,9 +54,10 @@ def __getattr__(name: str) -> Any:
 
 SPLIT_METHOD = (
     "CDZ-: split hands use the pre-split composition-dependent strategy (basic strategy: the "
-    "chart), evaluated exactly by Eric Farmer's method up to 4 hands (beyond: hands weighted "
-    "by the pair cards drawn as second cards; where the rules set no limit, up to 16 hands: a "
-    "17th has a chance of 3.6e-13 for a 6-deck pair split by rank)"
+    "chart), evaluated exactly by Eric Farmer's method up to 4 hands, beyond by the split's "
+    "exact moments to every hand the rules and the pair's cards allow (a ten-value pair split "
+    "by rank, whose rank's cards the shoe's counts do not tell: hands weighted by the pair "
+    "cards drawn as second cards, up to 16 hands)"
 )
 
 __all__ = ["EdgeReport", "action_evs", "analyze", "basic_strategy", "clear_caches", "shoe_of"]

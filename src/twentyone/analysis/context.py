@@ -61,11 +61,12 @@ from twentyone.errors import CardError
 from twentyone.predicates import total_may_double
 from twentyone.rules import Rules
 
-#: How many hands from one box the analysis evaluates where the rules set no limit
-#: (``max_hands = "unlimited"``: ro.16, hu.8). A split making more hands than that has a chance
-#: of 3.6e-13 for a 6-deck pair split by rank (4.5e-3 for tens split by value, which no
-#: strategy splits). The engine and the simulator play it without a bound.
-UNLIMITED_HANDS = 16
+#: The most hands of one split the tables behind the approximation of a ten-value pair split
+#: by rank reach (:func:`~twentyone.analysis.hands.split_value`; the shoe's counts do not
+#: tell its rank's cards, so its split is weighted by the pair cards drawn as second cards).
+#: A 17th hand has a chance of 3.6e-13 for such a pair from six decks. Every other split is
+#: exact to every hand the rules and the pair's cards allow (:meth:`Context.split_max`).
+TABLE_HANDS = 16
 #: The fewest cards a shoe given to the analysis may hold (the round must be dealt from it;
 #: where a round can run out of cards the returns count only the rounds that end).
 MIN_CARDS = 8
@@ -205,7 +206,7 @@ class Context:
             das=bool(p[P_DAS]),
             double_rule=int(p[P_DOUBLE_ON]),
             can_split=can_split,
-            max_hands=(UNLIMITED_HANDS if limit >= MAX_HANDS else limit) if can_split else 1,
+            max_hands=min(limit, MAX_HANDS) if can_split else 1,
             split_rank=bool(p[P_SPLIT_RANK]),
             rsa=bool(p[P_RSA]),
             hsa=bool(p[P_HSA]),
@@ -266,16 +267,25 @@ class Context:
         out = []
         for p in range(10):
             m = self.split_max(p)
-            out.append(2 * m - 2 if 2 <= m <= 4 else m)
+            out.append(2 * m - 2 if 2 <= m <= 4 else min(m, TABLE_HANDS))
         return tuple(out)
 
     def split_max(self, pair: int) -> int:
-        """How many hands one pair can make."""
+        """How many hands one pair can make: the rules' limit, and no more than the pair's
+        cards in the shoe (``max_hands = "unlimited"``: every one of them; by rank, a
+        ten-value pair's rank is taken as a quarter of the tens).
+
+        >>> from twentyone import load_rules
+        >>> ctx = Context.of(load_rules("hu-casino"), shoe=(4, 4, 4, 4, 4, 4, 4, 4, 4, 40))
+        >>> ctx.split_max(0), ctx.split_max(7), ctx.split_max(9)
+        (4, 4, 40)
+        """
         if not self.can_split:
             return 1
         if pair == ACE and not self.rsa:
             return 2
-        return self.max_hands
+        cards = -(-self.shoe[TEN] // 4) if pair == TEN and self.split_rank else self.shoe[pair]
+        return max(2, min(self.max_hands, cards))
 
     def pair_cards_left(self, shoe: IntArray, pair: int, up: int) -> float:
         """Cards left that allow a resplit after the two pair cards and the up card are out

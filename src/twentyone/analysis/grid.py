@@ -21,8 +21,10 @@ class Grid:
     """Nets on a grid of half bets wide enough for the rules' largest split (index ``off +
     2 * net``)."""
 
-    def __init__(self, ctx: Context) -> None:
-        most = max(ctx.split_max(p) for p in range(10))
+    def __init__(self, ctx: Context, hands: int | None = None) -> None:
+        """``hands``: the most hands it must hold (default the rules' largest split from the
+        shoe; 1: one hand's nets, its bonus included, with room to pay it once more)."""
+        most = max(ctx.split_max(p) for p in range(10)) if hands is None else hands
         reach = most * (2 + ctx.bonus) + 2 + ctx.bonus  # split hands doubled, each paid it
         if abs(2 * ctx.bonus - round(2 * ctx.bonus)) > 1e-12:
             raise ValueError(f"bonus {ctx.bonus}: the grid holds half bets only")
@@ -43,6 +45,12 @@ class Grid:
             out += self.point(-ctx.f2 if stake == 2 else -ctx.f1, base.pbj[node])
         return out
 
+    def embed(self, dist: FloatArray, small: Grid) -> FloatArray:
+        """``dist`` on ``small``, a narrower grid, placed on this one (the same nets)."""
+        out = np.zeros(self.size)
+        out[self.off - small.off : self.off + small.off + 1] = dist
+        return out
+
     def shift(self, dist: FloatArray, by: float) -> FloatArray:
         k = round(by / STEP)
         out = np.zeros(self.size)
@@ -50,8 +58,23 @@ class Grid:
         return out
 
     def add_sum(self, x: FloatArray, y: FloatArray) -> FloatArray:
-        full = np.convolve(x, y)
-        return np.asarray(full[self.off : self.off + self.size])
+        """The net of two independent parts (masses ``x`` and ``y`` on the grid); only
+        their nonzero spans are convolved (a split of many hands sums dozens of them).
+
+        >>> g = Grid.__new__(Grid); g.off, g.size = 4, 9
+        >>> [float(v) for v in g.add_sum(g.point(1.0, 0.5), g.point(-0.5, 1.0))]
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0]
+        """
+        out = np.zeros(self.size)
+        nx, ny = np.flatnonzero(x), np.flatnonzero(y)
+        if nx.size == 0 or ny.size == 0:
+            return out
+        part = np.convolve(x[nx[0] : nx[-1] + 1], y[ny[0] : ny[-1] + 1])
+        start = int(nx[0] + ny[0]) - self.off  # the first product's place on the grid
+        lo, hi = max(start, 0), min(start + part.size, self.size)
+        if lo < hi:
+            out[lo:hi] = part[lo - start : hi - start]
+        return out
 
 
 def split_hand_net(state: int, d: int, loss: tuple[float, float], bonus: float = 0.0) -> float:

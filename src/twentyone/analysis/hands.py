@@ -13,6 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from twentyone.analysis.context import (
+    TABLE_HANDS,
     Base,
     Context,
     Solved,
@@ -228,7 +229,8 @@ def split_value(
     :mod:`~twentyone.analysis.split_moments`, exact for any number of hands (the same figure
     as Farmer's to 1e-15 up to four); a ten-value pair split by rank, whose cards of its rank
     the shoe's counts do not tell, takes the approximation of
-    :func:`~twentyone.analysis.split.split_weights`."""
+    :func:`~twentyone.analysis.split.split_weights`, to
+    :data:`~twentyone.analysis.context.TABLE_HANDS` hands at most."""
     if max_hands > 4:
         from twentyone.analysis.split_moments import split_moments_of
 
@@ -238,7 +240,7 @@ def split_value(
             got = split_moments_of(ctx, up, pair, dec, max_hands, second=False, decs=decs)
         if got is not None:
             return got.first
-        return _split_value_weighted(ctx, up, shoe, pair, play, max_hands)
+        return _split_value_weighted(ctx, up, shoe, pair, play, min(max_hands, TABLE_HANDS))
     sums = _FarmerSums(ctx, up, shoe, pair, play)
     n0, q0 = sums.n0, sums.q0
     # stopping early: exactly h < max_hands hands (h - 1 orders of the draws for h <= 3)

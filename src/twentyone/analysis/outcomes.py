@@ -386,9 +386,10 @@ class _UpTables(NamedTuple):
     dbl: FloatArray
     played: FloatArray
     two: IntArray
+    hand: Grid  # the grid of stand, hit, dbl and played: one hand's nets
 
 
-def _up_tables(ctx: Context, grid: Grid, up: int, optimal: bool) -> _UpTables:
+def _up_tables(ctx: Context, up: int, optimal: bool) -> _UpTables:
     from twentyone.analysis.basic import basic_column
     from twentyone.analysis.optimal import optimal_solved
 
@@ -401,13 +402,14 @@ def _up_tables(ctx: Context, grid: Grid, up: int, optimal: bool) -> _UpTables:
     else:
         assert col.chart is not None
         solved = chart_solved(ctx, up, col.chart)
+    hand = Grid(ctx, hands=1)  # a split's hands do not widen one hand's tables
     stand, hit, dbl, played, two = hand_distributions(
         base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
         nodes.bounds, base.mask, base.valid, base.nb, base.pbj, base.push,
-        blackjack_card(up), ctx.peek, ctx.f1, ctx.f2, solved.dec, False, grid.size, grid.off,
+        blackjack_card(up), ctx.peek, ctx.f1, ctx.f2, solved.dec, False, hand.size, hand.off,
     )  # fmt: skip
     pu = float(full[up] / full.sum())
-    return _UpTables(pu, shoe_after(ctx, up), base, solved, col, stand, hit, dbl, played, two)
+    return _UpTables(pu, shoe_after(ctx, up), base, solved, col, stand, hit, dbl, played, two, hand)
 
 
 def _action_dists(
@@ -417,17 +419,19 @@ def _action_dists(
     where it can."""
     nodes = ctx.nodes
     row = int(t.two[node])
-    hit_b, dbl_b = t.hit[row], t.dbl[row]
+    stand, hit, dbl = (grid.embed(x[row], t.hand) for x in (t.stand, t.hit, t.dbl))
+    hit_b, dbl_b = hit, dbl
     need, share = _bonus_need(nodes.counts[node])
     comp = t.shoe - nodes.counts[node]
     if ctx.bonus and need >= 0 and comp[need] > 0 and int(nodes.total[node]) < 21:
         c = int(nodes.child[node, need])
         q = comp[need] / float(comp.sum()) * (0.25 if share < 1.0 else 1.0)
-        hit_b = hit_b + q * (grid.shift(t.played[c], ctx.bonus) - t.played[c])
+        played = grid.embed(t.played[c], t.hand)
+        hit_b = hit_b + q * (grid.shift(played, ctx.bonus) - played)
         two = grid.stake_stand(ctx, t.base, c, 2)
         dbl_b = dbl_b + q * (grid.shift(two, ctx.bonus) - two)
-    plain = {"stand": t.stand[row], "hit": t.hit[row], "double": t.dbl[row]}
-    paid = {"stand": t.stand[row], "hit": hit_b, "double": dbl_b}
+    plain = {"stand": stand, "hit": hit, "double": dbl}
+    paid = {"stand": stand, "hit": hit_b, "double": dbl_b}
     if ctx.surrender_offered(up):
         plain["surrender"] = paid["surrender"] = _surrender(ctx, grid, pbj)
     return plain, paid
@@ -513,7 +517,7 @@ class UpOutcomes(NamedTuple):
 def up_outcomes(ctx: Context, up: int, optimal: bool) -> UpOutcomes:
     """Every first hand against ``up`` (one up card's part of :func:`round_outcomes`)."""
     grid = Grid(ctx)
-    t = _up_tables(ctx, grid, up, optimal)
+    t = _up_tables(ctx, up, optimal)
     main = np.zeros(grid.size)
     resplit = unmatched = 0.0
     blackjacks: list[tuple[float, float]] = []

@@ -284,12 +284,12 @@ def more_hands_exact(
 ) -> FloatArray | None:
     """The rounds of a split of ``pair`` from ``shoe`` (the cards left after the up card)
     that reach three hands, exactly, on the grid (``(off, size)``), or None where the walk
-    would be too long. ``atoms``: a hand whose second card is not a pair card, and one whose
-    is any card; ``net[s, d]``: a hand's net in half bets by its state and the dealer's
-    outcome, of which the first ``outcomes`` count (six with a peek: the dealer's blackjack
-    ended the round before the split)."""
-    if not listable(shoe):
-        return None
+    would be too long or the split may make more than 16 hands. ``atoms``: a hand whose
+    second card is not a pair card, and one whose is any card; ``net[s, d]``: a hand's net
+    in half bets by its state and the dealer's outcome, of which the first ``outcomes``
+    count (six with a peek: the dealer's blackjack ended the round before the split)."""
+    if not listable(shoe) or limit >= STATE_BASE:
+        return None  # more hands than the finished hands' digits hold: 16 of one state
     np_atoms, any_atoms = atoms
     if limit > 3 and int(any_atoms.state.max(initial=0)) >= BONUS_STATE:
         return None  # the finished hands' key past 64 bits: four bonus hands are 17 ** 15 * 4
