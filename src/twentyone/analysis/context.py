@@ -265,27 +265,35 @@ class Context:
         """Per pair, how many layers of extra pair cards out the split values need (0 to
         2m-3 extra for Farmer's exact method with m <= 4 hands, m-1 beyond)."""
         out = []
-        for p in range(10):
-            m = self.split_max(p)
+        for p in range(10):  # the rules' limits, not the shoe's: one set of tables serves
+            m = self.hands_allowed(p)  # every shoe of the same rules
             out.append(2 * m - 2 if 2 <= m <= 4 else min(m, TABLE_HANDS))
         return tuple(out)
 
+    def hands_allowed(self, pair: int) -> int:
+        """How many hands the rules let one pair make (:data:`MAX_HANDS`: no limit)."""
+        if not self.can_split:
+            return 1
+        if pair == ACE and not self.rsa:
+            return 2
+        return self.max_hands
+
     def split_max(self, pair: int) -> int:
-        """How many hands one pair can make: the rules' limit, and no more than the pair's
-        cards in the shoe (``max_hands = "unlimited"``: every one of them; by rank, a
-        ten-value pair's rank is taken as a quarter of the tens).
+        """How many hands one pair can make: the rules' limit; where they set none, as many
+        as the pair's cards in the shoe (by rank, a ten-value pair's: at most a rank's cards).
 
         >>> from twentyone import load_rules
         >>> ctx = Context.of(load_rules("hu-casino"), shoe=(4, 4, 4, 4, 4, 4, 4, 4, 4, 40))
         >>> ctx.split_max(0), ctx.split_max(7), ctx.split_max(9)
         (4, 4, 40)
         """
-        if not self.can_split:
-            return 1
-        if pair == ACE and not self.rsa:
-            return 2
-        cards = -(-self.shoe[TEN] // 4) if pair == TEN and self.split_rank else self.shoe[pair]
-        return max(2, min(self.max_hands, cards))
+        most = self.hands_allowed(pair)
+        if most < MAX_HANDS:
+            return most
+        cards = self.shoe[pair]
+        if pair == TEN and self.split_rank:
+            cards = min(cards, 4 * self.rules.decks)
+        return max(2, cards)
 
     def pair_cards_left(self, shoe: IntArray, pair: int, up: int) -> float:
         """Cards left that allow a resplit after the two pair cards and the up card are out
