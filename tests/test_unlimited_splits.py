@@ -5,8 +5,9 @@ which a shoe rich in tens passes often).
 The check is a shoe of nines and tens only, tens split by value (hu-casino) against a nine,
 every split hand standing: a hand is a ten and a nine (19) or makes one more hand, and the
 dealer's nine draws one card (18 or 19), so the round's return is a small recursion over the
-cards left, in exact fractions, independent of the analysis. The engine itself, dealing every
-card sequence of a small such shoe, checks the recursion."""
+cards left, in exact fractions, independent of the analysis. Aces and nines make the same
+recursion (hu.8 resplits aces, one card each: a hand of 20 against the dealer's 18 or 20).
+The engine itself, dealing every card sequence of a small such shoe, checks the recursion."""
 
 from __future__ import annotations
 
@@ -89,14 +90,18 @@ def test_hu_8_the_recursion_is_the_engines_split() -> None:
 
 # nines enough for every hand and the dealer: no round runs out of cards
 @pytest.mark.parametrize(("nines", "tens"), [(9, 6), (26, 24), (44, 40)])
+@pytest.mark.parametrize("pair", ["T", "A"])
 def test_hu_8_an_unlimited_split_is_valued_to_every_pair_card_of_the_shoe(
-    nines: int, tens: int
+    nines: int, tens: int, pair: str
 ) -> None:
     shoe = _shoe(nines, tens)
     want, past_16 = _recursion(shoe)
-    got = action_evs(load_rules("hu-casino"), list(parse_cards("TS TH")), Card("9", "C"), shoe=shoe)
-    # splitting beats standing on 20; T 9 stands (19 against a nine), so the optimum's split
-    # is the recursion's
+    if pair == "A":  # the tens' counts as aces'
+        shoe = (tens, *shoe[1:TEN], 0)
+    cards = list(parse_cards(f"{pair}S {pair}H"))
+    got = action_evs(load_rules("hu-casino"), cards, Card("9", "C"), shoe=shoe)
+    # splitting beats standing on 20 or 12; T 9 stands (19 against a nine) and A 9 takes one
+    # card, so the optimum's split is the recursion's
     assert got["split"] > got["stand"]
     assert got["split"] == pytest.approx(want, abs=1e-12)
     if tens >= 24:
