@@ -57,24 +57,26 @@ class Grid:
         out[k:] = dist[: self.size - k]
         return out
 
-    def add_sum(self, x: FloatArray, y: FloatArray) -> FloatArray:
-        """The net of two independent parts (masses ``x`` and ``y`` on the grid); only
-        their nonzero spans are convolved (a split of many hands sums dozens of them).
+    def span(self, dist: FloatArray) -> tuple[int, FloatArray]:
+        """``dist``'s nonzero span: where it starts (in steps from a net of 0) and its
+        masses (sums of many hands convolve spans, not the whole grid).
 
         >>> g = Grid.__new__(Grid); g.off, g.size = 4, 9
-        >>> [float(v) for v in g.add_sum(g.point(1.0, 0.5), g.point(-0.5, 1.0))]
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0]
+        >>> at, values = g.span(g.point(-1.0, 0.5) + g.point(0.5, 0.5))
+        >>> at, [float(v) for v in values]
+        (-2, [0.5, 0.0, 0.0, 0.5])
         """
-        out = np.zeros(self.size)
-        nx, ny = np.flatnonzero(x), np.flatnonzero(y)
-        if nx.size == 0 or ny.size == 0:
-            return out
-        part = np.convolve(x[nx[0] : nx[-1] + 1], y[ny[0] : ny[-1] + 1])
-        start = int(nx[0] + ny[0]) - self.off  # the first product's place on the grid
-        lo, hi = max(start, 0), min(start + part.size, self.size)
-        if lo < hi:
-            out[lo:hi] = part[lo - start : hi - start]
-        return out
+        nz = np.flatnonzero(dist)
+        if nz.size == 0:
+            return 0, np.zeros(1)
+        return int(nz[0]) - self.off, dist[nz[0] : nz[-1] + 1]
+
+    def add_span(self, out: FloatArray, at: int, values: FloatArray) -> None:
+        """Add the masses ``values`` of nets from ``at`` steps on to ``out``."""
+        start = self.off + at
+        if start < 0 or start + values.size > self.size:
+            raise AssertionError(f"nets {at} .. {at + values.size - 1} steps: off the grid")
+        out[start : start + values.size] += values
 
 
 def split_hand_net(state: int, d: int, loss: tuple[float, float], bonus: float = 0.0) -> float:

@@ -210,42 +210,26 @@ def more_hands(
         if dealer[d] <= 0.0:
             continue
         pow_np = _powers(
-            _span(grid, _hand_given_dealer(ctx, grid, j_np, d)), max(k - m for k, m in more)
+            grid.span(_hand_given_dealer(ctx, grid, j_np, d)), max(k - m for k, m in more)
         )
         pow_any = _powers(
-            _span(grid, _hand_given_dealer(ctx, grid, j_any, d)), max(m for _, m in more)
+            grid.span(_hand_given_dealer(ctx, grid, j_any, d)), max(m for _, m in more)
         )
         by_m: dict[int, FloatArray] = {}  # the hands like any, by number: the others summed
         for (k, m), pk in more.items():
             at, values = pow_np[k - m]
             if m not in by_m:
                 by_m[m] = np.zeros(grid.size)
-            _add_span(by_m[m], grid, at, pk * values)
+            grid.add_span(by_m[m], at, pk * values)
         for m, dist in by_m.items():
-            at, values = _span(grid, dist)
+            at, values = grid.span(dist)
             at_m, values_m = pow_any[m]
-            _add_span(out, grid, at + at_m, dealer[d] * np.convolve(values, values_m))
+            grid.add_span(out, at + at_m, dealer[d] * np.convolve(values, values_m))
     return out
 
 
-def _add_span(out: FloatArray, grid: Grid, at: int, values: FloatArray) -> None:
-    """Add the masses ``values`` of nets from ``at`` steps on to ``out``, on the grid."""
-    start = grid.off + at
-    if start < 0 or start + values.size > grid.size:
-        raise AssertionError(f"nets {at} .. {at + values.size - 1} steps: off the grid")
-    out[start : start + values.size] += values
-
-
-def _span(grid: Grid, dist: FloatArray) -> tuple[int, FloatArray]:
-    """``dist``'s nonzero span: where it starts (in steps from a net of 0) and its masses."""
-    nz = np.flatnonzero(dist)
-    if nz.size == 0:
-        return 0, np.zeros(1)
-    return int(nz[0]) - grid.off, dist[nz[0] : nz[-1] + 1]
-
-
 def _powers(hand: tuple[int, FloatArray], most: int) -> list[tuple[int, FloatArray]]:
-    """The net of ``0 .. most`` independent hands alike (spans, as :func:`_span` gives them);
+    """The net of ``0 .. most`` independent hands alike (spans, as :meth:`Grid.span` gives them);
     the grid is wide enough for the rules' largest split."""
     out = [(0, np.ones(1))]
     while len(out) <= most:

@@ -96,15 +96,15 @@ def rest_weights(limit: int, pair_cards: int, others: int, most: int) -> FloatAr
             if hands > 0:
                 uses[(k, others_np)].append((table, float(count) * hands))
     out = np.zeros((5, pair_cards + 1, most + 1))
-    top_n: dict[int, int] = defaultdict(int)  # by k, the most np hands besides those read
+    top_n: dict[int, int] = {}  # by k, the most np hands besides those read
     for k, n in uses:
-        top_n[k] = max(top_n[k], n)
+        top_n[k] = max(top_n.get(k, 0), n)
     by_k = np.ones_like(total)
     for k in range(max(top_n, default=-1) + 1):
         if k > 0:  # ff(P, k) / ff(N, k), a ratio at a time
             by_k = by_k * np.maximum(pair_left - (k - 1), 0.0) / np.maximum(total - (k - 1), 1.0)
         chance = by_k
-        for n in range(top_n[k] + 1) if k in top_n else ():
+        for n in range(top_n.get(k, -1) + 1):
             if n > 0:  # times ff(Q, n) / ff(N - k, n)
                 chance = chance * np.maximum(other_left - (n - 1), 0.0)
                 chance = chance / np.maximum(total - k - (n - 1), 1.0)
