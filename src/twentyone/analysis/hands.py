@@ -240,7 +240,7 @@ def split_value(
             got = split_moments_of(ctx, up, pair, dec, max_hands, second=False, decs=decs)
         if got is not None:
             return got.first
-        return _split_value_weighted(ctx, up, shoe, pair, play, min(max_hands, TABLE_HANDS))
+        return _split_value_weighted(ctx, up, shoe, pair, play, max_hands)
     sums = _FarmerSums(ctx, up, shoe, pair, play)
     n0, q0 = sums.n0, sums.q0
     # stopping early: exactly h < max_hands hands (h - 1 orders of the draws for h <= 3)
@@ -320,6 +320,7 @@ def _arrangement(n0: float, q0: float, pairs: int, others: int, ways: float) -> 
 def _split_value_weighted(
     ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay, max_hands: int
 ) -> float:
+    max_hands = min(max_hands, TABLE_HANDS)  # as far as the split tables' layers go
     q0 = ctx.pair_cards_left(shoe, pair, up)
     n0 = float(shoe.sum() - 2)
     w_np, w_any = split_weights(max_hands, q0, n0)
