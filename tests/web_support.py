@@ -61,8 +61,26 @@ def database_url(backend: str, tmp_path: Any) -> Iterator[str]:
     try:
         yield f"{head}/{name}"
     finally:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        _drop(base, name)
+
+
+def _drop(base: str, name: str, tries: int = 40) -> None:
+    """Drop the test database ``name``. FORCE ends the test role's own sessions, but not an
+    autovacuum worker's (a superuser process): while one works on the database the drop is
+    refused, so it is tried again for up to ten seconds."""
+    import time
+
+    import psycopg
+
+    for attempt in range(tries):
+        try:
+            with psycopg.connect(base, autocommit=True) as conn:
+                conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            return
+        except psycopg.errors.InsufficientPrivilege:
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.25)
 
 
 def stacked(shoes: dict[str, str]) -> Callable[[TableConfig, Any], CardSource]:
