@@ -6,7 +6,7 @@ process is timed three ways: for a query never asked (``TWENTYONE_CACHE_DIR=off`
 analysis runs, every table built), for one never asked by a user who asked others (the
 answers removed from the cache, the hand and dealer tables kept there:
 :mod:`twentyone.analysis.kept`), and for one asked before (its answer read from
-:mod:`twentyone.result_cache`). Each figure is given as wall time and as CPU time (this
+:mod:`twentyone.analysis.result_cache`). Each figure is given as wall time and as CPU time (this
 process's, or the command's user + system time, its second process included): on a machine
 shared with other jobs the CPU time is the steadier of the two.
 

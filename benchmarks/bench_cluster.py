@@ -109,7 +109,7 @@ def ledger_ceiling(base_url: str, threads: int, seconds: float) -> dict[str, Any
 
     from sqlalchemy import text
 
-    from twentyone.ledger import RoundMove
+    from twentyone.engine.ledger import RoundMove
     from twentyone.web.cluster import Leases, NodeConfig
     from twentyone.web.ledger import Ledger
     from twentyone.web.storage.db import make_engine, migrate

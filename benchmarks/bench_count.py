@@ -27,7 +27,7 @@ from twentyone import load_rules
 from twentyone.counting.counts import load_count
 from twentyone.counting.index_set import load_indices
 from twentyone.counting.ramp import parse_ramp
-from twentyone.sim.count_runner import CountSetup, simulate_counting
+from twentyone.counting.sim_runner import CountSetup, simulate_counting
 from twentyone.sim.runner import simulate
 from twentyone.sim.textbook import chart_for
 

@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 import twentyone.gym
-from twentyone.rulesets import PRESETS
+from twentyone.engine.rulesets import PRESETS
 
 
 def _cpu() -> str:

@@ -35,7 +35,7 @@ from twentyone import load_rules
 from twentyone.counting.counts import load_count
 from twentyone.counting.index_set import load_indices
 from twentyone.counting.ramp import parse_ramp
-from twentyone.sim.count_runner import CountSetup, simulate_counting
+from twentyone.counting.sim_runner import CountSetup, simulate_counting
 from twentyone.sim.runner import simulate, warm_up
 from twentyone.sim.textbook import chart_for
 
@@ -52,7 +52,7 @@ FIRST = {
         "from twentyone.counting.counts import load_count; "
         "from twentyone.counting.index_set import load_indices; "
         "from twentyone.counting.ramp import parse_ramp; "
-        "from twentyone.sim.count_runner import CountSetup, simulate_counting; "
+        "from twentyone.counting.sim_runner import CountSetup, simulate_counting; "
         "from twentyone.sim.textbook import textbook_6d_s17_das; "
         f"setup = CountSetup(system=load_count('hilo'), ramp=parse_ramp('{RAMP}'), "
         "indices=load_indices('I18')); "

@@ -21,7 +21,7 @@ def money_check(
     allowed, each player's entries for such a round netting to exactly zero."""
     from sqlalchemy import func, select
 
-    from twentyone.replay import replay
+    from twentyone.engine.replay import replay
     from twentyone.web.ledger import BANK, HOUSE
     from twentyone.web.storage.db import make_engine
     from twentyone.web.storage.models import Account, GameRound, LedgerEntry, RoundPlayer

@@ -3,7 +3,7 @@
 The terminal game and the rule card speak the language of ``LANGUAGE`` / ``LC_ALL`` /
 ``LC_MESSAGES`` / ``LANG`` (see :func:`twentyone.i18n.choose_language`); a developer's own
 locale must not change what the tests read. Tests of another language pass ``lang=`` or set
-the variables themselves. The analyses' disk cache (:mod:`twentyone.result_cache`) and the
+the variables themselves. The analyses' disk cache (:mod:`twentyone.analysis.result_cache`) and the
 background build of :mod:`twentyone.analysis.aot` are off.
 """
 

@@ -22,7 +22,7 @@ from twentyone import (
     format_cards,
     load_rules,
 )
-from twentyone.hands import Hand
+from twentyone.engine.hands import Hand
 
 #: A box in ``play``'s ``bets``: a full ``BoxBet``, a ``(player, bet)`` pair, or a plain bet.
 Bet = BoxBet | tuple[str, int] | int

@@ -12,8 +12,8 @@ from twentyone import BoxBet, Round, load_rules, parse_cards
 from twentyone.analysis import action_evs
 from twentyone.analysis.advise import advise, parse_hand
 from twentyone.analysis.context import full_shoe
-from twentyone.hints import Advisor
-from twentyone.shoe import Shoe
+from twentyone.analysis.hints import Advisor
+from twentyone.engine.shoe import Shoe
 
 RULES = "6D S17 DAS SPL1 LS"
 
@@ -99,7 +99,7 @@ def test_hints_use_the_cards_seen_since_the_shuffle() -> None:
 
 
 def test_the_web_hint_plays_the_cards_really_left() -> None:
-    from twentyone.hints import hand_question
+    from twentyone.analysis.hints import hand_question
     from twentyone.web.advice import Advice
 
     rules = load_rules("6D S17 DAS SPL3 LS")
@@ -169,7 +169,7 @@ def test_hints_survive_a_reshuffle_in_the_round() -> None:
 
 
 def test_the_best_play_insures_when_the_tens_left_make_it_pay() -> None:
-    from twentyone.hints import HandQuestion, best_play
+    from twentyone.analysis.hints import HandQuestion, best_play
 
     rules = load_rules("6D S17 DAS SPL3 NS")
     nine, seven, ace, ten = parse_cards("9S 7D AH KC")

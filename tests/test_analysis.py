@@ -262,8 +262,8 @@ def _engine_ev(
     stacked shoe and weighted by its probability (the round ends when it asks for no more).
     ``shoe``: the counts the hand and the up card were dealt from (default the full shoe)."""
     from twentyone import BoxBet, Round, StackedShoe
-    from twentyone.cards import Card
-    from twentyone.errors import ShoeExhaustedError
+    from twentyone.engine.cards import Card
+    from twentyone.engine.errors import ShoeExhaustedError
 
     rules = load_rules(spec)
     p1, p2 = parse_cards(first)

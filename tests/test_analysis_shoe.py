@@ -12,7 +12,7 @@ import pytest
 
 from twentyone import load_rules
 from twentyone.analysis import analyze, shoe_of
-from twentyone.errors import CardError
+from twentyone.engine.errors import CardError
 
 
 @pytest.mark.parametrize("spec", ["6D S17 DAS SPL1 NS", "pt-casino", "1D H17 DAS SPL3 LS"])

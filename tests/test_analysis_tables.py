@@ -33,7 +33,7 @@ from twentyone.analysis.split_joint import (
     pair_joint,
     split_atoms,
 )
-from twentyone.predicates import dealer_draws
+from twentyone.engine.predicates import dealer_draws
 
 
 def _built(table: Any) -> Any:
@@ -462,7 +462,7 @@ def test_a_chart_and_the_optimum_playing_a_split_alike_share_its_tables() -> Non
 
 def test_the_kept_split_values_hold_a_few_shoes_and_the_same_bits() -> None:
     from twentyone.analysis import analyze, clear_caches, hands, shoe_of
-    from twentyone.rulesets import load_rules
+    from twentyone.engine.rulesets import load_rules
 
     rules = load_rules("6D S17 DAS SPL3 NS")
     kept = hands._kept_by_context

@@ -1,7 +1,7 @@
 """The analysis's kernels' saved machine code (:mod:`twentyone.analysis.aot`,
 :mod:`twentyone.analysis.machine_code`): built in the background the way a user's first
 analysis starts it (no C compiler on the path), loaded without numba, and the same figures to
-the bit as numba's kernels; and the stand-ins of :mod:`twentyone.jit`."""
+the bit as numba's kernels; and the stand-ins of :mod:`twentyone.engine.jit`."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ import json, sys
 from twentyone import load_rules
 from twentyone.analysis import aot, analyze, shoe_of
 from twentyone.analysis.advise import advise
-from twentyone.analysis.eor import effects_of_removal
+from twentyone.counting.eor import effects_of_removal
 loaded = aot.load()
 out = []
 for spec, remove in json.loads(sys.argv[1]):
@@ -213,7 +213,8 @@ def test_the_declared_signatures_are_the_ones_the_analysis_calls() -> None:
     # in a process of its own: the suite's other tests call kernels with other types
     code = """
 import json, sys
-from twentyone import jit, load_rules
+from twentyone import load_rules
+from twentyone.engine import jit
 from twentyone.analysis import aot, analyze, shoe_of
 from twentyone.analysis.advise import advise
 jit.materialize()
@@ -260,7 +261,7 @@ def test_kernels_wait_for_numba_until_one_runs_without_compiled_code() -> None:
     code = """
 import json, sys
 import numpy as np
-from twentyone import jit
+from twentyone.engine import jit
 from twentyone.analysis import dealer, split_joint
 before = [type(dealer.dealer_dists) is jit.Kernel, "numba" in sys.modules]
 row = split_joint._slot(np.full(8, -1, dtype=np.int64), 5)  # no compiled module: numba's

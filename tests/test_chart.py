@@ -9,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from twentyone.chart import LEGEND, chart_html, chart_json, chart_png, chart_text, render
-from twentyone.strategy import CODES, HARD_TOTALS, PAIR_VALUES, SOFT_TOTALS, UPCARDS, Strategy
+from twentyone.analysis.chart import LEGEND, chart_html, chart_json, chart_png, chart_text, render
+from twentyone.engine.strategy import (
+    CODES,
+    HARD_TOTALS,
+    PAIR_VALUES,
+    SOFT_TOTALS,
+    UPCARDS,
+    Strategy,
+)
 
 
 def random_chart(seed: int) -> Strategy:
@@ -76,7 +83,7 @@ def test_an_unknown_format_is_refused_by_name() -> None:
 def test_strategy_command_prints_the_analysis_chart(tmp_path: Path) -> None:
     from twentyone.analysis import basic_strategy
     from twentyone.cli import main
-    from twentyone.rulesets import load_rules
+    from twentyone.engine.rulesets import load_rules
 
     rules = "6D S17 DAS SPL3 NS"
     out = tmp_path / "chart.json"

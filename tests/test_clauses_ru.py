@@ -26,7 +26,7 @@ from twentyone import (
     StackedShoe,
     load_rules,
 )
-from twentyone.cards import full_deck
+from twentyone.engine.cards import full_deck
 
 RU = load_rules("ru-online")
 

@@ -28,9 +28,9 @@ from twentyone import (
     round_result,
     round_to_replay,
 )
-from twentyone.cards import Card
+from twentyone.engine.cards import Card
+from twentyone.engine.rulesets import preset_text
 from twentyone.i18n import format_money
-from twentyone.rulesets import preset_text
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from twentyone.cli import main
-from twentyone.errors import RulesError
-from twentyone.rulesets import load_rules
+from twentyone.engine.errors import RulesError
+from twentyone.engine.rulesets import load_rules
 
 
 def _one_line_error(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[str, str]:
@@ -47,9 +47,9 @@ def test_strategy_png_without_matplotlib_says_so_before_computing(
 
 
 def test_chart_png_without_matplotlib_is_a_named_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from twentyone.chart import chart_png
-    from twentyone.errors import TwentyOneError
-    from twentyone.strategy import Strategy
+    from twentyone.analysis.chart import chart_png
+    from twentyone.engine.errors import TwentyOneError
+    from twentyone.engine.strategy import Strategy
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(TwentyOneError) as got:
@@ -199,7 +199,7 @@ def test_pt_edge_names_its_side_bets() -> None:
 
 def test_hu_chart_legend_lists_no_surrender_code() -> None:
     from twentyone.analysis import basic_strategy
-    from twentyone.chart import chart_text, legend
+    from twentyone.analysis.chart import chart_text, legend
 
     hu = basic_strategy(load_rules("hu-casino"))  # hu.8: no surrender
     text = chart_text(hu)
@@ -217,7 +217,9 @@ def test_simulate_says_it_compiles_before_the_first_run(
     import twentyone.sim.command
 
     told: list[str] = []
-    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis", resplits=True: True)
+    monkeypatch.setattr(
+        warmup, "compile_pending", lambda command="analysis", resplits=True, extra=(): True
+    )
 
     def run(*args: Any, **kw: Any) -> int:
         told.append(capsys.readouterr().err)  # what was said before the simulation began
@@ -226,7 +228,9 @@ def test_simulate_says_it_compiles_before_the_first_run(
     monkeypatch.setattr(twentyone.sim.command, "run", run)
     assert main(["simulate", "ru-online", "--rounds", "10"]) == 0
     assert told and "compiling the simulator" in told[0] and "cache" in told[0]
-    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis", resplits=True: False)
+    monkeypatch.setattr(
+        warmup, "compile_pending", lambda command="analysis", resplits=True, extra=(): False
+    )
     told.clear()
     assert main(["simulate", "ru-online", "--rounds", "10"]) == 0
     assert told == [""]

@@ -17,7 +17,7 @@ from tests.cluster_support import NGINX, Cluster, Player, fresh_database
 from tests.web_support import POSTGRES_ENV
 from websockets.exceptions import ConnectionClosed
 
-from twentyone.ledger import RoundMove
+from twentyone.engine.ledger import RoundMove
 from twentyone.web.cluster import LeaseLostError, Leases, NodeConfig, preferred
 from twentyone.web.ledger import Ledger
 from twentyone.web.storage.db import make_engine, migrate

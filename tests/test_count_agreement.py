@@ -6,7 +6,7 @@ counter's and the other players' money. The test keeps its own running count fro
 (each card counted as it is dealt, the hole card when the round ends, a new shoe at the cut
 card, every round at a continuous shuffler, or when a round empties the shoe), checks the
 kernel's true count and bet (ramp and wonging) against it, and replays the round in
-:class:`twentyone.round.Round` on a stacked shoe of exactly those cards: the counter on the
+:class:`twentyone.engine.round.Round` on a stacked shoe of exactly those cards: the counter on the
 first boxes (bet ``100 x units``) answering from :func:`twentyone.counting.play.decide_counting`
 at the true count of the cards seen so far, the other players on one box each (bet 100) from
 the chart. The engine must deal exactly those cards and pay exactly the kernel's money.
@@ -32,14 +32,14 @@ from twentyone.counting.counts import load_count
 from twentyone.counting.index_set import IndexPlay, load_indices
 from twentyone.counting.play import IndexBook, decide_counting
 from twentyone.counting.ramp import parse_ramp
-from twentyone.errors import TwentyOneError
-from twentyone.rulesets import PRESETS
-from twentyone.sim.count_kernel import play_counting_kernel
-from twentyone.sim.count_runner import CountSetup, kernel_inputs
+from twentyone.counting.sim_kernel import play_counting_kernel
+from twentyone.counting.sim_runner import CountSetup, kernel_inputs
+from twentyone.engine.errors import TwentyOneError
+from twentyone.engine.rulesets import PRESETS
+from twentyone.engine.strategy import Strategy, decide
 from twentyone.sim.encode import index_card, max_cards
 from twentyone.sim.runner import chunk_states
 from twentyone.sim.textbook import textbook_6d_s17_das
-from twentyone.strategy import Strategy, decide
 
 CARDS = [index_card(i) for i in range(52)]
 EXTRA = (

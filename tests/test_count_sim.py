@@ -17,9 +17,9 @@ from twentyone import load_rules
 from twentyone.counting.counts import load_count
 from twentyone.counting.index_set import load_indices
 from twentyone.counting.ramp import parse_ramp
-from twentyone.errors import CountError, TwentyOneError
-from twentyone.rulesets import PRESETS
-from twentyone.sim.count_runner import CountSetup, simulate_counting
+from twentyone.counting.sim_runner import CountSetup, simulate_counting
+from twentyone.engine.errors import CountError, TwentyOneError
+from twentyone.engine.rulesets import PRESETS
 from twentyone.sim.runner import simulate
 from twentyone.sim.textbook import chart_for
 
@@ -218,8 +218,8 @@ def test_cli_errors_name_the_bad_value(args: list[str], named: str) -> None:
 def test_indices_full_are_the_generated_set_for_the_rules() -> None:
     from twentyone.counting.index_set import indices_from_data, load_indices
     from twentyone.counting.indices import named_indices
-    from twentyone.rulesets import load_rules
-    from twentyone.sim.count_command import setup_from_options
+    from twentyone.counting.sim_command import setup_from_options
+    from twentyone.engine.rulesets import load_rules
 
     rules = load_rules("pt-casino")
     setup = setup_from_options(

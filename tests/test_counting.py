@@ -31,7 +31,7 @@ from twentyone.counting.index_set import (
     load_indices,
 )
 from twentyone.counting.ramp import load_ramp, parse_ramp
-from twentyone.errors import CountError
+from twentyone.engine.errors import CountError
 
 # published tags (Wong, "Professional Blackjack"; Snyder, "Blackbelt in Blackjack"; Vancura
 # and Fuchs, "Knock-Out Blackjack"), by rank A, 2..9, T
@@ -281,8 +281,8 @@ def test_kernel_true_count_equals_the_python_one() -> None:
     """The kernel's integer true count (count_play.true_count) is TrueCount.of exactly, for
     every estimation and rounding, halves and side counts included."""
     from twentyone import load_rules
+    from twentyone.counting.sim_runner import encode_count
     from twentyone.sim.count_play import ST_POS, ST_RC, ST_SIDE, ST_SIZE, true_count
-    from twentyone.sim.count_runner import encode_count
 
     rng = np.random.default_rng(5)
     rules = load_rules("6D S17")

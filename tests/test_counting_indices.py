@@ -25,8 +25,8 @@ from twentyone.counting.index_gen import (
     shoe_returns,
 )
 from twentyone.counting.indices import index_list, named_decisions, named_indices
-from twentyone.errors import RulesError
-from twentyone.rules import Rules
+from twentyone.engine.errors import RulesError
+from twentyone.engine.rules import Rules
 
 GAME = "6D S17 DAS LS"
 DECKS_LEFT = Fraction(15, 4)

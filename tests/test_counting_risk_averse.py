@@ -27,7 +27,7 @@ from twentyone.counting.index_gen import (
     shoe_returns,
 )
 from twentyone.counting.risk_averse import aversion_curve
-from twentyone.rules import Rules
+from twentyone.engine.rules import Rules
 
 GAME = "6D S17 DAS LS"
 DECKS_LEFT = Fraction(15, 4)

@@ -10,7 +10,7 @@ import pytest
 
 from twentyone import load_rules
 from twentyone.analysis import analyze
-from twentyone.analysis.eor import TAGS, betting_correlation, effects_of_removal
+from twentyone.counting.eor import TAGS, betting_correlation, effects_of_removal
 
 # Peter Griffin, "The Theory of Blackjack" (6th ed., 1999), effects of removal on basic
 # strategy, one deck, Las Vegas Strip rules (S17, double any two, no DAS), % of the bet.
@@ -59,7 +59,7 @@ def one_deck() -> object:
 
 
 def test_one_deck_effects_match_griffin(one_deck: object) -> None:
-    from twentyone.analysis.eor import EorReport
+    from twentyone.counting.eor import EorReport
 
     assert isinstance(one_deck, EorReport)
     for rank, pct in GRIFFIN_1D.items():
@@ -77,7 +77,7 @@ def test_one_deck_effects_match_griffin(one_deck: object) -> None:
 
 
 def test_betting_correlations_match_the_published(one_deck: object) -> None:
-    from twentyone.analysis.eor import EorReport
+    from twentyone.counting.eor import EorReport
 
     assert isinstance(one_deck, EorReport)
     for name, bc in PUBLISHED_BC.items():

@@ -16,8 +16,8 @@ from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from twentyone import i18n
-from twentyone.bets import check_box_bet, check_player_bets, verify_bets
-from twentyone.errors import (
+from twentyone.engine.bets import check_box_bet, check_player_bets, verify_bets
+from twentyone.engine.errors import (
     TEMPLATES,
     BetError,
     CardError,
@@ -26,14 +26,14 @@ from twentyone.errors import (
     RulesError,
     TwentyOneError,
 )
-from twentyone.hands import BoxBet
+from twentyone.engine.hands import BoxBet
+from twentyone.engine.replay import replay
+from twentyone.engine.rules import Rules
+from twentyone.engine.rulesets import load_rules
+from twentyone.engine.shoe import StackedShoe
+from twentyone.engine.table import Table
 from twentyone.i18n import describe, format_money
-from twentyone.replay import replay
-from twentyone.rules import Rules
-from twentyone.rulesets import load_rules
-from twentyone.shoe import StackedShoe
-from twentyone.table import Table
-from twentyone.terminal import play
+from twentyone.terminal.game import play
 from twentyone.web.tables import TableConfig
 from web_support import Player, cookie, make_app, register
 

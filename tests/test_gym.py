@@ -13,7 +13,9 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import twentyone.gym  # noqa: E402
-from twentyone.errors import IllegalActionError, RulesError  # noqa: E402
+from twentyone.engine.errors import IllegalActionError, RulesError  # noqa: E402
+from twentyone.engine.replay import replay  # noqa: E402
+from twentyone.engine.rulesets import PRESETS, load_rules  # noqa: E402
 from twentyone.gym.core import (  # noqa: E402
     ACTIONS,
     BET,
@@ -26,8 +28,6 @@ from twentyone.gym.core import (  # noqa: E402
     legal_actions,
 )
 from twentyone.gym.env import BlackjackEnv  # noqa: E402
-from twentyone.replay import replay  # noqa: E402
-from twentyone.rulesets import PRESETS, load_rules  # noqa: E402
 
 ENGINE_TO_ACTION = {
     "stand": STAND,
@@ -198,8 +198,8 @@ def test_ev_loss_is_the_exact_return_given_up_on_the_real_remaining_shoe() -> No
 def test_ev_loss_of_insurance_counts_the_cards_seen() -> None:
     # ru-online, ace up, player T-T: 94 tens among 309 unseen cards (312 less AS, TS, TD)
     from twentyone import BoxBet, StackedShoe
+    from twentyone.engine.round import Round
     from twentyone.gym.core import action_returns
-    from twentyone.round import Round
 
     rnd = Round(load_rules("ru-online"), StackedShoe("TS AS TD 9C"), [BoxBet("agent", 100)])
     returns = action_returns(rnd, 1)

@@ -10,10 +10,10 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test
 
-from twentyone.errors import IllegalActionError, RulesError
+from twentyone.engine.errors import IllegalActionError, RulesError
+from twentyone.engine.replay import replay
+from twentyone.engine.rulesets import PRESETS, load_rules
 from twentyone.gym import table_env
-from twentyone.replay import replay
-from twentyone.rulesets import PRESETS, load_rules
 
 
 @pytest.mark.parametrize("rules", PRESETS)

@@ -1,5 +1,5 @@
 """The vectorized environment's numba kernel agrees with the engine round by round: every
-finished round is replayed in :class:`twentyone.round.Round` on a stacked shoe of exactly
+finished round is replayed in :class:`twentyone.engine.round.Round` on a stacked shoe of exactly
 the cards the kernel dealt, with the same actions, and every step's mask and observation and
 the round's money must be the engine's (issue 14)."""
 
@@ -14,7 +14,9 @@ gymnasium = pytest.importorskip("gymnasium")
 
 import twentyone.gym  # noqa: E402
 from twentyone import BoxBet, StackedShoe, load_rules  # noqa: E402
-from twentyone.errors import RulesError  # noqa: E402
+from twentyone.engine.errors import RulesError  # noqa: E402
+from twentyone.engine.round import Round  # noqa: E402
+from twentyone.engine.rulesets import PRESETS  # noqa: E402
 from twentyone.gym.core import (  # noqa: E402
     BET,
     NEXT,
@@ -24,8 +26,6 @@ from twentyone.gym.core import (  # noqa: E402
     phase_of,
 )
 from twentyone.gym.vector import BlackjackVectorEnv  # noqa: E402
-from twentyone.round import Round  # noqa: E402
-from twentyone.rulesets import PRESETS  # noqa: E402
 
 RULES = (
     *PRESETS,

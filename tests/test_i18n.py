@@ -25,10 +25,10 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from twentyone import i18n
+from twentyone.engine.rulesets import load_rules
+from twentyone.engine.shoe import StackedShoe
 from twentyone.rulecard import rule_card
-from twentyone.rulesets import load_rules
-from twentyone.shoe import StackedShoe
-from twentyone.terminal import play
+from twentyone.terminal.game import play
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "twentyone" / "locale"

@@ -13,9 +13,9 @@ import pytest
 
 from twentyone import BoxBet, Round, StackedShoe, load_rules
 from twentyone.analysis import action_evs, analyze
-from twentyone.cards import Card
-from twentyone.errors import ShoeExhaustedError
-from twentyone.rules import Rules
+from twentyone.engine.cards import Card
+from twentyone.engine.errors import ShoeExhaustedError
+from twentyone.engine.rules import Rules
 
 RANK = {0: "A", 9: "T"}
 #: the order the analysis breaks ties in (the first of equal returns is taken)

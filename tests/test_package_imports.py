@@ -25,10 +25,10 @@ def _modules_after(code: str) -> set[str]:
 
 def test_loading_a_preset_does_not_import_the_engine() -> None:
     got = _modules_after(
-        "from twentyone.rulesets import load_rules\n"
+        "from twentyone.engine.rulesets import load_rules\n"
         "load_rules('ro-casino'); load_rules('6D S17 DAS SPL3 NS')"
     )
-    assert "twentyone.rulesets" in got and "twentyone.rules" in got
+    assert "twentyone.engine.rulesets" in got and "twentyone.engine.rules" in got
     engine_modules = ("round", "bets", "replay", "shoe", "records", "hands")
     for engine in (f"twentyone.{m}" for m in engine_modules):
         assert engine not in got, engine
@@ -36,7 +36,7 @@ def test_loading_a_preset_does_not_import_the_engine() -> None:
 
 def test_the_engine_is_imported_when_asked_for() -> None:
     got = _modules_after("from twentyone import Round")
-    assert "twentyone.round" in got
+    assert "twentyone.engine.round" in got
 
 
 def test_every_public_name_resolves_to_its_module_s_object() -> None:
@@ -58,11 +58,11 @@ def test_star_import_and_from_import_give_every_name() -> None:
 
 
 def test_replay_stays_the_function_once_its_module_is_imported() -> None:
-    """``twentyone.replay`` is both a submodule and a public function: importing the
-    submodule (which binds it on the package) keeps the function, as the eager imports did."""
+    """``twentyone.replay`` is the public function, and importing the engine's module of that
+    name (bound on ``twentyone.engine``, not on ``twentyone``) leaves it the function."""
     code = (
-        "import sys\nimport twentyone.replay\nfrom twentyone import replay\n"
-        "assert replay is sys.modules['twentyone.replay'].replay, replay"
+        "import sys\nimport twentyone.engine.replay\nfrom twentyone import replay\n"
+        "assert replay is sys.modules['twentyone.engine.replay'].replay, replay"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
     assert not isinstance(twentyone.replay, ModuleType)
@@ -83,7 +83,7 @@ def test_an_own_command_parses_without_the_server_s_modules() -> None:
         "with contextlib.redirect_stdout(io.StringIO()):\n    main(['rules', '--list'])"
     )
     assert "twentyone.cli" in got
-    others = ("twentyone.cli_serve", "twentyone.web", "twentyone.counting", "twentyone.cli_train")
+    others = ("twentyone.cli.serve", "twentyone.web", "twentyone.counting", "twentyone.cli.train")
     for other in others:
         assert other not in got, other
 

@@ -10,7 +10,7 @@ import pytest
 
 from twentyone import load_rules
 from twentyone.analysis import analyze
-from twentyone.analysis.par import Z90, par_sheet, render
+from twentyone.reports.par import Z90, par_sheet, render
 
 
 def test_par_sheet_figures_follow_the_distribution() -> None:

@@ -30,8 +30,8 @@ from twentyone import (
     round_result,
     round_to_replay,
 )
-from twentyone.hands import Box
-from twentyone.sidebets import cards_seen, outcome
+from twentyone.engine.hands import Box
+from twentyone.engine.sidebets import cards_seen, outcome
 
 VOCABULARY = (
     "hit",

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from twentyone import BoxBet, ReplayError, Round, Shoe, load_rules, round_to_replay
-from twentyone.cards import full_deck
-from twentyone.provable import ProvableShoe, WordStream, commitment_of, shoe_order, verify
+from twentyone.engine.cards import full_deck
+from twentyone.engine.provable import ProvableShoe, WordStream, commitment_of, shoe_order, verify
 
 
 def play_rounds(shoe: ProvableShoe, n: int, seed: int = 1) -> dict[int, list[dict[str, Any]]]:

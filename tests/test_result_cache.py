@@ -1,5 +1,5 @@
-"""The disk cache of ``edge``'s answers (:mod:`twentyone.result_cache`): a repeated query is
-answered from it without the analysis; a change of the rules, the shoe or the code makes a
+"""The disk cache of ``edge``'s answers (:mod:`twentyone.analysis.result_cache`): a repeated
+query is answered from it without the analysis; a change of the rules, the shoe or the code makes a
 new key; a damaged or foreign entry is ignored and replaced; ``off`` turns it off."""
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from twentyone import cli, cli_analysis, load_rules, result_cache
+from twentyone import cli, load_rules
+from twentyone.analysis import result_cache
+from twentyone.cli import analysis as cli_analysis
 
 RULES = "1D S17 DAS SPL1 NS"
 
@@ -83,7 +85,7 @@ def test_other_rules_or_shoe_or_boxes_miss(where: Path, capsys: pytest.CaptureFi
 
 def test_a_code_change_makes_a_new_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     tree = tmp_path / "pkg"
-    shutil.copytree(Path(result_cache.__file__).parent / "analysis", tree)
+    shutil.copytree(Path(result_cache.__file__).parent, tree)
     before = result_cache.tree_digest(tree)
     assert result_cache.tree_digest(tree) == before
     kernel = tree / "dealer.py"

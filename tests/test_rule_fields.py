@@ -12,8 +12,8 @@ import pytest
 
 from twentyone.analysis.context import ANALYSIS_IGNORES, ANALYSIS_READS, Context
 from twentyone.analysis.side_bets import side_bets
-from twentyone.rules import Rules
-from twentyone.sidebets import SideBet
+from twentyone.engine.rules import Rules
+from twentyone.engine.sidebets import SideBet
 from twentyone.sim.encode import SIM_IGNORES, encode_rules
 
 FIELDS = [f.name for f in dataclasses.fields(Rules)]
@@ -112,7 +112,7 @@ def test_the_analysis_reads_the_one_compiled_form(field: str) -> None:
 
 
 def test_the_kernels_predicates_are_the_engines_functions() -> None:
-    from twentyone import compiled, predicates, round
+    from twentyone.engine import compiled, predicates, round
 
     pairs = [
         (compiled.dealer_draws_jit, predicates.dealer_draws),

@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from twentyone.ledger import InsufficientFundsError, MemoryLedger, RoundMove
-from twentyone.rulesets import load_rules
-from twentyone.session import (
+from twentyone.engine.ledger import InsufficientFundsError, MemoryLedger, RoundMove
+from twentyone.engine.rulesets import load_rules
+from twentyone.engine.session import (
     DefaultAction,
     SessionError,
     TableSession,
     box_bet,
     is_multi_player,
 )
-from twentyone.shoe import Shoe, StackedShoe
+from twentyone.engine.shoe import Shoe, StackedShoe
 
 
 class FakeClock:
@@ -135,7 +135,7 @@ def test_bets_are_checked_as_they_are_placed() -> None:
     assert "sit" in str(err) and err.field == "type"
     err = refused(table, table.bet, "ann", 0, 600_000)
     assert (err.field, err.value) == ("amount", 600_000)
-    # the limits and the balance are the engine's check (twentyone.bets): its code and words
+    # the limits and the balance are the engine's check (twentyone.engine.bets): its code and words
     assert str(err) == "box 0: bet 600000 is outside the table limits 100 to 500000"
     assert err.code == "outside-limits"
     err = refused(table, table.bet, "ann", 0, 2500)
@@ -420,7 +420,7 @@ def test_the_memory_ledger_posts_each_move_once_and_never_below_zero() -> None:
 
 def test_the_session_loads_no_front_end() -> None:
     code = (
-        "import sys, twentyone.session, twentyone.ledger; "
+        "import sys, twentyone.engine.session, twentyone.engine.ledger; "
         "print([m for m in sys.modules if m.startswith(('twentyone.web', 'twentyone.terminal', "
         "'twentyone.cli', 'sqlalchemy', 'fastapi', 'asyncio'))])"
     )

@@ -3,10 +3,10 @@ up, and the lobby's free boxes are the real free boxes."""
 
 from __future__ import annotations
 
-from twentyone.ledger import MemoryLedger
-from twentyone.rulesets import load_rules
-from twentyone.session import TableSession
-from twentyone.shoe import Shoe
+from twentyone.engine.ledger import MemoryLedger
+from twentyone.engine.rulesets import load_rules
+from twentyone.engine.session import TableSession
+from twentyone.engine.shoe import Shoe
 
 
 class Clock:

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from twentyone.ledger import LedgerUnavailableError, MemoryLedger
-from twentyone.rulesets import load_rules
-from twentyone.session import SETTLE_PATIENCE, TableSession
-from twentyone.shoe import StackedShoe
+from twentyone.engine.ledger import LedgerUnavailableError, MemoryLedger
+from twentyone.engine.rulesets import load_rules
+from twentyone.engine.session import SETTLE_PATIENCE, TableSession
+from twentyone.engine.shoe import StackedShoe
 
 
 class FlakyLedger(MemoryLedger):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from twentyone.cards import full_deck
-from twentyone.shoe import Shoe
+from twentyone.engine.cards import full_deck
+from twentyone.engine.shoe import Shoe
 
 
 def test_an_unseeded_shoe_deals_every_card_of_its_decks_exactly_once() -> None:

@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 
 from twentyone.analysis.side_bets import first_cards_lines, side_bet_price
-from twentyone.cards import RANKS, SUITS, Card, parse_cards
-from twentyone.errors import BetError, RulesError
-from twentyone.hands import BoxBet
-from twentyone.records import Deal, Payment
-from twentyone.replay import replay, round_result, round_to_replay
-from twentyone.round import Round
-from twentyone.rules import Rules
-from twentyone.rulesets import load_rules, rules_from_toml
-from twentyone.shoe import Shoe, StackedShoe
-from twentyone.sidebets import KINDS, SideBet, outcome
+from twentyone.engine.cards import RANKS, SUITS, Card, parse_cards
+from twentyone.engine.errors import BetError, RulesError
+from twentyone.engine.hands import BoxBet
+from twentyone.engine.records import Deal, Payment
+from twentyone.engine.replay import replay, round_result, round_to_replay
+from twentyone.engine.round import Round
+from twentyone.engine.rules import Rules
+from twentyone.engine.rulesets import load_rules, rules_from_toml
+from twentyone.engine.shoe import Shoe, StackedShoe
+from twentyone.engine.sidebets import KINDS, SideBet, outcome
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "rules" / "side-bets.toml"
 PP = SideBet(
@@ -286,7 +286,7 @@ def test_seeded_play_agrees_with_the_exact_prices() -> None:
 def test_a_new_kind_needs_only_its_evaluator(monkeypatch: pytest.MonkeyPatch) -> None:
     # A kind made up here, registered with nothing else changed: the rules take it, the engine
     # settles it after the deal, the analysis prices it, the web lists it.
-    from twentyone.sidebets import Kind
+    from twentyone.engine.sidebets import Kind
     from twentyone.web.views import side_bets_info
 
     def colours(cards: Any) -> frozenset[str]:

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from twentyone import Rules, load_rules
-from twentyone.errors import TwentyOneError
+from twentyone.engine.errors import TwentyOneError
+from twentyone.engine.strategy import Strategy
 from twentyone.sim.encode import (
     C_DH,
     C_P,
@@ -27,7 +28,6 @@ from twentyone.sim.encode import (
 from twentyone.sim.kernel import record_rounds_kernel
 from twentyone.sim.runner import CHUNK, chunk_states, simulate
 from twentyone.sim.textbook import textbook_6d_s17_das
-from twentyone.strategy import Strategy
 
 BOOK = textbook_6d_s17_das()
 
@@ -212,21 +212,25 @@ def test_a_first_simulate_is_announced(tmp_path: Path, monkeypatch: pytest.Monke
 
     from twentyone.analysis import analyze, warmup
     from twentyone.cli import main
-    from twentyone.sim.runner import warm_up
+    from twentyone.sim.kernel import _run
+    from twentyone.sim.runner import compile_notice, warm_up
 
     warm_up()
     analyze(load_rules("1D S17 NS"), outcomes=False)
-    assert not warmup.compile_pending("simulate")  # every kernel it uses has a cache file
+    # every kernel it uses has a cache file
+    assert not warmup.compile_pending("simulate", extra=(_run,))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache: all to compile
-    assert warmup.compile_pending("simulate")
+    assert warmup.compile_pending("simulate", extra=(_run,))
     out = io.StringIO()
-    assert warmup.notice(out, command="simulate")
+    assert compile_notice(out)
     assert out.getvalue().strip() == warmup.NOTICE_SIMULATE
     assert "simulator" in warmup.NOTICE_SIMULATE and " s on " in warmup.NOTICE_SIMULATE
     monkeypatch.delenv("NUMBA_CACHE_DIR")
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
-    monkeypatch.setattr(warmup, "compile_pending", lambda command="analysis", resplits=True: True)
+    monkeypatch.setattr(
+        warmup, "compile_pending", lambda command="analysis", resplits=True, extra=(): True
+    )
     assert main(["simulate", "1D S17 NS", "--rounds", "1000", "--workers", "1", "--seed", "1"]) == 0
     assert err.getvalue().splitlines()[0] == warmup.NOTICE_SIMULATE
 

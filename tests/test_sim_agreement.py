@@ -1,10 +1,10 @@
 """The simulation kernel agrees with the reference engine, round by round.
 
 The recording kernel keeps every round's cards (52-card indices, in the order they left the
-shoe) and money. Each round is then replayed in :class:`twentyone.round.Round` on a
-:class:`twentyone.shoe.StackedShoe` of exactly those cards, one player ``"p"`` on the same
-boxes (bet 100 each, no bankroll limit), with :func:`twentyone.strategy.decide` answering every
-question from the same chart. The engine must end the round having dealt exactly those cards
+shoe) and money. Each round is then replayed in :class:`twentyone.engine.round.Round` on a
+:class:`twentyone.engine.shoe.StackedShoe` of exactly those cards, one player ``"p"`` on the same
+boxes (bet 100 each, no bankroll limit), with :func:`twentyone.engine.strategy.decide` answering
+every question from the same chart. The engine must end the round having dealt exactly those cards
 and with a net of ``100 x`` the kernel's money (to float rounding: a 6:5 blackjack is ``1.2``).
 
 Every preset gets 100,000 rounds (the textbook chart on one box, that chart with a third of
@@ -26,8 +26,9 @@ import numpy as np
 import pytest
 
 from twentyone import BoxBet, Round, Rules, StackedShoe, load_rules
-from twentyone.errors import TwentyOneError
-from twentyone.rulesets import PRESETS
+from twentyone.engine.errors import TwentyOneError
+from twentyone.engine.rulesets import PRESETS
+from twentyone.engine.strategy import CODES, HARD_TOTALS, PAIR_VALUES, SOFT_TOTALS, Strategy, decide
 from twentyone.sim.encode import (
     encode_rules,
     encode_strategy,
@@ -38,7 +39,6 @@ from twentyone.sim.encode import (
 from twentyone.sim.kernel import record_rounds_kernel
 from twentyone.sim.runner import chunk_states
 from twentyone.sim.textbook import textbook_6d_s17_das
-from twentyone.strategy import CODES, HARD_TOTALS, PAIR_VALUES, SOFT_TOTALS, Strategy, decide
 
 CARDS = [index_card(i) for i in range(52)]
 # random codes, weighted so that hands live long enough to double, split and hit to three cards

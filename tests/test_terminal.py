@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from twentyone.errors import BetError
+from twentyone.engine.errors import BetError
+from twentyone.engine.replay import replay
+from twentyone.engine.rulesets import load_rules
+from twentyone.engine.shoe import StackedShoe
+from twentyone.engine.table import Table, format_money, parse_money
 from twentyone.i18n import parse_amount
-from twentyone.replay import replay
-from twentyone.rulesets import load_rules
-from twentyone.shoe import StackedShoe
-from twentyone.table import Table, format_money, parse_money
-from twentyone.terminal import play
+from twentyone.terminal.game import play
 
 ROOT = Path(__file__).resolve().parents[1]
 CONSOLE_SCRIPT = Path(sys.executable).parent / "twentyone"
@@ -340,7 +340,7 @@ def test_console_script_seeded_session_nets_match_bankroll_and_replays(tmp_path:
 
 def test_hints_show_the_chart_move_and_the_cost_of_a_deviation() -> None:
     from twentyone.analysis import action_evs
-    from twentyone.cards import parse_cards
+    from twentyone.engine.cards import parse_cards
 
     # ru-online: box TS 6D against the dealer's 8C (hole 7S); the player stands on 16.
     code, text, _ = run(["10", "s", "q"], shoe="TS 8C 6D 7S 3C", hints=True)

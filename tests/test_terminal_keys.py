@@ -18,8 +18,8 @@ import time
 import pytest
 
 from twentyone.cli import main
-from twentyone.shoe import StackedShoe
-from twentyone.terminal import play
+from twentyone.engine.shoe import StackedShoe
+from twentyone.terminal.game import play
 
 
 def run(lines: list[str], rules: str = "ru-online", shoe: str = "", **kw: object) -> str:
@@ -38,7 +38,8 @@ def net(text: str) -> str:
 
 # ----------------------------------------------------------------------------- the pty
 _GAME = (
-    "import sys; from twentyone.terminal import play; from twentyone.shoe import StackedShoe; "
+    "import sys; from twentyone.terminal.game import play; "
+    "from twentyone.engine.shoe import StackedShoe; "
     "sys.exit(play('ru-online', shoe=StackedShoe(sys.argv[1]), color=False, lang=sys.argv[2]))"
 )
 
@@ -251,7 +252,7 @@ def test_help_says_the_bankroll_is_money(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_shared_table_offers_r_only_to_a_player_with_a_last_round() -> None:
-    from twentyone.terminal_table import play_shared
+    from twentyone.terminal.table import play_shared
 
     # ro-casino (no hole card): ann 10♠ 9♦ against 8♣ declines early surrender (ro.12) and
     # stands; the dealer draws 10♥: 18, ann wins. bob sits out. Round 2: r is offered to ann,

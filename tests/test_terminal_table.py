@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from twentyone.errors import BetError, ShoeExhaustedError
+from twentyone.engine.errors import BetError, ShoeExhaustedError
+from twentyone.engine.replay import replay
+from twentyone.engine.shoe import StackedShoe
 from twentyone.i18n import parse_amount
-from twentyone.replay import replay
-from twentyone.shoe import StackedShoe
-from twentyone.terminal_table import play_shared
+from twentyone.terminal.table import play_shared
 
 CONSOLE_SCRIPT = Path(sys.executable).parent / "twentyone"
 
@@ -110,7 +110,7 @@ def test_the_table_refuses_bad_bets_in_its_own_words_and_asks_again() -> None:
     lines = ["60", "0.50", "ten", "10", "0", "n", "s", "q"]
     code, text, script = run(lines, shoe=RO_SHOE, bankroll=5000)
     assert code == 0
-    # the engine's refusals (twentyone.bets), in the game's words
+    # the engine's refusals (twentyone.engine.bets), in the game's words
     assert "player 'ann' bets 60.00 but has 50.00; r rebets, q quits" in text
     assert "box 1: bet 0.50 is outside the table limits 1.00 to 5,000.00; r rebets, q quits" in text
     assert "'ten' is not an amount" in text

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from twentyone.cards import Card
 from twentyone.cli import main
-from twentyone.rulesets import load_rules
-from twentyone.shoe import Shoe
-from twentyone.strategy import Strategy
-from twentyone.terminal_train import count_drill, strategy_drill
+from twentyone.engine.cards import Card
+from twentyone.engine.rulesets import load_rules
+from twentyone.engine.shoe import Shoe
+from twentyone.engine.strategy import Strategy
+from twentyone.terminal.train import count_drill, strategy_drill
 
 HILO = {**dict.fromkeys("23456", 1), **dict.fromkeys("789", 0), **dict.fromkeys("TJQKA", -1)}
 

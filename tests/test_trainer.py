@@ -1,5 +1,6 @@
-"""The trainers' logic (twentyone.trainer, twentyone.trainer_cards): counts worked out here from
-Hi-Lo's published tags, flashcard answers checked against the engine's own questions."""
+"""The trainers' logic (twentyone.counting.trainer, twentyone.counting.trainer_cards): counts
+worked out here from Hi-Lo's published tags, flashcard answers checked against the engine's own
+questions."""
 
 from __future__ import annotations
 
@@ -10,15 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from twentyone.cards import Card, full_deck, hand_total, parse_cards
 from twentyone.counting.index_set import IndexPlay
-from twentyone.errors import CountError, TrainerError
-from twentyone.hands import BoxBet
-from twentyone.round import Round
-from twentyone.rulesets import PRESETS, load_rules
-from twentyone.shoe import Shoe, StackedShoe
-from twentyone.strategy import CODES, HARD_TOTALS, PAIR_VALUES, SOFT_TOTALS, Strategy, decide
-from twentyone.trainer import (
+from twentyone.counting.trainer import (
     CountDrill,
     Mark,
     Tally,
@@ -27,7 +21,7 @@ from twentyone.trainer import (
     count_system,
     parse_count,
 )
-from twentyone.trainer_cards import (
+from twentyone.counting.trainer_cards import (
     Flashcard,
     FlashcardDeck,
     answer,
@@ -37,6 +31,13 @@ from twentyone.trainer_cards import (
     legal_plays,
     load_index_list,
 )
+from twentyone.engine.cards import Card, full_deck, hand_total, parse_cards
+from twentyone.engine.errors import CountError, TrainerError
+from twentyone.engine.hands import BoxBet
+from twentyone.engine.round import Round
+from twentyone.engine.rulesets import PRESETS, load_rules
+from twentyone.engine.shoe import Shoe, StackedShoe
+from twentyone.engine.strategy import CODES, HARD_TOTALS, PAIR_VALUES, SOFT_TOTALS, Strategy, decide
 
 # Hi-Lo as published: 2-6 count +1, 7-9 count 0, tens and aces -1
 HILO = {**dict.fromkeys("23456", 1), **dict.fromkeys("789", 0), **dict.fromkeys("TJQKA", -1)}

@@ -18,8 +18,8 @@ import pytest
 
 from twentyone import BoxBet, Round, StackedShoe, load_rules, parse_cards
 from twentyone.analysis import action_evs, analyze
-from twentyone.cards import Card
-from twentyone.errors import ShoeExhaustedError
+from twentyone.engine.cards import Card
+from twentyone.engine.errors import ShoeExhaustedError
 
 NINE, TEN = 8, 9
 

@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from twentyone.rulesets import PRESETS
+from twentyone.engine.rulesets import PRESETS
 from twentyone.web.advice import edge_text
 from twentyone.web.storage.models import Account
 from twentyone.web.tables import DefaultAction, TableConfig
@@ -212,10 +212,10 @@ def test_twentyone_serve_starts_and_answers(tmp_path: Path) -> None:
 
 def test_with_the_analysis_the_clock_plays_basic_strategy() -> None:
     analysis = pytest.importorskip("twentyone.analysis")
-    from twentyone.hands import BoxBet
-    from twentyone.round import Round
-    from twentyone.rulesets import load_rules
-    from twentyone.shoe import StackedShoe
+    from twentyone.engine.hands import BoxBet
+    from twentyone.engine.round import Round
+    from twentyone.engine.rulesets import load_rules
+    from twentyone.engine.shoe import StackedShoe
     from twentyone.web.advice import Advice
 
     rules = load_rules("ru-online")

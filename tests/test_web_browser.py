@@ -35,8 +35,8 @@ from typing import Any
 
 import pytest
 
+from twentyone.engine.rulesets import PRESETS
 from twentyone.i18n import RULEBOOK_LANGUAGES, Words, format_money
-from twentyone.rulesets import PRESETS
 from twentyone.web.tables import TableConfig
 from web_support import FAST_HASHER, stacked
 
@@ -461,7 +461,7 @@ def english_left(page: Any) -> list[str]:
 
 def box_facts(lang: str, table: str) -> str:
     """The table's boxes as the page writes them (a plural message), worked out by Python."""
-    from twentyone.rulesets import load_rules
+    from twentyone.engine.rulesets import load_rules
 
     rules, w = load_rules(table), Words(lang)
     if rules.boxes_per_player < rules.table_boxes:

@@ -12,9 +12,15 @@ from typing import Any
 
 from test_web_browser import Server, browser, expect, register, shots_dir
 from twentyone.analysis import basic_strategy
-from twentyone.cards import parse_cards
-from twentyone.rulesets import load_rules
-from twentyone.trainer_cards import Flashcard, answer, chart_play, entries_for, load_index_list
+from twentyone.counting.trainer_cards import (
+    Flashcard,
+    answer,
+    chart_play,
+    entries_for,
+    load_index_list,
+)
+from twentyone.engine.cards import parse_cards
+from twentyone.engine.rulesets import load_rules
 
 __all__ = ["browser"]  # the fixture, shared with the page's other tests
 

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from twentyone import load_rules, parse_cards
 from twentyone.analysis.advise import advise
 from twentyone.analysis.context import full_shoe
-from twentyone.cards import Card
-from twentyone.shoe import StackedShoe
+from twentyone.engine.cards import Card
+from twentyone.engine.shoe import StackedShoe
 from twentyone.web import hint_worker
 from twentyone.web.app import create_app
 from twentyone.web.tables import TableConfig

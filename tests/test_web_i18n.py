@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from twentyone import i18n
+from twentyone.engine.rulesets import load_rules
 from twentyone.rulecard import rule_card
-from twentyone.rulesets import load_rules
 from twentyone.web.storage.db import make_engine
 from web_support import FakeClock, Player, cookie, make_app, players_at, register
 

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from twentyone.hands import BoxBet
-from twentyone.records import Payment
-from twentyone.round import Round
-from twentyone.rulesets import load_rules
-from twentyone.shoe import Shoe, StackedShoe
+from twentyone.engine.hands import BoxBet
+from twentyone.engine.records import Payment
+from twentyone.engine.round import Round
+from twentyone.engine.rulesets import load_rules
+from twentyone.engine.shoe import Shoe, StackedShoe
 from twentyone.web.ledger import InsufficientFundsError, Ledger, RoundMove
 from twentyone.web.storage.accounts import Accounts, Player
 from twentyone.web.storage.db import make_engine, migrate

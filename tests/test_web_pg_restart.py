@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import pytest
 from fastapi.testclient import TestClient
 
-from twentyone.session import SETTLE_PATIENCE
+from twentyone.engine.session import SETTLE_PATIENCE
 from web_support import (
     POSTGRES_ENV,
     FakeClock,

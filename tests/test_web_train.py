@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from twentyone.analysis import basic_strategy
-from twentyone.cards import parse_cards
-from twentyone.rulesets import load_rules
-from twentyone.trainer_cards import Flashcard, chart_play, legal_plays, load_index_list
+from twentyone.counting.trainer_cards import Flashcard, chart_play, legal_plays, load_index_list
+from twentyone.engine.cards import parse_cards
+from twentyone.engine.rulesets import load_rules
 from twentyone.web.tables import TableConfig
 from web_support import make_app
 

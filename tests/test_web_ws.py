@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from twentyone.replay import replay
+from twentyone.engine.replay import replay
 from web_support import FakeClock, Player, cookie, get, make_app, players_at, register
 
 

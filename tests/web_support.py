@@ -15,7 +15,7 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from twentyone.shoe import CardSource, StackedShoe
+from twentyone.engine.shoe import CardSource, StackedShoe
 from twentyone.web.app import create_app
 from twentyone.web.auth import COOKIE
 from twentyone.web.tables import TableConfig

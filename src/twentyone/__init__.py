@@ -5,7 +5,7 @@
 >>> rnd.question.actions
 ('hit', 'stand', 'double', 'split')
 
-The public names are imported when first asked for (PEP 562): ``import twentyone.rulesets``
+The public names are imported when first asked for (PEP 562): ``import twentyone.engine.rulesets``
 and an analysis do not import the engine (the round, its bets, replay and settlement: about
 50 ms of a new process), while ``from twentyone import Round`` works as before.
 
@@ -17,14 +17,12 @@ True
 from __future__ import annotations
 
 import importlib
-import sys
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from twentyone.bets import verify_bets
-    from twentyone.cards import Card, HandTotal, format_cards, hand_total, parse_cards
-    from twentyone.errors import (
+    from twentyone.engine.bets import verify_bets
+    from twentyone.engine.cards import Card, HandTotal, format_cards, hand_total, parse_cards
+    from twentyone.engine.errors import (
         BetError,
         CardError,
         IllegalActionError,
@@ -33,18 +31,20 @@ if TYPE_CHECKING:
         ShoeExhaustedError,
         TwentyOneError,
     )
-    from twentyone.hands import BoxBet
-    from twentyone.records import Action, Deal, Payment, Peek, Question, Reveal
-    from twentyone.replay import replay, round_result, round_to_replay
-    from twentyone.round import Round
-    from twentyone.rules import Rules
-    from twentyone.rulesets import PRESETS, load_rules
-    from twentyone.shoe import Shoe, StackedShoe
+    from twentyone.engine.hands import BoxBet
+    from twentyone.engine.records import Action, Deal, Payment, Peek, Question, Reveal
+    from twentyone.engine.replay import replay, round_result, round_to_replay
+    from twentyone.engine.round import Round
+    from twentyone.engine.rules import Rules
+    from twentyone.engine.rulesets import PRESETS, load_rules
+    from twentyone.engine.shoe import Shoe, StackedShoe
 
 #: Each public name and the module it comes from (imported on first use: :func:`__getattr__`).
 _WHERE = {
-    "verify_bets": "bets",
-    **dict.fromkeys(("Card", "HandTotal", "format_cards", "hand_total", "parse_cards"), "cards"),
+    "verify_bets": "engine.bets",
+    **dict.fromkeys(
+        ("Card", "HandTotal", "format_cards", "hand_total", "parse_cards"), "engine.cards"
+    ),
     **dict.fromkeys(
         (
             "BetError",
@@ -55,15 +55,15 @@ _WHERE = {
             "ShoeExhaustedError",
             "TwentyOneError",
         ),
-        "errors",
+        "engine.errors",
     ),
-    "BoxBet": "hands",
-    **dict.fromkeys(("Action", "Deal", "Payment", "Peek", "Question", "Reveal"), "records"),
-    **dict.fromkeys(("replay", "round_result", "round_to_replay"), "replay"),
-    "Round": "round",
-    "Rules": "rules",
-    **dict.fromkeys(("PRESETS", "load_rules"), "rulesets"),
-    **dict.fromkeys(("Shoe", "StackedShoe"), "shoe"),
+    "BoxBet": "engine.hands",
+    **dict.fromkeys(("Action", "Deal", "Payment", "Peek", "Question", "Reveal"), "engine.records"),
+    **dict.fromkeys(("replay", "round_result", "round_to_replay"), "engine.replay"),
+    "Round": "engine.round",
+    "Rules": "engine.rules",
+    **dict.fromkeys(("PRESETS", "load_rules"), "engine.rulesets"),
+    **dict.fromkeys(("Shoe", "StackedShoe"), "engine.shoe"),
 }
 
 __all__ = [
@@ -97,20 +97,6 @@ __all__ = [
     "round_to_replay",
     "verify_bets",
 ]
-
-
-class _Package(ModuleType):
-    """This package's module: where a submodule shares its name with a public name
-    (``twentyone.replay`` and its function ``replay``), the import system's binding of the
-    submodule on the package keeps the public name, as when the names were imported here."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, ModuleType) and _WHERE.get(name) == name:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:

@@ -28,8 +28,8 @@ from pathlib import Path
 
 from babel.numbers import format_decimal, get_decimal_symbol
 
-from twentyone.errors import N_, TwentyOneError
-from twentyone.table import parse_money
+from twentyone.engine.errors import N_, TwentyOneError
+from twentyone.engine.table import parse_money
 
 #: The languages with a catalog, English first (the source language).
 LANGUAGES = ("en", "ro", "pl", "pt", "hu", "ru")
@@ -117,7 +117,7 @@ def describe(err: TwentyOneError, lang: str) -> str:
     parameters, money formatted for the locale (an error among the parameters is described
     too).
 
-    >>> from twentyone.errors import BetError
+    >>> from twentyone.engine.errors import BetError
     >>> err = BetError("outside-limits", box=1, bet=50, min=100, max=500_000)
     >>> describe(err, "en")
     'box 1: bet 0.50 is outside the table limits 1.00 to 5,000.00'

@@ -1,12 +1,12 @@
 """The rule card: a table's rules in plain words, as a casino posts them beside the table.
 
-Every sentence is generated from the fields of a :class:`~twentyone.rules.Rules`, so any rule
+Every sentence is generated from the fields of a :class:`~twentyone.engine.rules.Rules`, so any rule
 set (a preset, a house's own TOML file, shorthand) gets its card; nothing is written per preset.
 The card speaks any of the six languages of :mod:`twentyone.i18n`: each sentence is one
 translatable message with named placeholders (plural forms where a number is counted), so a new
 rule set needs no new strings.
 
->>> from twentyone.rulesets import load_rules
+>>> from twentyone.engine.rulesets import load_rules
 >>> card = rule_card(load_rules("ru-online"))
 >>> print("\\n".join(card.splitlines()[:6]))
 ru-online
@@ -27,8 +27,8 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
+from twentyone.engine.rules import Rules
 from twentyone.i18n import Words
-from twentyone.rules import Rules
 
 WIDTH = 78
 _EN = Words("en")
@@ -425,7 +425,7 @@ def rule_card_sections(rules: Rules, lang: str = "en") -> list[tuple[str, list[s
     """The rule card of ``rules`` in ``lang`` as its sections: (title, sentences), empty
     sections left out. The web page draws them as a panel; :func:`rule_card` as text.
 
-    >>> from twentyone.rules import Rules
+    >>> from twentyone.engine.rules import Rules
     >>> [title for title, _ in rule_card_sections(Rules(decks=1))][:3]
     ['The game', 'The dealer', 'Blackjack']
     """
@@ -448,7 +448,7 @@ def rule_card(rules: Rules, lang: str = "en") -> str:
     """The rule card of ``rules`` as plain text in ``lang`` (one of
     :data:`twentyone.i18n.LANGUAGES`): a title, then sections of short sentences.
 
-    >>> from twentyone.rules import Rules
+    >>> from twentyone.engine.rules import Rules
     >>> card = rule_card(Rules(name="home game", decks=1, dealer_hits_soft_17=True,
     ...                        surrender="late", max_hands=1, table_min=500))
     >>> words = " ".join(card.split())

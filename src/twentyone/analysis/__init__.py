@@ -6,8 +6,8 @@ every rule the engine plays. Returns are fractions of the initial bet.
 
 - :func:`analyze` -> :class:`EdgeReport` (basic and optimal returns, by up card, dealer
   totals, side bets);
-- :func:`basic_strategy` -> :class:`~twentyone.strategy.Strategy` (the total-dependent chart);
-- :func:`action_evs` -> the exact return of each legal action on a given hand.
+- :func:`basic_strategy` -> :class:`~twentyone.engine.strategy.Strategy` (the total-dependent
+chart); - :func:`action_evs` -> the exact return of each legal action on a given hand.
 
 Split hands use the pre-split composition-dependent strategy (CDZ-) for the optimum and the
 chart for basic strategy. A double for less is never better than a full double or not
@@ -28,15 +28,15 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from twentyone.analysis.report import EdgeReport, dist_sd
-from twentyone.rules import Rules
-from twentyone.rulesets import load_rules
+from twentyone.engine.rules import Rules
+from twentyone.engine.rulesets import load_rules
 
 if TYPE_CHECKING:  # imported when first used: the package loads without numba
     from twentyone.analysis.actions import action_evs
     from twentyone.analysis.context import Context
     from twentyone.analysis.outcomes import UpOutcomes
     from twentyone.analysis.shoe import shoe_of
-    from twentyone.strategy import Strategy
+    from twentyone.engine.strategy import Strategy
 
 #: What the package gives by name without importing it (each loads numba's kernels).
 _LAZY = {"action_evs": "twentyone.analysis.actions", "shoe_of": "twentyone.analysis.shoe"}

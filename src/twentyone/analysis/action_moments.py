@@ -35,9 +35,9 @@ from twentyone.analysis.player import FIXED
 from twentyone.analysis.shoe_counts import ACE, TEN, FloatArray, IntArray, hand_counts, value_index
 from twentyone.analysis.split import split_weights
 from twentyone.analysis.variance import Moments, payoff_given_dealer, run_moments
-from twentyone.cards import Card
-from twentyone.errors import TwentyOneError
-from twentyone.rules import Rules
+from twentyone.engine.cards import Card
+from twentyone.engine.errors import TwentyOneError
+from twentyone.engine.rules import Rules
 
 
 @lru_cache(maxsize=64)

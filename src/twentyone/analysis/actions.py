@@ -17,9 +17,9 @@ from twentyone.analysis.hands import SplitPlay, shoe_after, split_value
 from twentyone.analysis.optimal import optimal_solved
 from twentyone.analysis.player import FIXED
 from twentyone.analysis.shoe_counts import ACE, TEN, hand_counts, value_index
-from twentyone.cards import Card, hand_total
-from twentyone.errors import CardError, TwentyOneError
-from twentyone.rules import Rules
+from twentyone.engine.cards import Card, hand_total
+from twentyone.engine.errors import CardError, TwentyOneError
+from twentyone.engine.rules import Rules
 
 _NEED = {(6, 7): 8, (6, 8): 7, (7, 8): 6}
 

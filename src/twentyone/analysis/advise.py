@@ -20,9 +20,9 @@ from twentyone.analysis.actions import action_evs
 from twentyone.analysis.context import Context
 from twentyone.analysis.dealer import blackjack_card
 from twentyone.analysis.shoe_counts import ACE, TEN, hand_counts, value_index
-from twentyone.cards import Card, hand_total
-from twentyone.errors import CardError
-from twentyone.rules import Rules
+from twentyone.engine.cards import Card, hand_total
+from twentyone.engine.errors import CardError
+from twentyone.engine.rules import Rules
 
 _SUITS = "SHDC"
 

@@ -6,7 +6,7 @@ cached kernels through it before any analysis. The kernels of :data:`EXPORTS` (t
 Python calls, each with the one signature the analysis calls it with: :func:`signatures`)
 are instead read once from numba's cache into one file (:mod:`twentyone.analysis.machine_code`),
 which a new process loads with llvmlite in about 0.05 s, numba never imported; its functions
-go to the kernels' stand-ins (:class:`twentyone.jit.Kernel`). The code run is the code numba
+go to the kernels' stand-ins (:class:`twentyone.engine.jit.Kernel`). The code run is the code numba
 compiled, byte for byte: the figures are the same to the bit (``tests/test_aot.py``).
 
 Building needs nothing but numba (no C compiler) and takes about a second (numba's import
@@ -20,8 +20,8 @@ twentyone.analysis.aot build`` builds in the foreground.
 
 The file lives beside numba's cache (``TWENTYONE_AOT_DIR``, else ``NUMBA_CACHE_DIR``, else
 the package's ``__pycache__``, else the user's cache folder) under a name made of the
-package's code digest (:func:`twentyone.result_cache.code_digest`), the machine, its CPU and
-the numba and llvmlite files installed: the code is compiled for this CPU by that numba, so a
+package's code digest (:func:`twentyone.analysis.result_cache.code_digest`), the machine, its CPU
+and the numba and llvmlite files installed: the code is compiled for this CPU by that numba, so a
 file found elsewhere is never loaded. Files of other code are removed when a new one is built.
 
 >>> len(EXPORTS) == len(set(EXPORTS))
@@ -200,7 +200,7 @@ def _installed() -> str:
 @functools.cache
 def module_name() -> str:
     """The saved code's name for the code running now on this machine."""
-    from twentyone.result_cache import code_digest
+    from twentyone.analysis.result_cache import code_digest
 
     text = f"{code_digest()}\n{platform.machine()}\n{_cpu()}\n{EXPORTS!r}\n{_installed()}"
     return "twentyone_aot_" + hashlib.sha256(text.encode()).hexdigest()[:20]
@@ -225,7 +225,7 @@ def module_path(where: Path | None = None) -> Path:
 
 def enabled() -> bool:
     """False when ``TWENTYONE_AOT`` is ``off`` (or ``0``, ``no``, ``false``)."""
-    from twentyone.result_cache import OFF_WORDS
+    from twentyone.analysis.result_cache import OFF_WORDS
 
     return os.environ.get("TWENTYONE_AOT", "").lower() not in OFF_WORDS
 
@@ -235,7 +235,7 @@ def load(path: Path | None = None) -> bool:
     kernels' stand-ins; returns whether the kernels of :data:`EXPORTS` now run from it. Code
     that cannot be loaded, or numba already imported (its kernels then run as they are), gives
     False."""
-    from twentyone import jit
+    from twentyone.engine import jit
 
     if _LOADED[0] is not None:
         return _LOADED[0]
@@ -307,8 +307,8 @@ def build(where: Path | None = None) -> Path:
     kernel it lacks is compiled first) to this code's file in ``where`` (default
     :func:`aot_dir`) and return its path; files of other code there are removed. Raises
     what numba raises, or :class:`~twentyone.analysis.machine_code.MachineCodeError`."""
-    from twentyone import jit
     from twentyone.analysis import machine_code
+    from twentyone.engine import jit
 
     where = where or aot_dir()
     where.mkdir(parents=True, exist_ok=True)

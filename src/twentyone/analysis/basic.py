@@ -29,7 +29,7 @@ from twentyone.analysis.hands import (
 from twentyone.analysis.player import BY_TOTAL, CHART, CODE_INDEX
 from twentyone.analysis.shoe_counts import GROUP_OF, IntArray, two_card_probability
 from twentyone.analysis.variance import column_second_moment
-from twentyone.strategy import HARD_TOTALS, PREFERENCES, SOFT_TOTALS, Strategy
+from twentyone.engine.strategy import HARD_TOTALS, PREFERENCES, SOFT_TOTALS, Strategy
 
 
 @dataclass(frozen=True)

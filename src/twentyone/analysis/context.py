@@ -1,4 +1,4 @@
-"""The numbers of a :class:`~twentyone.rules.Rules` that the analysis uses, and one up card's
+"""The numbers of a :class:`~twentyone.engine.rules.Rules` that the analysis uses, and one up card's
 base tables (the stand values of every hand), cached.
 
 >>> from twentyone import load_rules
@@ -35,7 +35,7 @@ from twentyone.analysis.shoe_counts import (
     player_nodes,
     removed_sets,
 )
-from twentyone.compiled import (
+from twentyone.engine.compiled import (
     F_BJ,
     F_BONUS,
     MAX_HANDS,
@@ -57,9 +57,9 @@ from twentyone.compiled import (
     SURRENDER_NAMES,
     encode_rules,
 )
-from twentyone.errors import CardError
-from twentyone.predicates import total_may_double
-from twentyone.rules import Rules
+from twentyone.engine.errors import CardError
+from twentyone.engine.predicates import total_may_double
+from twentyone.engine.rules import Rules
 
 #: The most hands of one split the tables behind the approximation of a ten-value pair split
 #: by rank reach (:func:`~twentyone.analysis.hands.split_value`; the shoe's counts do not
@@ -74,7 +74,7 @@ UPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # value indexes in chart order 2..9, T, A
 UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 
 
-#: Every field of :class:`~twentyone.rules.Rules` the analysis reads, and where.
+#: Every field of :class:`~twentyone.engine.rules.Rules` the analysis reads, and where.
 ANALYSIS_READS: dict[str, str] = {
     "decks": "Context.shoe (the full shoe) and the hand tables",
     "dealer_hits_soft_17": "Context.h17: the dealer's tables",
@@ -123,7 +123,7 @@ def full_shoe(rules: Rules) -> tuple[int, ...]:
 
 
 def check_shoe(shoe: Sequence[int]) -> tuple[int, ...]:
-    """Ten counts, none negative, as a tuple (else :class:`~twentyone.errors.CardError`).
+    """Ten counts, none negative, as a tuple (else :class:`~twentyone.engine.errors.CardError`).
 
     >>> check_shoe([4, 4, 4, 4, 4, 4, 4, 4, 4, 16])[9]
     16

@@ -28,8 +28,8 @@ import numpy as np
 
 from twentyone.analysis.kept import kept
 from twentyone.analysis.shoe_counts import ACE, KEY_DIGITS, TEN, BoolArray, FloatArray, IntArray
-from twentyone.jit import njit
-from twentyone.predicates import dealer_draws
+from twentyone.engine.jit import njit
+from twentyone.engine.predicates import dealer_draws
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 BUST, BLACKJACK = 5, 6

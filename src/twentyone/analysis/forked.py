@@ -26,8 +26,8 @@ import threading
 from collections.abc import Callable, Sequence
 
 from twentyone.analysis.report import EdgeReport
-from twentyone.rules import Rules
-from twentyone.rulesets import load_rules
+from twentyone.engine.rules import Rules
+from twentyone.engine.rulesets import load_rules
 
 #: The up cards (value indexes: 7, 8, 9, ten, ace) whose parts the second process computes.
 ASIDE = (6, 7, 8, 9, 0)

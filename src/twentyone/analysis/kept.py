@@ -8,9 +8,9 @@ are built with numpy in about 25 ms for a six-deck shoe (they were Python loops,
 more, when they were first kept); read back they cost about as much (a dozen small files),
 so keeping them now saves little. Each is a frozen dataclass of numpy arrays and
 integers, kept as one ``.npz`` file in the ``tables`` folder of the cache
-(:func:`twentyone.result_cache.cache_root`: ``TWENTYONE_CACHE_DIR=off`` keeps nothing) and
-keyed by the table's name, its arguments and :func:`twentyone.result_cache.code_digest` (any
-change to the package's code, or to Python's, numpy's or numba's version, makes new keys, in
+(:func:`twentyone.analysis.result_cache.cache_root`: ``TWENTYONE_CACHE_DIR=off`` keeps nothing) and
+keyed by the table's name, its arguments and :func:`twentyone.analysis.result_cache.code_digest`
+(any change to the package's code, or to Python's, numpy's or numba's version, makes new keys, in
 a new folder: the folders of other code are removed then, so that updates leave no tables
 behind).
 A file is written whole under a temporary name and then renamed over the entry; a file that
@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from twentyone import result_cache
+from twentyone.analysis import result_cache
 
 T = TypeVar("T")
 _KEY = "__key__"

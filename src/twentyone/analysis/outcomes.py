@@ -52,7 +52,7 @@ from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntA
 from twentyone.analysis.shoe_counts import two_card_probability as two_card_p
 from twentyone.analysis.split_joint import DealerRows, pair_joint, split_atoms
 from twentyone.analysis.split_moments import split_moments_of, tilted
-from twentyone.jit import njit
+from twentyone.engine.jit import njit
 
 __all__ = [
     "RoundOutcomes",

@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, IntArray
-from twentyone.compiled import may_stand_jit, total_may_double_jit
-from twentyone.jit import njit
+from twentyone.engine.compiled import may_stand_jit, total_may_double_jit
+from twentyone.engine.jit import njit
 
 #: Modes of :func:`solve`: how the hands are played.
 OPTIMUM, BY_TOTAL, CHART, FIXED = 0, 1, 2, 3
@@ -50,7 +50,7 @@ def _bonus_need(c: IntArray) -> tuple[int, float]:  # pragma: no cover - compile
 
 @njit(cache=True)
 def _pick(code: int, can_hit: bool, can_stand: bool, can_dbl: bool) -> int:  # pragma: no cover
-    """Resolve a chart code into STAND/HIT/DOUBLE as :func:`twentyone.strategy.resolve`."""
+    """Resolve a chart code into STAND/HIT/DOUBLE as :func:`twentyone.engine.strategy.resolve`."""
     if (code == 2 or code == 3) and can_dbl:
         return DOUBLE
     if code == 1 or code == 3 or code == 6:

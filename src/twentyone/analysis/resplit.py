@@ -21,7 +21,7 @@ from twentyone.analysis.hands import shoe_after
 from twentyone.analysis.player import DOUBLE, STAND
 from twentyone.analysis.shoe_counts import ACE, BoolArray, FloatArray, IntArray
 from twentyone.analysis.variance import hand_state
-from twentyone.jit import njit
+from twentyone.engine.jit import njit
 
 
 @njit(cache=True)

@@ -47,7 +47,7 @@ from twentyone.analysis.split_joint import (
     DealerRows,
     atom_weights,
 )
-from twentyone.jit import njit
+from twentyone.engine.jit import njit
 
 #: The most compositions of the cards out (``prod(count + 1)`` over the shoe) the walk takes on.
 LISTABLE = 20_000

@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 
 from twentyone.analysis.context import check_shoe, full_shoe
-from twentyone.errors import CardError
-from twentyone.rules import Rules
+from twentyone.engine.errors import CardError
+from twentyone.engine.rules import Rules
 
 #: Count index of each rank a user may type (``T``, ``10``, ``J``, ``Q``, ``K``: ten-value).
 RANK_INDEX = {

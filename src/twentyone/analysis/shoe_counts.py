@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twentyone.analysis.kept import kept
-from twentyone.cards import Card
+from twentyone.engine.cards import Card
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

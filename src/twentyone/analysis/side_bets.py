@@ -4,8 +4,8 @@ it: ro.9, pt.10, hu.9) and the table's side bets.
 Each is a return per unit staked on that bet, never part of the main strategy. A side bet on
 the first cards (Perfect Pairs, 21+3, any kind whose view is ``first-two`` or
 ``first-two-and-up``) is priced by exact enumeration of those cards from the full shoe through
-the kind's own evaluator (:func:`twentyone.sidebets.outcome`); the aces jackpot (pt.13) depends
-on play and has its own count; the 6-7-8 / 7-7-7 bonus (pt.12) is inside the main return.
+the kind's own evaluator (:func:`twentyone.engine.sidebets.outcome`); the aces jackpot (pt.13)
+depends on play and has its own count; the 6-7-8 / 7-7-7 bonus (pt.12) is inside the main return.
 
 >>> from twentyone import load_rules
 >>> ins = insurance_returns(load_rules("1D S17"))
@@ -23,9 +23,9 @@ from typing import Any
 
 from twentyone.analysis.dealer import blackjack_card
 from twentyone.analysis.shoe_counts import ACE, TEN, fresh_counts
-from twentyone.cards import RANKS, SUITS, Card
-from twentyone.rules import Rules
-from twentyone.sidebets import SideBet, outcome
+from twentyone.engine.cards import RANKS, SUITS, Card
+from twentyone.engine.rules import Rules
+from twentyone.engine.sidebets import SideBet, outcome
 
 _UP = {"A": ACE, "T": TEN}
 
@@ -131,7 +131,7 @@ def first_cards_lines(bet: SideBet, decks: int) -> dict[str | None, Fraction]:
     side bet on the first cards, every draw of them from a full shoe of ``decks`` decks
     counted once (the evaluators do not care about the cards' order).
 
-    >>> from twentyone.sidebets import SideBet
+    >>> from twentyone.engine.sidebets import SideBet
     >>> pp = SideBet(id="pp", kind="perfect-pairs", paytable={"perfect": "25"})
     >>> first_cards_lines(pp, 1)[None]  # one deck: no two identical cards
     Fraction(1, 1)

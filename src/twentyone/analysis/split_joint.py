@@ -47,7 +47,7 @@ from twentyone.analysis.dealer import BUST, dealer_dists, standing_table
 from twentyone.analysis.player import DOUBLE, STAND, _bonus_need
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
 from twentyone.analysis.variance import hand_state
-from twentyone.jit import njit
+from twentyone.engine.jit import njit
 
 #: Final states of a hand, as in :mod:`twentyone.analysis.variance`: ``part * 7 + state``
 #: (part 1 for a doubled hand; state 0 = 16 or less, 1-5 = 17..21, 6 = bust), and two more:

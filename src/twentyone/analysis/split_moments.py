@@ -48,7 +48,7 @@ from twentyone.analysis.resplit_exact import hand_weights
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
 from twentyone.analysis.split_joint import DIGITS, FREE, _key_rows, _pair_rows, falling_tables
 from twentyone.analysis.split_patterns import ONE_ANY, ONE_NP, TWO_ANY, TWO_NP, rest_weights
-from twentyone.jit import njit
+from twentyone.engine.jit import njit
 
 if TYPE_CHECKING:
     from twentyone.analysis.context import Context

@@ -34,7 +34,7 @@ from twentyone.analysis.shoe_counts import (
     IntArray,
 )
 from twentyone.analysis.split import split_weights
-from twentyone.jit import njit
+from twentyone.engine.jit import njit
 
 
 @njit(cache=True)

@@ -40,7 +40,7 @@ def side_bet_name(key: str, kind: str | None = None) -> str:
     >>> side_bet_name("my_bet")
     'my bet'
     """
-    from twentyone.sidebets import KINDS
+    from twentyone.engine.sidebets import KINDS
 
     if kind in KINDS:
         return KINDS[kind].title
@@ -49,7 +49,7 @@ def side_bet_name(key: str, kind: str | None = None) -> str:
 
 def _line_name(kind: str, line: str) -> str:
     """A side bet's paytable line in words (``first 3 cards aces``)."""
-    from twentyone.sidebets import KINDS
+    from twentyone.engine.sidebets import KINDS
 
     titles = KINDS[kind].line_titles if kind in KINDS else {}
     return titles[line].format(n=line) if line in titles else line

@@ -16,6 +16,7 @@ import glob
 import inspect
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 #: What the user is told while the kernels compile (the first run's wall time on two idle cores
@@ -46,14 +47,16 @@ def _return_kernels() -> list[Any]:
     ]
 
 
-def _kernels(command: str = "analysis", resplits: bool = True) -> list[Any]:
+def _kernels(
+    command: str = "analysis", resplits: bool = True, extra: Sequence[Any] = ()
+) -> list[Any]:
+    """The kernels ``command`` compiles; ``extra``: the caller's own (the simulator's kernel,
+    which this layer does not import: :func:`twentyone.sim.runner.compile_notice`)."""
     from twentyone.analysis import outcomes, resplit, split_joint, split_moments
 
-    out = _return_kernels()
+    out = [*_return_kernels(), *extra]
     if command == "simulate":  # the analysis without the distributions, and the simulator
-        from twentyone.sim import kernel
-
-        return [*out, kernel._run]
+        return out
     splits = [split_joint._atom_weights, split_joint._pair_rows, split_joint._accumulate]
     more = []  # rounds reaching three hands: approximated, matched to their exact moments
     if resplits:
@@ -125,11 +128,13 @@ def kernel_cached(kernel: Any) -> bool:
     return any(os.path.exists(f) for f in found)
 
 
-def compile_pending(command: str = "analysis", resplits: bool = True) -> bool:
+def compile_pending(
+    command: str = "analysis", resplits: bool = True, extra: Sequence[Any] = ()
+) -> bool:
     """True when some kernel ``command`` uses (``"analysis"``: ``edge``, ``advise``, ``eor``,
     ``par``; ``"simulate"``) has no cache file (``resplits``: for rules that let a round reach
     three hands)."""
-    return not all(kernel_cached(k) for k in _kernels(command, resplits))
+    return not all(kernel_cached(k) for k in _kernels(command, resplits, extra))
 
 
 def prepare(
@@ -192,10 +197,15 @@ def load_cached(kernels: list[Any]) -> int:
     return loaded
 
 
-def notice(out: TextIO | None = None, command: str = "analysis", resplits: bool = True) -> bool:
-    """Tell the user (on standard error) when the kernels ``command`` uses are about to
-    compile; returns whether it did."""
-    if not compile_pending(command, resplits=resplits):
+def notice(
+    out: TextIO | None = None,
+    command: str = "analysis",
+    resplits: bool = True,
+    extra: Sequence[Any] = (),
+) -> bool:
+    """Tell the user (on standard error) when the kernels ``command`` uses (and ``extra``) are
+    about to compile; returns whether it did."""
+    if not compile_pending(command, resplits=resplits, extra=extra):
         return False
     text = NOTICE_SIMULATE if command == "simulate" else NOTICE
     print(text, file=out if out is not None else sys.stderr, flush=True)

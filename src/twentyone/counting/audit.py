@@ -46,7 +46,7 @@ from twentyone.counting.index_gen import (
     sample_returns_weighted,
 )
 from twentyone.counting.indices import index_list, named_decisions
-from twentyone.rules import Rules
+from twentyone.engine.rules import Rules
 
 TC_LO, TC_HI = -20, 20
 SHOWN = range(-5, 11)

@@ -132,7 +132,7 @@ def tables(report: Audit) -> list[tuple[str, str, Table]]:
         out.append(
             (
                 "Simulated cross-check",
-                "The counting simulation (twentyone.sim.count_runner) with each spread's ramp "
+                "The counting simulation (twentyone.counting.sim_runner) with each spread's ramp "
                 f"and this table's generated I18, real shoes dealt as the table deals them, "
                 f"the true count exact and floored (seed {seed}); z: the simulated win less "
                 "the model's, in standard errors.",

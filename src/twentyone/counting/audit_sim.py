@@ -1,4 +1,4 @@
-"""The audit's simulated cross-check: the counting simulation (:mod:`twentyone.sim.count_runner`)
+"""The audit's simulated cross-check: the counting simulation (:mod:`twentyone.counting.sim_runner`)
 run with each headline spread's ramp and the table's generated Illustrious 18, set beside
 the model's figures.
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from twentyone.counting.audit import CounterResult
-from twentyone.rules import Rules
+from twentyone.engine.rules import Rules
 
 #: The seed of the shipped audits' runs.
 SEED = 1
@@ -76,7 +76,7 @@ def simulate_spread(
     """Run the counting simulation for one spread's ramp (``res``, the model's counter)."""
     from twentyone.counting.counts import load_count
     from twentyone.counting.ramp import load_ramp
-    from twentyone.sim.count_runner import CountSetup, simulate_counting
+    from twentyone.counting.sim_runner import CountSetup, simulate_counting
 
     setup = CountSetup(
         system=load_count("hilo"),

@@ -12,8 +12,8 @@ from typing import Any
 
 def _cmd_indices(args: argparse.Namespace) -> int:
     from twentyone.counting.indices import SET_NAMES, index_list, render_md
-    from twentyone.errors import RulesError
-    from twentyone.rulesets import load_rules
+    from twentyone.engine.errors import RulesError
+    from twentyone.engine.rulesets import load_rules
 
     rules = load_rules(args.rules)
     key = args.set.upper()
@@ -45,10 +45,10 @@ def _cmd_indices(args: argparse.Namespace) -> int:
 
 def _cmd_audit(args: argparse.Namespace) -> int:
     from twentyone.counting.audit import audit, render
-    from twentyone.rulesets import load_rules
+    from twentyone.engine.rulesets import load_rules
 
     if args.rounds < 0:
-        from twentyone.errors import CountError
+        from twentyone.engine.errors import CountError
 
         raise CountError("audit-rounds", rounds=args.rounds)
     report = audit(

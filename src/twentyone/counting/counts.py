@@ -44,7 +44,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from twentyone.errors import CountError
+from twentyone.engine.errors import CountError
 
 #: Counting ranks in the order every tag tuple uses (ten-value cards are ``T``).
 COUNT_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -102,7 +102,7 @@ class TrueCount:
     >>> TrueCount(estimation="exact", rounding="sideways")
     Traceback (most recent call last):
     ...
-    twentyone.errors.CountError: rounding='sideways': expected one of floor, truncate, round
+    twentyone.engine.errors.CountError: rounding='sideways': expected one of floor, truncate, round
     """
 
     estimation: str = "exact"
@@ -348,8 +348,8 @@ def load_count(spec: str) -> CountSystem:
     >>> load_count("nonesuch")
     Traceback (most recent call last):
     ...
-    twentyone.errors.CountError: --count 'nonesuch': no such count system or file; built in: \
-hilo, ko, hiopt1, hiopt2, omega2, zen, halves, red7
+    twentyone.engine.errors.CountError: --count 'nonesuch': no such count system or file; built \
+in: hilo, ko, hiopt1, hiopt2, omega2, zen, halves, red7
     """
     key = spec.lower().replace("-", "").replace(" ", "")
     if key in SYSTEMS:

@@ -33,11 +33,11 @@ from typing import Any
 
 from twentyone.analysis.action_moments import action_second_moments
 from twentyone.analysis.actions import action_evs
-from twentyone.analysis.eor import TAGS
-from twentyone.cards import Card
+from twentyone.counting.eor import TAGS
 from twentyone.counting.index_hands import ANY, M2, multi_card_sums
-from twentyone.errors import RulesError
-from twentyone.rules import Rules
+from twentyone.engine.cards import Card
+from twentyone.engine.errors import RulesError
+from twentyone.engine.rules import Rules
 
 PER_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
 RANK_CHARS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")

@@ -27,8 +27,8 @@ from collections.abc import Sequence
 
 from twentyone.analysis.action_moments import HandTable, hand_table
 from twentyone.analysis.player import HIT
-from twentyone.cards import Card
-from twentyone.rules import Rules
+from twentyone.engine.cards import Card
+from twentyone.engine.rules import Rules
 
 ANY = "any:"
 M2 = "m2:"

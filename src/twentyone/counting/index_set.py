@@ -33,8 +33,8 @@ for six decks, S17 (:data:`PUBLISHED`, in ``counting/published/``).
 >>> IndexPlay(hand="A,7", up="6", below="hit", at_or_above="double", index=1)
 Traceback (most recent call last):
 ...
-twentyone.errors.CountError: --indices '<entry>', entry 0: hand 'A,7': expected a hard total \
-("16"), a soft total ("soft 18"), a pair ("T,T") or "insurance"
+twentyone.engine.errors.CountError: --indices '<entry>', entry 0: hand 'A,7': expected a hard \
+total ("16"), a soft total ("soft 18"), a pair ("T,T") or "insurance"
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twentyone.errors import CountError
+from twentyone.engine.errors import CountError
+from twentyone.sim.encode import K_HARD, K_PAIR, K_SOFT, K_SURRENDER, X_CHART, X_SURRENDER
 
 UPS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 PAIR_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -57,13 +58,9 @@ INSURANCE_PLAYS = ("insure", "no-insurance")
 #: ``--indices`` names of the shipped sets (files in ``counting/published/``).
 PUBLISHED = {"I18": "hilo-i18-6d-s17.json", "FAB4": "hilo-fab4-6d-s17.json"}
 
-# the kernel's codes: chart codes (twentyone.strategy.CODES order) and two more
+# the kernel's codes (chart codes in twentyone.engine.strategy.CODES order, X_SURRENDER,
+# X_CHART) and table kinds (K_*) are the simulator's: twentyone.sim.encode
 PLAY_CODE = {"hit": 0, "stand": 1, "double": 2, "double-stand": 3, "split": 4}
-X_SURRENDER = 8  # surrender
-X_CHART = 9  # no surrender: the chart's (or the play entry's) play
-# table kinds: rows of the kernel's lookup
-K_HARD, K_SOFT, K_PAIR = 0, 1, 2
-K_SURRENDER = 3  # + K_HARD / K_SOFT / K_PAIR
 
 
 def parse_hand(hand: str) -> tuple[int, int]:

@@ -27,9 +27,9 @@ from twentyone.counting.index_gen import (
     default_decks_left,
     generate,
 )
-from twentyone.errors import RulesError
-from twentyone.rules import Rules
-from twentyone.rulesets import PRESETS
+from twentyone.engine.errors import RulesError
+from twentyone.engine.rules import Rules
+from twentyone.engine.rulesets import PRESETS
 
 SET_NAMES = ("I18", "FAB4", "FULL")
 METHODS = ("ev", "risk-averse")

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from twentyone.cards import Card, hand_total
 from twentyone.counting.index_set import IndexPlay, parse_hand
-from twentyone.strategy import Strategy, decide, hand_code, resolve, upcard_key
+from twentyone.engine.cards import Card, hand_total
+from twentyone.engine.strategy import Strategy, decide, hand_code, resolve, upcard_key
 
 CODE = {"hit": "H", "stand": "S", "double": "Dh", "double-stand": "Ds", "split": "P"}
 

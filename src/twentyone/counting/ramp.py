@@ -15,7 +15,7 @@ the round out. A TOML file holds the same pairs::
 >>> parse_ramp("1:2 x:4")
 Traceback (most recent call last):
 ...
-twentyone.errors.CountError: --ramp '1:2 x:4': 'x:4' is not tc:units in whole numbers, \
+twentyone.engine.errors.CountError: --ramp '1:2 x:4': 'x:4' is not tc:units in whole numbers, \
 units 0 or more (e.g. 2:4)
 """
 
@@ -27,7 +27,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from twentyone.errors import CountError
+from twentyone.engine.errors import CountError
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -41,7 +41,7 @@ from itertools import pairwise
 
 from twentyone.analysis import analyze
 from twentyone.counting.index_gen import _MARGIN, TC_RANGE, CountLine
-from twentyone.rules import Rules
+from twentyone.engine.rules import Rules
 
 #: The Kelly fraction of the bettor the risk-averse indices are for (full Kelly).
 KELLY = 1.0

@@ -16,7 +16,7 @@ from twentyone.counting.audit_render import (
     headline,
     render_md,
 )
-from twentyone.rulesets import PRESETS, load_rules
+from twentyone.engine.rulesets import PRESETS, load_rules
 
 BANKROLL = 2000.0
 ROR = 0.05

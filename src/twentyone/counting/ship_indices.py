@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from twentyone.counting.indices import METHODS, IndexList, render_md, shipped_path
-from twentyone.rulesets import PRESETS, load_rules
+from twentyone.engine.rulesets import PRESETS, load_rules
 
 
 def ship(preset: str, root: Path) -> None:

@@ -5,7 +5,7 @@ the exact return an action gives up (``ev_loss``).
 Nothing here imports Gymnasium: the environments in :mod:`twentyone.gym.env`,
 :mod:`twentyone.gym.table` and :mod:`twentyone.gym.vector` build their spaces on it.
 
-One numbering covers every question the engine asks (:attr:`twentyone.round.Round.question`):
+One numbering covers every question the engine asks (:attr:`twentyone.engine.round.Round.question`):
 
 ====  ============  =========================================================================
  0    stand         ``stand``
@@ -24,7 +24,7 @@ One numbering covers every question the engine asks (:attr:`twentyone.round.Roun
 ====  ============  =========================================================================
 
 >>> from twentyone import BoxBet, StackedShoe, load_rules
->>> from twentyone.round import Round
+>>> from twentyone.engine.round import Round
 >>> rnd = Round(load_rules("ru-online"), StackedShoe("TS 9D 7H 8C"), [BoxBet("agent", 100)])
 >>> [ACTIONS[a] for a in legal_actions(rnd.question)]
 ['stand', 'hit', 'double']
@@ -40,11 +40,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twentyone.cards import Card, hand_total
-from twentyone.errors import IllegalActionError, TwentyOneError
-from twentyone.records import Question
-from twentyone.round import Round
-from twentyone.rules import Rules
+from twentyone.engine.cards import Card, hand_total
+from twentyone.engine.errors import IllegalActionError, TwentyOneError
+from twentyone.engine.records import Question
+from twentyone.engine.round import Round
+from twentyone.engine.rules import Rules
 
 ACTIONS = (
     "stand",
@@ -217,7 +217,7 @@ def action_returns(
 
     Play and the ro.11 surrender question use :func:`twentyone.analysis.action_evs` over the
     real remaining shoe: the rules' full shoe less the cards seen (``dealt``: every card drawn
-    since the shuffle, as :meth:`twentyone.shoe.Shoe.dealt` tells; ``None``: the cards in
+    since the shuffle, as :meth:`twentyone.engine.shoe.Shoe.dealt` tells; ``None``: the cards in
     sight this round), as ``twentyone advise`` computes it; insurance and even money are
     exact for the cards seen this round."""
     q = rnd.question
@@ -230,7 +230,7 @@ def action_returns(
         return {names[k]: v for k, v in ins.items() if names[k] in legal_actions(q)}
     from twentyone.analysis import action_evs
     from twentyone.analysis.context import MIN_CARDS
-    from twentyone.hints import known_shoe
+    from twentyone.analysis.hints import known_shoe
 
     box = rnd.boxes[q.box]
     hand = box.hands[q.hand]

@@ -10,7 +10,7 @@ An action that is not open is refused (Gymnasium leaves illegal actions to each 
 its Taxi also lists the legal ones in ``info["action_mask"]``): the state does not change,
 the reward is 0 (no penalty, so the rewards stay the round's money), the episode goes on and
 ``info["illegal_action"]`` is ``True``. With ``illegal="raise"`` it raises
-:class:`~twentyone.errors.IllegalActionError` instead.
+:class:`~twentyone.engine.errors.IllegalActionError` instead.
 
 >>> env = BlackjackEnv("ru-online", ev_loss=False)
 >>> obs, info = env.reset(seed=1)
@@ -27,8 +27,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from twentyone.cards import Card, format_cards
-from twentyone.errors import IllegalActionError, RulesError
+from twentyone.engine.cards import Card, format_cards
+from twentyone.engine.errors import IllegalActionError, RulesError
+from twentyone.engine.hands import BoxBet
+from twentyone.engine.replay import round_to_replay
+from twentyone.engine.round import Round
+from twentyone.engine.rules import Rules
+from twentyone.engine.rulesets import load_rules
+from twentyone.engine.shoe import Shoe
 from twentyone.gym.core import (
     ACTIONS,
     BET,
@@ -44,12 +50,6 @@ from twentyone.gym.core import (
     phase_of,
     seen_cards,
 )
-from twentyone.hands import BoxBet
-from twentyone.replay import round_to_replay
-from twentyone.round import Round
-from twentyone.rules import Rules
-from twentyone.rulesets import load_rules
-from twentyone.shoe import Shoe
 
 PLAYER = "agent"
 

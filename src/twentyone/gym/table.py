@@ -3,10 +3,10 @@ round's questions in table order (box by box, as the engine asks them: insurance
 money, the ro.11 surrender question, then each hand).
 
 One episode is one round. The agent to act is the owner of the box the round asks about
-(:attr:`twentyone.round.Round.question`); a round settled at the deal with no question asks
+(:attr:`twentyone.engine.round.Round.question`); a round settled at the deal with no question asks
 ``player_0`` for ``next`` (action 8). Every player's reward, paid when the round ends, is its
 net in initial bets, and ``infos[agent]["replay"]`` holds the round's replay JSON. An action
-outside the mask raises :class:`~twentyone.errors.IllegalActionError` (PettingZoo's own test
+outside the mask raises :class:`~twentyone.engine.errors.IllegalActionError` (PettingZoo's own test
 and its wrappers sample from the mask).
 
 Observations are ``{"observation": int64[18], "action_mask": int8[9]}``; ``observation`` is
@@ -27,7 +27,13 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from twentyone.errors import IllegalActionError, RulesError
+from twentyone.engine.errors import IllegalActionError, RulesError
+from twentyone.engine.hands import BoxBet
+from twentyone.engine.replay import round_to_replay
+from twentyone.engine.round import Round
+from twentyone.engine.rules import Rules
+from twentyone.engine.rulesets import load_rules
+from twentyone.engine.shoe import Shoe
 from twentyone.gym.core import (
     BET,
     NEXT,
@@ -37,12 +43,6 @@ from twentyone.gym.core import (
     observation,
     phase_of,
 )
-from twentyone.hands import BoxBet
-from twentyone.replay import round_to_replay
-from twentyone.round import Round
-from twentyone.rules import Rules
-from twentyone.rulesets import load_rules
-from twentyone.shoe import Shoe
 
 FIELDS = 18
 

@@ -27,8 +27,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from twentyone.cards import Card
-from twentyone.errors import RulesError
+from twentyone.engine.cards import Card
+from twentyone.engine.errors import RulesError
+from twentyone.engine.rules import Rules
 from twentyone.gym.core import BET
 from twentyone.gym.env import observation_space, parse_rules
 from twentyone.gym.vector_kernel import vec_reset, vec_step
@@ -43,7 +44,6 @@ from twentyone.gym.vector_state import (
     Q_INS_TEN,
     Q_SIZE,
 )
-from twentyone.rules import Rules
 from twentyone.sim.encode import MAX_HANDS, encode_rules, index_card, max_cards
 from twentyone.sim.hands import H_FIELDS
 
@@ -173,7 +173,7 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
 
     def last_round_cards(self, i: int) -> list[Card]:
         """The cards of environment ``i``'s last finished round, in the order they left the
-        shoe (a :class:`~twentyone.shoe.StackedShoe` of them replays it in the engine)."""
+        shoe (a :class:`~twentyone.engine.shoe.StackedShoe` of them replays it in the engine)."""
         n = int(self._d[i, D_DONE_N])
         return [index_card(int(c)) for c in self._done[i, :n]]
 

@@ -3,7 +3,7 @@ actions, every question the engine asks (even money, insurance, the ro.11 surren
 question, play) answered from an action array.
 
 Like :mod:`twentyone.sim.kernel` this is a second implementation of the engine's rules
-(:mod:`twentyone.round` stays the single source of truth): the agreement test replays every
+(:mod:`twentyone.engine.round` stays the single source of truth): the agreement test replays every
 round it records in the engine, action by action, and compares the masks, the observations
 and the money. It reuses the simulator's table of hands and its rules' tests
 (:mod:`twentyone.sim.hands`) and deals from one lazily shuffled shoe per environment
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from twentyone.compiled import cards_pair_jit, dealer_draws_jit
+from twentyone.engine.compiled import cards_pair_jit, dealer_draws_jit
 from twentyone.gym.core import (
     BET,
     DECLINE,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from twentyone.errors import TwentyOneError
+from twentyone.engine.errors import TwentyOneError
 from twentyone.sim.runner import Progress, Task, run_task
 
 

@@ -11,10 +11,10 @@ import secrets
 import sys
 from typing import Any
 
-from twentyone.errors import TwentyOneError
-from twentyone.rules import Rules
+from twentyone.engine.errors import TwentyOneError
+from twentyone.engine.rules import Rules
+from twentyone.engine.strategy import Strategy
 from twentyone.sim.runner import SimResult, check_arguments, compile_aside, simulate
-from twentyone.strategy import Strategy
 
 
 def format_pct(x: float) -> str:

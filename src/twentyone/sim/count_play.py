@@ -6,7 +6,7 @@ running count in the system's units (tags times :attr:`CountSystem.scale
 <twentyone.counting.counts.CountSystem.scale>`), the side count's cards seen, the hole card's
 tag and side-count card waiting for the card to be shown, the shuffle number (a reshuffle
 makes a new shoe) and the shuffle number the hole card was dealt in. The flat kernel counts
-with all-zero tags; the counting kernel (:mod:`twentyone.sim.count_kernel`) reads the count.
+with all-zero tags; the counting kernel (:mod:`twentyone.counting.sim_kernel`) reads the count.
 
 The counting parameters ``cp`` (int64) are the ``CP_*`` constants below: the counter's boxes,
 the scale, the initial running count, the deck estimation and rounding
@@ -20,8 +20,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from twentyone.counting.index_set import K_SURRENDER, X_CHART, X_SURRENDER
-from twentyone.sim.encode import A_SPLIT, A_SURRENDER, C_P, C_RP, CARD_VALUE
+from twentyone.sim.encode import (
+    A_SPLIT,
+    A_SURRENDER,
+    C_P,
+    C_RP,
+    CARD_VALUE,
+    K_SURRENDER,
+    X_CHART,
+    X_SURRENDER,
+)
 from twentyone.sim.hands import H_ACE, H_C0, H_C1, H_N, H_SUM, best_total, keep
 from twentyone.sim.rng import Arr, Int, draw, fast
 

@@ -1,13 +1,13 @@
 """Rules and charts as the plain integer arrays the simulation kernel reads.
 
-:func:`encode_rules` is the one compiled form of a :class:`~twentyone.rules.Rules`
-(:mod:`twentyone.compiled`: an ``int64`` parameter vector indexed by the ``P_*`` constants and
-a ``float64`` vector, ``F_*``; the exact analysis reads the same); :func:`encode_strategy`
-turns a :class:`~twentyone.strategy.Strategy` into ``hard[22, 10]``, ``soft[22, 10]`` and
-``pairs[11, 10]`` code tables (codes are indices into :data:`twentyone.strategy.CODES`, columns
-the up cards ``2 3 4 5 6 7 8 9 T A``).
+:func:`encode_rules` is the one compiled form of a :class:`~twentyone.engine.rules.Rules`
+(:mod:`twentyone.engine.compiled`: an ``int64`` parameter vector indexed by the ``P_*`` constants
+and a ``float64`` vector, ``F_*``; the exact analysis reads the same); :func:`encode_strategy`
+turns a :class:`~twentyone.engine.strategy.Strategy` into ``hard[22, 10]``, ``soft[22, 10]`` and
+``pairs[11, 10]`` code tables (codes are indices into :data:`twentyone.engine.strategy.CODES`,
+columns the up cards ``2 3 4 5 6 7 8 9 T A``).
 
-Cards in the kernel are 52-card indices in the order of :func:`twentyone.cards.full_deck`
+Cards in the kernel are 52-card indices in the order of :func:`twentyone.engine.cards.full_deck`
 (suit-major ``C D H S``, ranks ``2``-``A``): ``index = 13 * suit + rank``.
 
 >>> from twentyone import load_rules
@@ -26,48 +26,62 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twentyone.cards import RANKS, SUITS, Card
+from twentyone.engine.cards import RANKS, SUITS, Card
 
-# the kernel's names for the one compiled form (twentyone.compiled), re-exported
-from twentyone.compiled import F_BJ as F_BJ
-from twentyone.compiled import F_BONUS as F_BONUS
-from twentyone.compiled import F_SIZE as F_SIZE
-from twentyone.compiled import MAX_HANDS as MAX_HANDS
-from twentyone.compiled import P_AT_ONCE as P_AT_ONCE
-from twentyone.compiled import P_BONUS as P_BONUS
-from twentyone.compiled import P_BOX_BY_BOX as P_BOX_BY_BOX
-from twentyone.compiled import P_CONTINUOUS as P_CONTINUOUS
-from twentyone.compiled import P_CUT as P_CUT
-from twentyone.compiled import P_DAS as P_DAS
-from twentyone.compiled import P_DECKS as P_DECKS
-from twentyone.compiled import P_DOUBLE_ON as P_DOUBLE_ON
-from twentyone.compiled import P_H17 as P_H17
-from twentyone.compiled import P_HOLE as P_HOLE
-from twentyone.compiled import P_HSA as P_HSA
-from twentyone.compiled import P_MAX_HANDS as P_MAX_HANDS
-from twentyone.compiled import P_MIN_STAND as P_MIN_STAND
-from twentyone.compiled import P_OBO as P_OBO
-from twentyone.compiled import P_ONE_BOX_SPLIT as P_ONE_BOX_SPLIT
-from twentyone.compiled import P_PEEK as P_PEEK
-from twentyone.compiled import P_RSA as P_RSA
-from twentyone.compiled import P_SIZE as P_SIZE
-from twentyone.compiled import P_SPLIT_RANK as P_SPLIT_RANK
-from twentyone.compiled import P_SURR_BEFORE as P_SURR_BEFORE
-from twentyone.compiled import P_SURR_VS_ACE as P_SURR_VS_ACE
-from twentyone.compiled import P_SURRENDER as P_SURRENDER
-from twentyone.compiled import encode_rules as compiled_rules
-from twentyone.errors import RulesError, TwentyOneError
-from twentyone.rules import Rules
-from twentyone.strategy import CODES, HARD_TOTALS, PAIR_VALUES, SOFT_TOTALS, UPCARDS, Strategy
+# the kernel's names for the one compiled form (twentyone.engine.compiled), re-exported
+from twentyone.engine.compiled import F_BJ as F_BJ
+from twentyone.engine.compiled import F_BONUS as F_BONUS
+from twentyone.engine.compiled import F_SIZE as F_SIZE
+from twentyone.engine.compiled import MAX_HANDS as MAX_HANDS
+from twentyone.engine.compiled import P_AT_ONCE as P_AT_ONCE
+from twentyone.engine.compiled import P_BONUS as P_BONUS
+from twentyone.engine.compiled import P_BOX_BY_BOX as P_BOX_BY_BOX
+from twentyone.engine.compiled import P_CONTINUOUS as P_CONTINUOUS
+from twentyone.engine.compiled import P_CUT as P_CUT
+from twentyone.engine.compiled import P_DAS as P_DAS
+from twentyone.engine.compiled import P_DECKS as P_DECKS
+from twentyone.engine.compiled import P_DOUBLE_ON as P_DOUBLE_ON
+from twentyone.engine.compiled import P_H17 as P_H17
+from twentyone.engine.compiled import P_HOLE as P_HOLE
+from twentyone.engine.compiled import P_HSA as P_HSA
+from twentyone.engine.compiled import P_MAX_HANDS as P_MAX_HANDS
+from twentyone.engine.compiled import P_MIN_STAND as P_MIN_STAND
+from twentyone.engine.compiled import P_OBO as P_OBO
+from twentyone.engine.compiled import P_ONE_BOX_SPLIT as P_ONE_BOX_SPLIT
+from twentyone.engine.compiled import P_PEEK as P_PEEK
+from twentyone.engine.compiled import P_RSA as P_RSA
+from twentyone.engine.compiled import P_SIZE as P_SIZE
+from twentyone.engine.compiled import P_SPLIT_RANK as P_SPLIT_RANK
+from twentyone.engine.compiled import P_SURR_BEFORE as P_SURR_BEFORE
+from twentyone.engine.compiled import P_SURR_VS_ACE as P_SURR_VS_ACE
+from twentyone.engine.compiled import P_SURRENDER as P_SURRENDER
+from twentyone.engine.compiled import encode_rules as compiled_rules
+from twentyone.engine.errors import RulesError, TwentyOneError
+from twentyone.engine.rules import Rules
+from twentyone.engine.strategy import (
+    CODES,
+    HARD_TOTALS,
+    PAIR_VALUES,
+    SOFT_TOTALS,
+    UPCARDS,
+    Strategy,
+)
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 CodeArray = npt.NDArray[np.int8]
 
-# chart codes, as indices into twentyone.strategy.CODES
+# chart codes, as indices into twentyone.engine.strategy.CODES
 C_H, C_S, C_DH, C_DS, C_P, C_RH, C_RS, C_RP = range(8)
 assert CODES == ("H", "S", "Dh", "Ds", "P", "Rh", "Rs", "Rp")
 
+# the counting kernel's two codes beyond the chart's: an index says surrender, or leaves the
+# chart's play (no surrender); twentyone.counting.index_set encodes index tables with them
+X_SURRENDER = 8
+X_CHART = 9
+# index table kinds: rows of the counting kernel's lookup
+K_HARD, K_SOFT, K_PAIR = 0, 1, 2
+K_SURRENDER = 3  # + K_HARD / K_SOFT / K_PAIR
 # action bits (a question's legal actions form a mask)
 A_HIT, A_STAND, A_DOUBLE, A_SPLIT, A_SURRENDER = 1, 2, 4, 8, 16
 
@@ -105,7 +119,7 @@ def index_card(index: int) -> Card:
     return Card(RANKS[index % 13], SUITS[index // 13])
 
 
-#: Fields of :class:`~twentyone.rules.Rules` the simulator does not encode, and why.
+#: Fields of :class:`~twentyone.engine.rules.Rules` the simulator does not encode, and why.
 SIM_IGNORES: dict[str, str] = {
     "name": "a label",
     "insurance_upcards": "the simulated player never insures",
@@ -123,7 +137,7 @@ SIM_IGNORES: dict[str, str] = {
 
 def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     """The kernel's parameter vectors for ``rules``: the one compiled form of
-    :func:`twentyone.compiled.encode_rules`, refusing a hand limit the kernel cannot hold."""
+    :func:`twentyone.engine.compiled.encode_rules`, refusing a hand limit the kernel cannot hold."""
     if rules.hand_limit is not None and rules.hand_limit > MAX_HANDS:
         raise RulesError("sim-max-hands", max_hands=rules.max_hands, most=MAX_HANDS)
     return compiled_rules(rules)
@@ -153,14 +167,14 @@ def encode_strategy(strategy: Strategy) -> tuple[CodeArray, CodeArray, CodeArray
 
 
 def resolve_table() -> CodeArray:
-    """``table[code, mask]``: the action bit :func:`twentyone.strategy.resolve` picks for a chart
-    code among the legal actions in ``mask`` (``0`` for an empty mask).
+    """``table[code, mask]``: the action bit :func:`twentyone.engine.strategy.resolve` picks for a
+    chart code among the legal actions in ``mask`` (``0`` for an empty mask).
 
     >>> t = resolve_table()
     >>> int(t[C_DH, A_HIT | A_STAND]), int(t[C_RS, A_HIT | A_STAND | A_SURRENDER])
     (1, 16)
     """
-    from twentyone.strategy import resolve
+    from twentyone.engine.strategy import resolve
 
     names = (
         (A_HIT, "hit"),

@@ -1,6 +1,6 @@
 """The kernel's table of hands: one row of integers per hand (total, cards, stake, flags) and
 the rules' tests on it (split, double, the play question's actions, what a new card does, the
-chart's code) and a split, each the engine's own in :mod:`twentyone.round` restated for
+chart's code) and a split, each the engine's own in :mod:`twentyone.engine.round` restated for
 integers, shared by the simulator's kernel and the RL environment's. The few helpers marked
 ``inline="always"`` are inlined at numba's level at their one or two call sites in each kernel
 (as calls, which LLVM did not inline, they cost the flat kernel a fifth of its speed); the
@@ -8,7 +8,7 @@ others are compiled calls.
 
 >>> import numpy as np
 >>> from twentyone.sim.encode import card_index
->>> from twentyone.cards import Card
+>>> from twentyone.engine.cards import Card
 >>> hands = np.zeros((1, H_FIELDS), dtype=np.int64)
 >>> for c in ("AS", "6D"):
 ...     add(hands, 0, card_index(Card.parse(c)))
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from twentyone.compiled import cards_pair_jit, may_stand_jit, total_may_double_jit
+from twentyone.engine.compiled import cards_pair_jit, may_stand_jit, total_may_double_jit
 from twentyone.sim.encode import (
     A_DOUBLE,
     A_HIT,

@@ -1,23 +1,23 @@
 """The fast path: a numba kernel that plays rounds of one player's chart over a real shoe.
 
-This is a second implementation of the engine's rules (:mod:`twentyone.round`, its play and
+This is a second implementation of the engine's rules (:mod:`twentyone.engine.round`, its play and
 its settlement, stays the single source of truth); the agreement test replays every recorded
 round of this kernel in the engine and compares the money round by round.
 
 What it plays: one player on ``boxes`` boxes, each with an initial bet of one unit, following
-a chart exactly as :func:`twentyone.strategy.decide` answers the engine's questions (insurance
-and even money declined, surrender before play where the chart says ``R``). Cards are 52-card
-indices (so a suited 6-7-8 is seen). The shoe and its random numbers are in
+a chart exactly as :func:`twentyone.engine.strategy.decide` answers the engine's questions
+(insurance and even money declined, surrender before play where the chart says ``R``). Cards
+are 52-card indices (so a suited 6-7-8 is seen). The shoe and its random numbers are in
 :mod:`twentyone.sim.rng` (a lazily shuffled array: a "new shoe" is ``pos = 0``; continuous
 shuffle: every round; cut card: when the cut card is out, or when a round empties the shoe, as
-:class:`twentyone.shoe.Shoe` does); the table of hands and the rules' tests on it are in
+:class:`twentyone.engine.shoe.Shoe` does); the table of hands and the rules' tests on it are in
 :mod:`twentyone.sim.hands`.
 
 The loop and the round are written once, in :func:`kernel_function`, and compiled twice:
 ``counting`` is a closure constant of each, which numba prunes on before typing, so the flat
 kernel :data:`_run` has none of the counter's code (no count, no index plays, no insurance,
 no ramp) and plays as fast as before counting existed, while the counting kernel
-(:mod:`twentyone.sim.count_kernel`) has it all. Two entry points share the flat kernel (the
+(:mod:`twentyone.counting.sim_kernel`) has it all. Two entry points share the flat kernel (the
 ``record`` flag is their only difference). The hand and shoe helpers are
 ordinary compiled calls that LLVM may inline: inlining them all at numba's level (each call
 site a copy of their typed IR) made the first compile take 44 s of CPU and 1.9 GiB instead of
@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from twentyone.compiled import dealer_draws_jit
+from twentyone.engine.compiled import dealer_draws_jit
 from twentyone.sim.count_play import (
     CP_COUNTER,
     CP_EVEN_MONEY,
@@ -112,7 +112,7 @@ def kernel_function(counting: bool, name: str) -> Any:
     closure constant of the compiled function, so numba prunes the branches on it before
     typing, and the flat kernel (``False``) compiles without any of the counter's code (no
     count, no index plays, no insurance, no bet ramp); the counting one (``True``, see
-    :mod:`twentyone.sim.count_kernel`) counts every card, bets the ramp and plays the
+    :mod:`twentyone.counting.sim_kernel`) counts every card, bets the ramp and plays the
     counter's boxes by the indices. Each is one compiled function (no numba-level inlining:
     copying a big function's IR into its caller was a third of the first compile).
 

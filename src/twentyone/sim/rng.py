@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from twentyone.jit import materialize
+from twentyone.engine.jit import materialize
 
 materialize()  # the kernels here call the predicates' and the analysis's as numba's own
 from numba import njit  # noqa: E402
@@ -93,7 +93,7 @@ def _below(s: Arr, n: Int) -> Int:
 @fast()
 def draw(shoe: Arr, st: Arr, s: Arr) -> Int:
     """The next card: a partial Fisher-Yates step from ``st[0]`` (an emptied shoe starts over,
-    as :class:`twentyone.shoe.Shoe` reshuffles the whole shoe)."""
+    as :class:`twentyone.engine.shoe.Shoe` reshuffles the whole shoe)."""
     size = shoe.shape[0]
     pos = st[0]
     if pos >= size:

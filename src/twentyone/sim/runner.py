@@ -7,7 +7,7 @@ result depends only on the rules, the chart, the rounds, the boxes and the seed:
 number of workers or on where they run (local processes, or Ray with ``address``).
 
 >>> from twentyone import load_rules
->>> from twentyone.strategy import Strategy
+>>> from twentyone.engine.strategy import Strategy
 >>> res = simulate(load_rules("6D S17 CSM"), 2000, seed=1, strategy=Strategy.uniform("S"))
 >>> res.rounds, res.ev < 0, res.ci95[0] < res.ev < res.ci95[1]
 (2000, True, True)
@@ -21,15 +21,15 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 import numpy.typing as npt
 
-from twentyone.errors import TwentyOneError
-from twentyone.rules import Rules
+from twentyone.engine.errors import TwentyOneError
+from twentyone.engine.rules import Rules
+from twentyone.engine.strategy import Strategy
 from twentyone.sim.encode import encode_rules, encode_strategy, resolve_table
-from twentyone.strategy import Strategy
 
 CHUNK = 1_000_000  # rounds per chunk: fixed, so results never depend on the workers
 
@@ -185,10 +185,19 @@ def check_arguments(rules: Rules, rounds: int, boxes: int, workers: int | None) 
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) the kernel in this process."""
-    from twentyone import Rules
+    from twentyone.engine.rules import Rules
 
     tasks = make_tasks(Rules(decks=1), Strategy.uniform("S"), 1, 1, 0)
     run_task(tasks[0])
+
+
+def compile_notice(out: TextIO | None = None) -> bool:
+    """Tell the user (on standard error) when ``simulate``'s kernels, this one and the exact
+    analysis's, are about to compile; returns whether it did."""
+    from twentyone.analysis.warmup import notice
+    from twentyone.sim.kernel import _run
+
+    return notice(out, "simulate", extra=(_run,))
 
 
 def compile_aside() -> Any | None:

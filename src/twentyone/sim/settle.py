@@ -8,7 +8,7 @@ a third.
 
 >>> import numpy as np
 >>> from twentyone import load_rules
->>> from twentyone.cards import Card
+>>> from twentyone.engine.cards import Card
 >>> from twentyone.sim.encode import card_index, encode_rules
 >>> from twentyone.sim.hands import H_BET, H_FIELDS, add
 >>> p, f = encode_rules(load_rules("6D S17"))

@@ -14,9 +14,9 @@ strategy/4-decks/). Pairs that are not split carry their total's code.
 
 from __future__ import annotations
 
-from twentyone.errors import TwentyOneError
-from twentyone.rules import Rules
-from twentyone.strategy import Strategy
+from twentyone.engine.errors import TwentyOneError
+from twentyone.engine.rules import Rules
+from twentyone.engine.strategy import Strategy
 
 #          2     3     4     5     6     7    8    9    T    A
 _HARD = {

@@ -15,10 +15,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from twentyone.cards import parse_cards
-from twentyone.hints import HandQuestion
-from twentyone.rules import Rules
-from twentyone.session import DefaultAction
+from twentyone.analysis.hints import HandQuestion
+from twentyone.engine.cards import parse_cards
+from twentyone.engine.rules import Rules
+from twentyone.engine.session import DefaultAction
 from twentyone.web.hint_worker import ExactHints, HintPool
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ class Advice:
     def _compute(self) -> None:
         try:
             analysis: Any = importlib.import_module("twentyone.analysis")
-            strategy: Any = importlib.import_module("twentyone.strategy")
+            strategy: Any = importlib.import_module("twentyone.engine.strategy")
         except Exception as exc:  # the analysis is optional
             log.info("no analysis (%s): default action stand, no house edge", exc)
             return

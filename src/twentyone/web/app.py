@@ -23,13 +23,13 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
+from twentyone.engine.ledger import LedgerUnavailableError
+from twentyone.engine.provable import ProvableShoe
+from twentyone.engine.rules import Rules
+from twentyone.engine.rulesets import PRESETS, load_rules
+from twentyone.engine.session_parts import is_multi_player
+from twentyone.engine.shoe import CardSource, Shoe
 from twentyone.i18n import LANGUAGES, N_, RULEBOOK_LANGUAGES
-from twentyone.ledger import LedgerUnavailableError
-from twentyone.provable import ProvableShoe
-from twentyone.rules import Rules
-from twentyone.rulesets import PRESETS, load_rules
-from twentyone.session_parts import is_multi_player
-from twentyone.shoe import CardSource, Shoe
 from twentyone.web import auth, languages, openapi, train, ws
 from twentyone.web.advice import Advice, edge_text
 from twentyone.web.auth import Auth, current_player

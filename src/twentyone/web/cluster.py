@@ -45,7 +45,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import Connection, Engine, text
 
-from twentyone.ledger import LedgerUnavailableError
+from twentyone.engine.ledger import LedgerUnavailableError
 
 __all__ = ["LeaseLostError", "Leases", "NodeConfig", "TableOwner", "preferred"]
 

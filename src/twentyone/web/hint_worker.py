@@ -1,8 +1,8 @@
 """The web table's hint: the exact best play over the cards the players know, worked out off
 the event loop.
 
-A question's exact answer (:func:`twentyone.hints.best_play`: ``twentyone advise``'s returns
-on the shoe as the players know it — with a cut-card shoe the full shoe less every card seen
+A question's exact answer (:func:`twentyone.analysis.hints.best_play`: ``twentyone advise``'s
+returns on the shoe as the players know it — with a cut-card shoe the full shoe less every card seen
 since the shuffle, the dealer's hole card excepted; with a continuous shuffler the full shoe
 less the cards in sight this round) takes a few milliseconds of CPU for a new shoe
 composition, tens for some pairs. The server's event loop must not wait for it, so:
@@ -29,10 +29,10 @@ from collections.abc import Set
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from twentyone.hints import HandQuestion, best_play, hand_question
+from twentyone.analysis.hints import HandQuestion, best_play, hand_question
+from twentyone.engine.rules import Rules
+from twentyone.engine.session_parts import Played
 from twentyone.i18n import N_
-from twentyone.rules import Rules
-from twentyone.session_parts import Played
 from twentyone.web.refusal import TableError
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ positive integer ``amount`` from its debit account to its credit account and cha
 balances in the same transaction, so the sum over all accounts is always zero. A player's
 balance never goes below zero: the debit is guarded in SQL and by a ``CHECK`` constraint.
 
-A round's money follows the engine's own records: every :class:`~twentyone.records.Payment`
+A round's money follows the engine's own records: every :class:`~twentyone.engine.records.Payment`
 in a round's log becomes one entry, keyed by the round and the record's index in the log, so
 posting a record again (a retry, a repeated message, a restart) changes nothing. Stakes are
 taken when the round starts (the round is only dealt once they are posted), doubles, splits
@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
-from twentyone.ledger import InsufficientFundsError, LedgerUnavailableError, RoundMove
+from twentyone.engine.ledger import InsufficientFundsError, LedgerUnavailableError, RoundMove
 from twentyone.web.ledger_books import BANK, HOUSE
 from twentyone.web.ledger_refunds import Refunds
 from twentyone.web.ledger_rounds import RoundMoney
@@ -47,7 +47,7 @@ __all__ = ["BANK", "HOUSE", "InsufficientFundsError", "Ledger", "RoundMove"]
 
 class Ledger(RoundMoney, Refunds):
     """Posting and reading entries; round money (stakes, payments, settlement, refunds): the
-    :class:`twentyone.ledger.Ledger` protocol kept in SQL.
+    :class:`twentyone.engine.ledger.Ledger` protocol kept in SQL.
 
     The books are :class:`~twentyone.web.ledger_books.Books`', the round money
     :class:`~twentyone.web.ledger_rounds.RoundMoney`'s, the refunds

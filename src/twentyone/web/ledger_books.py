@@ -18,7 +18,7 @@ from sqlalchemy import Engine, event, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from twentyone.ledger import InsufficientFundsError, LedgerUnavailableError
+from twentyone.engine.ledger import InsufficientFundsError, LedgerUnavailableError
 from twentyone.web.stats import COUNTERS, empty_stats
 from twentyone.web.storage.models import Account, LedgerEntry, PlayerStats
 

@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from twentyone.ledger import LedgerUnavailableError
+from twentyone.engine.ledger import LedgerUnavailableError
 from twentyone.web.ledger_books import Books
 from twentyone.web.storage.models import GameRound, LedgerEntry, RoundPlayer, utcnow
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, select
 
-from twentyone.ledger import InsufficientFundsError, RoundMove
+from twentyone.engine.ledger import InsufficientFundsError, RoundMove
 from twentyone.web.ledger_books import Books
 from twentyone.web.ledger_sql import StatementRunner
 from twentyone.web.ledger_statements import (
@@ -36,7 +36,7 @@ from twentyone.web.storage.models import Account, utcnow
 
 class RoundMoney(Books, ABC):
     """A round's money in the books: :meth:`start_round`, :meth:`record_moves`,
-    :meth:`settle_round` (the :class:`twentyone.ledger.Ledger` protocol's round methods)."""
+    :meth:`settle_round` (the :class:`twentyone.engine.ledger.Ledger` protocol's round methods)."""
 
     def __init__(self, engine: Engine, *, shared: bool = False) -> None:
         # a cluster node's lease check, run first in every round transaction

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from sqlalchemy.exc import DBAPIError
 
-from twentyone.ledger import LedgerUnavailableError
+from twentyone.engine.ledger import LedgerUnavailableError
 from twentyone.web.cluster import MOVED, MOVING, Leases, TableOwner, preferred, route
 from twentyone.web.ledger import Ledger
 from twentyone.web.tables import LiveTable, TableConfig

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from twentyone.errors import TwentyOneError
-from twentyone.replay import _boxes, replay, rules_from_spec
-from twentyone.round import Round
-from twentyone.shoe import StackedShoe
+from twentyone.engine.errors import TwentyOneError
+from twentyone.engine.replay import _boxes, replay, rules_from_spec
+from twentyone.engine.round import Round
+from twentyone.engine.shoe import StackedShoe
 
 
 def _result(data: dict[str, Any]) -> dict[str, Any] | None:

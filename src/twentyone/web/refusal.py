@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import HTTPException
 
-from twentyone.errors import TwentyOneError
+from twentyone.engine.errors import TwentyOneError
 from twentyone.i18n import describe
 
 
@@ -70,7 +70,7 @@ def engine_text(refusal: TableError, lang: str) -> str | None:
     """The engine's reason for a refusal in ``lang``, as a player reads it (a box counted from
     1, money for the locale); ``None`` when the engine did not refuse.
 
-    >>> from twentyone.errors import BetError
+    >>> from twentyone.engine.errors import BetError
     >>> err = BetError("outside-limits", box=0, bet=50, min=100, max=900)
     >>> refusal = TableError(err.template.text, "box", 0, engine=err, **err.params)
     >>> engine_text(refusal, "pl")

@@ -1,6 +1,6 @@
-"""What a live table is made of beyond its :class:`~twentyone.session.TableSession`: its
+"""What a live table is made of beyond its :class:`~twentyone.engine.session.TableSession`: its
 configuration in the lobby. The session's parts (chips, seats, the round in play, the decision
-clock's default action) live in :mod:`twentyone.session_parts` and are named here too.
+clock's default action) live in :mod:`twentyone.engine.session_parts` and are named here too.
 
 >>> TableConfig(id="t1", rules="ro-casino").countdown_seconds
 15.0
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from twentyone.session_parts import Chip, Clock, DefaultAction, Played, Seat
+from twentyone.engine.session_parts import Chip, Clock, DefaultAction, Played, Seat
 
 __all__ = ["Chip", "Clock", "DefaultAction", "Played", "Seat", "TableConfig"]
 

@@ -1,4 +1,4 @@
-"""The live table: the web's front end of a :class:`~twentyone.session.TableSession`.
+"""The live table: the web's front end of a :class:`~twentyone.engine.session.TableSession`.
 
 The session is the table (seats, chips, the countdown or the deal, the round in play, the
 decision clock); a :class:`LiveTable` gives it the web's players (an account's username and
@@ -14,12 +14,12 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from twentyone.house import load_house
+from twentyone.engine.house import load_house
+from twentyone.engine.rules import Rules
+from twentyone.engine.session import SessionError, TableSession
+from twentyone.engine.session_parts import Played, Seat
+from twentyone.engine.shoe import CardSource
 from twentyone.i18n import N_
-from twentyone.rules import Rules
-from twentyone.session import SessionError, TableSession
-from twentyone.session_parts import Played, Seat
-from twentyone.shoe import CardSource
 from twentyone.web.hint_worker import ExactHints, TableHint
 from twentyone.web.ledger import Ledger
 from twentyone.web.refusal import TableError as TableError  # where it always was
@@ -33,7 +33,7 @@ __all__ = ["Clock", "DefaultAction", "LiveTable", "TableConfig", "TableError", "
 @functools.lru_cache(maxsize=64)
 def table_house(config: TableConfig) -> tuple[str, str | None]:
     """A table's name and country: its configuration's, else its rules file's ``[house]``
-    (:mod:`twentyone.house`), else its id and no country.
+    (:mod:`twentyone.engine.house`), else its id and no country.
 
     >>> table_house(TableConfig(id="t1", rules="hu-casino"))
     ('Budapest Casino', 'HU')

@@ -3,8 +3,8 @@ table (the page's trainer, ``static/trainer.js``).
 
 The server deals and the server grades, and it keeps nothing between the two: a question
 carries its cards, the answer sends them back with the player's count or play, and the
-server works the answer out again from them (:func:`twentyone.trainer.count_of`,
-:func:`twentyone.trainer_cards.answer`). So the count's tags, the true-count rule and the
+server works the answer out again from them (:func:`twentyone.counting.trainer.count_of`,
+:func:`twentyone.counting.trainer_cards.answer`). So the count's tags, the true-count rule and the
 chart live once, in the tested library, not again in the page's JavaScript; no drill is
 stored, so nothing grows with the number of players. The page sees the cards it is asked
 about (it has to show them); nothing is at stake, so that is no leak. Accuracy and time per
@@ -23,14 +23,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, status
 from pydantic import BaseModel, Field
 
-from twentyone.cards import Card, hand_total, parse_cards
 from twentyone.counting.counts import SYSTEMS, CountSystem
 from twentyone.counting.index_set import IndexPlay
-from twentyone.errors import N_, CountError, TwentyOneError
-from twentyone.rules import Rules
-from twentyone.strategy import Strategy
-from twentyone.trainer import MAX_CARDS, CountDrill, count_of, count_system, count_text
-from twentyone.trainer_cards import (
+from twentyone.counting.trainer import MAX_CARDS, CountDrill, count_of, count_system, count_text
+from twentyone.counting.trainer_cards import (
     INSURANCE_PLAYS,
     PLAYS,
     Flashcard,
@@ -40,6 +36,10 @@ from twentyone.trainer_cards import (
     legal_plays,
     load_index_list,
 )
+from twentyone.engine.cards import Card, hand_total, parse_cards
+from twentyone.engine.errors import N_, CountError, TwentyOneError
+from twentyone.engine.rules import Rules
+from twentyone.engine.strategy import Strategy
 from twentyone.web.refusal import Refusal
 
 router = APIRouter(prefix="/api/train", tags=["trainer"])

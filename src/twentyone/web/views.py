@@ -1,7 +1,7 @@
 """What each player sees of a table (the ``view`` message of docs/protocol.md).
 
 Built only from what players may see: the dealer's cards through
-:attr:`~twentyone.round.Round.dealer_visible`, never the shoe. The legal actions go only to
+:attr:`~twentyone.engine.round.Round.dealer_visible`, never the shoe. The legal actions go only to
 the player whose turn it is.
 """
 
@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from twentyone.cards import hand_total
-from twentyone.round import Round
-from twentyone.rules import Rules, fraction_text
+from twentyone.engine.cards import hand_total
+from twentyone.engine.round import Round
+from twentyone.engine.rules import Rules, fraction_text
 
 if TYPE_CHECKING:
-    from twentyone.session_parts import Played
+    from twentyone.engine.session_parts import Played
     from twentyone.web.tables import LiveTable
 
 

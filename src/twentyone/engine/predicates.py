@@ -1,0 +1,51 @@
+"""The rules' predicates, written once: which totals may double, when a hand may stand, when the
+dealer draws. Plain functions on integers, so the engine calls them as they are and the fast
+paths (the exact analysis, the simulator) call the same functions compiled by numba
+(:mod:`twentyone.engine.compiled`): the two cannot drift apart.
+
+>>> dealer_draws(16, False, False), dealer_draws(17, True, False), dealer_draws(17, True, True)
+(True, False, True)
+>>> total_may_double(9, False, DOUBLE_ON["9-11"]), total_may_double(9, False, DOUBLE_ON["10-11"])
+(True, False)
+>>> cards_pair(False, True, by_rank=False), cards_pair(False, True, by_rank=True)
+(True, False)
+"""
+
+from __future__ import annotations
+
+#: ``Rules.double_on`` as the integer the fast paths carry (ro.15, pt.9).
+DOUBLE_ON = {"any": 0, "9-11": 1, "10-11": 2}
+#: ``Rules.surrender`` as an integer.
+SURRENDER = {"none": 0, "late": 1, "early": 2}
+
+
+def dealer_draws(total: int, soft: bool, hits_soft_17: bool) -> bool:
+    """The dealer's drawing rule (ro.6, pt.7, hu.6, ru.11): below 17, and on a soft 17 where
+    the dealer hits it."""
+    return total < 17 or (total == 17 and soft and hits_soft_17)
+
+
+def total_may_double(total: int, soft: bool, double_on: int) -> bool:
+    """Whether a two-card total may be doubled under ``double_on`` (:data:`DOUBLE_ON`: any two
+    cards, or hard 9-11 / 10-11 only); never on 21."""
+    if total >= 21:
+        return False
+    if double_on == 0:
+        return True
+    if soft:
+        return False
+    if double_on == 1:
+        return 9 <= total <= 11
+    return 10 <= total <= 11
+
+
+def cards_pair(same_rank: bool, same_value: bool, by_rank: bool) -> bool:
+    """Whether two cards are a pair that may split: the same rank where the rules split by
+    rank (ro.16), else the same value (a king and a queen are a pair)."""
+    return same_rank if by_rank else same_value
+
+
+def may_stand(total: int, min_stand: int) -> bool:
+    """Whether a hand may stand: at ``min_stand`` or more (``Rules.min_stand_total``), and
+    always on 21."""
+    return total >= min_stand or total == 21

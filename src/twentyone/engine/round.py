@@ -1,0 +1,412 @@
+"""One round of blackjack: the state machine that plays a :class:`~twentyone.engine.rules.Rules`.
+
+A round is made with its bets, takes the stakes and deals; then it asks its questions in the
+order of the round (:attr:`Round.question`): insurance box by box (a blackjack facing an ace is
+asked once: even money, insurance, or neither: ro.9, pt.10, hu.9), a surrender phase box by box
+where the rules decide surrender before play (ro.11), then each hand's actions. Every action
+comes in three (:mod:`twentyone.engine.round_actions`): ``verify_x`` raises
+:class:`IllegalActionError` with the reason, ``can_x`` answers, ``x`` acts and returns the
+:class:`~twentyone.engine.records.Action` appended to :attr:`Round.log`.
+
+When no question is left the dealer draws only what settlement still needs (ru.11): nothing
+more when no hand or insurance waits (in a hole-card game the hole card is only shown); only the
+second card when just blackjacks, insurance or late surrenders wait on a possible dealer
+blackjack; otherwise up to 17 (S17 or H17). Then every hand and insurance is settled exactly
+once, every amount from :meth:`Round.payout`.
+
+>>> from twentyone.engine.rulesets import load_rules
+>>> from twentyone.engine.shoe import StackedShoe
+>>> rnd = Round(load_rules("ru-online"), StackedShoe("TS 9D 7H 8C"), [BoxBet("ann", 1000)])
+>>> rnd.question.actions
+('hit', 'stand', 'double')
+>>> rnd.stand().decision
+'stand'
+>>> rnd.is_over, rnd.boxes[0].hands[0].result, rnd.net()
+(True, 'push', {'ann': 0})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from twentyone.engine.cards import Card, hand_total
+from twentyone.engine.errors import IllegalActionError
+from twentyone.engine.hands import Box, BoxBet, Hand
+from twentyone.engine.predicates import DOUBLE_ON, cards_pair, may_stand, total_may_double
+from twentyone.engine.records import Action, Payment, Peek, Question
+from twentyone.engine.round_actions import RoundActions, spell
+from twentyone.engine.round_settlement import RoundSettlement, dealer_must_draw
+from twentyone.engine.rules import Rules
+from twentyone.engine.shoe import CardSource
+
+__all__ = ["Round", "dealer_must_draw"]
+
+#: An amount in a decision has at most this many digits (a bet is far smaller).
+_AMOUNT_DIGITS = 12
+
+
+class Round(RoundSettlement, RoundActions):
+    """One round at a table. ``bankrolls`` (per player, minor units) limits what a player may
+    stake; ``None`` means unlimited (replays of logs that never needed more).
+
+    Its state and bookkeeping are :class:`~twentyone.engine.round_state.RoundState`'s, its
+    settlement :class:`~twentyone.engine.round_settlement.RoundSettlement`'s; this class takes the
+    stakes, deals, asks the questions and acts on the decisions."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        shoe: CardSource,
+        bets: Sequence[BoxBet],
+        bankrolls: Mapping[str, int] | None = None,
+    ) -> None:
+        super().__init__(rules, shoe, bets, bankrolls)
+        shoe.begin_round()
+        for box in self.boxes:
+            self._pay(box, None, "stake", -box.bet)
+            for bet_id, stake in box.side_bets.items():
+                self.log.append(Payment("stake", box.index, None, -stake, side_bet=bet_id))
+                box.staked += stake
+            box.hands.append(Hand(cards=[], bet=box.bet))
+        self._deal_initial()
+        for box in self.boxes:
+            self._settle_side_bets(box, None, ("first-two", "first-two-and-up"))
+        self._advance()
+
+    def _upcard_kind(self) -> str | None:
+        """The up card as the rules name it for insurance: ``"A"``, ``"T"`` or ``None``."""
+        up = self.upcard
+        return "A" if up.is_ace else "T" if up.is_ten else None
+
+    def _deal_initial(self) -> None:
+        if self.rules.deal_order == "box-by-box":
+            for box in self.boxes:
+                self._draw(box, 0)
+                self._draw(box, 0)
+            self._draw(None, 0)
+        else:
+            for box in self.boxes:
+                self._draw(box, 0)
+            self._draw(None, 0)
+            for box in self.boxes:
+                self._draw(box, 0)
+        if self.rules.hole_card:
+            self._draw(None, 0, face_down=True)
+        up = self.upcard
+        kind = self._upcard_kind()
+        for box in self.boxes:
+            hand = box.hands[0]
+            hand.done = hand.is_blackjack
+            if hand.is_blackjack and up.is_ace and self.rules.even_money:
+                box.pending = "even-money"
+            elif kind in self.rules.insurance_upcards:
+                box.pending = "insurance"
+        if kind is None:
+            self.dealer_blackjack = False
+
+    # ----------------------------------------------------------------- the flow
+    def _advance(self) -> None:
+        while self.phase != "done":
+            if self.phase in ("insurance", "surrender"):
+                q = self._next_box_question()
+                if q is not None:
+                    self.question = q
+                    return
+                if self.phase == "insurance":
+                    self._close_insurance()
+                    if self.phase != "done":
+                        self.phase = "surrender"
+                else:
+                    self.phase = "play"
+            else:
+                q = self._next_play_question()
+                if q is not None:
+                    self.question = q
+                    return
+                self._settle()
+        self.question = None
+
+    def _next_box_question(self) -> Question | None:
+        for box in self.boxes:
+            if box.pending is None:
+                continue
+            if box.pending == "surrender":
+                return Question("surrender", box.index, 0, ("surrender", "no-surrender"))
+            insure, span = self._insurance_offer(box)
+            if box.pending == "even-money":
+                # ro.9, pt.10, hu.9: even money, insurance instead, or neither
+                acts = ("even-money", *insure, "no-even-money")
+                return Question("even-money", box.index, 0, acts, span)
+            if insure:
+                return Question("insurance", box.index, 0, (*insure, "no-insurance"), span)
+            box.pending = None  # cannot cover even the smallest insurance: not asked
+        return None
+
+    def _insurance_offer(self, box: Box) -> tuple[tuple[str, ...], tuple[int, int] | None]:
+        """The insurance decisions open to ``box`` (none where the up card offers none or the
+        player cannot cover the smallest), and the range of ``insure:N``."""
+        if self._upcard_kind() not in self.rules.insurance_upcards:
+            return (), None
+        half = box.bet // 2
+        if self.rules.insurance_stake == "half":
+            return (("insure",) if half >= 1 and self._affords(box.player, half) else ()), None
+        lo = min(self.rules.insurance_minimum, half)
+        hi = self._afford_max(box.player, half)
+        if lo < 1 or hi < lo:
+            return (), None
+        return (("insure", "insure:N") if hi == half else ("insure:N",)), (lo, hi)
+
+    def _close_insurance(self) -> None:
+        up = self.upcard
+        special = up.is_ace or up.is_ten
+        if self.rules.peek and special:
+            self.dealer_blackjack = hand_total(self.dealer[:2]).total == 21
+            self.log.append(Peek(self.dealer_blackjack))
+            if self.dealer_blackjack:
+                self._settle()
+                return
+            for box in self.boxes:
+                if box.insurance and not box.insurance_settled:
+                    self._settle_insurance(box)
+        if self.rules.blackjack_paid_at_once and self.dealer_blackjack is False:
+            for box in self.boxes:
+                hand = box.hands[0]
+                if hand.is_blackjack and not hand.settled:
+                    self._settle_hand(box, 0, "blackjack")
+        if self.rules.surrender_before_play and self.rules.offers_surrender:
+            if up.is_ace and not self.rules.surrender_against_ace:
+                return
+            for box in self.boxes:
+                if not box.hands[0].done:
+                    box.pending = "surrender"
+
+    def _next_play_question(self) -> Question | None:
+        for box in self.boxes:
+            i = 0
+            while i < len(box.hands):
+                hand = box.hands[i]
+                if not hand.done and len(hand.cards) == 1:
+                    self._draw(box, i)
+                    self._after_card(box, i)
+                if not hand.done:
+                    q = self._play_question(box, i)
+                    if q is not None:
+                        return q
+                    hand.done = True
+                i += 1
+        return None
+
+    def _after_card(self, box: Box, i: int) -> None:
+        hand = box.hands[i]
+        rules = self.rules
+        cards = hand.cards
+        if len(cards) == 3:
+            self._settle_side_bets(box, i, ("hand-three",))
+        if hand.is_bust:
+            hand.done = True
+            self._settle_hand(box, i, "bust")
+        elif hand.total.total == 21 or hand.doubled:
+            hand.done = True
+        elif hand.split_aces and not rules.hit_split_aces and len(cards) == 2:
+            hand.done = not self._split_allowed(box, hand)
+
+    # ----------------------------------------------------------------- legal actions
+    def _double_range(self, box: Box, hand: Hand) -> tuple[bool, tuple[int, int] | None]:
+        """Whether a full double is allowed, and the range of a double for less."""
+        rules = self.rules
+        if len(hand.cards) != 2 or hand.doubled or (hand.split and not rules.double_after_split):
+            return False, None
+        if hand.split_aces and not rules.hit_split_aces:
+            return False, None
+        total = hand.total
+        if not total_may_double(total.total, total.soft, DOUBLE_ON[rules.double_on]):
+            return False, None
+        full = self._affords(box.player, hand.bet)
+        span = None
+        if rules.double_for_less:
+            lo = min(rules.table_min, hand.bet)
+            hi = self._afford_max(box.player, hand.bet)
+            span = (lo, hi) if hi >= lo else None
+        return full, span
+
+    def _split_allowed(self, box: Box, hand: Hand) -> bool:
+        rules = self.rules
+        limit = rules.hand_limit
+        if len(hand.cards) != 2 or hand.doubled or (limit is not None and len(box.hands) >= limit):
+            return False
+        a, b = hand.cards
+        if not cards_pair(a.rank == b.rank, a.value == b.value, rules.split_by == "rank"):
+            return False
+        if hand.split_aces and not rules.resplit_aces:
+            return False
+        if rules.split_only_one_box and sum(x.player == box.player for x in self.boxes) > 1:
+            return False
+        return self._affords(box.player, box.bet)
+
+    def _surrender_allowed(self, box: Box, hand: Hand) -> bool:
+        rules = self.rules
+        return (
+            rules.offers_surrender
+            and not rules.surrender_before_play
+            and len(box.hands) == 1
+            and len(hand.cards) == 2
+            and not hand.acted
+            and (rules.surrender_against_ace or not self.upcard.is_ace)
+        )
+
+    def _play_question(self, box: Box, i: int) -> Question | None:
+        hand = box.hands[i]
+        rules = self.rules
+        acts: list[str] = []
+        span = None
+        if hand.split_aces and not rules.hit_split_aces:
+            if self._split_allowed(box, hand):
+                return Question("play", box.index, i, ("split", "stand"))
+            return None
+        total = hand.total.total
+        if total < 21:
+            acts.append("hit")
+        if may_stand(total, rules.min_stand_total):
+            acts.append("stand")
+        full, span = self._double_range(box, hand)
+        if full:
+            acts.append("double")
+        if span:
+            acts.append("double:N")
+        if self._split_allowed(box, hand):
+            acts.append("split")
+        if self._surrender_allowed(box, hand):
+            acts.append("surrender")
+        return Question("play", box.index, i, tuple(acts), span) if acts else None
+
+    # ----------------------------------------------------------------- verify / can / act
+    def verify(self, decision: str) -> tuple[str, int | None]:
+        """Check a decision in replay spelling against the current question.
+
+        Returns the action name and its amount (``None`` for the bare word: an amount equal
+        to the one the bare word stakes, such as ``insure:500`` where insurance is exactly
+        half of 1000, is the same decision). Raises :class:`IllegalActionError` naming what
+        was asked and what is allowed.
+
+        >>> from twentyone import BoxBet, StackedShoe, load_rules
+        >>> rnd = Round(load_rules("hu-casino"), StackedShoe("TS TD 9H"), [BoxBet("ann", 1000)])
+        >>> rnd.verify("double:1000"), rnd.verify("stand")
+        (('double', None), ('stand', None))
+        """
+        q = self.question
+        if q is None:
+            raise IllegalActionError("round-over", decision=decision)
+        name, colon, amount_text = decision.strip().partition(":")
+        amount: int | None = None
+        if colon:
+            if (
+                not (amount_text.isascii() and amount_text.isdigit())
+                or len(amount_text) > _AMOUNT_DIGITS
+            ):
+                raise IllegalActionError(
+                    "amount-not-whole", decision=decision, digits=_AMOUNT_DIGITS, asked=q.describe()
+                )
+            amount = int(amount_text)
+        if q.kind == "even-money" and name == "no-insurance":
+            name = "no-even-money"  # declining both, in the insurance spelling
+        if amount is not None and name in q.actions and amount == self._bare_amount(q, name):
+            amount = None
+        key = f"{name}:N" if amount is not None else name
+        if key not in q.actions:
+            raise IllegalActionError("not-allowed", decision=decision, asked=q.describe())
+        if amount is not None and q.amount_range is not None:
+            lo, hi = q.amount_range
+            if not lo <= amount <= hi:
+                raise IllegalActionError(
+                    "amount-outside",
+                    decision=decision,
+                    amount=amount,
+                    min=lo,
+                    max=hi,
+                    asked=q.describe(),
+                )
+        return name, amount
+
+    def _bare_amount(self, q: Question, name: str) -> int | None:
+        """What the bare word stakes (the full double, half the bet insured), if anything."""
+        box = self.boxes[q.box]
+        if name == "double":
+            return box.hands[q.hand].bet
+        if name == "insure":
+            return box.bet // 2
+        return None
+
+    def can(self, decision: str) -> bool:
+        try:
+            self.verify(decision)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, decision: str) -> Action:
+        """Act on a decision in replay spelling (``hit``, ``double:50``, ``no-insurance``…)."""
+        name, amount = self.verify(decision)
+        q = self.question
+        assert q is not None
+        box = self.boxes[q.box]
+        hand = box.hands[q.hand]
+        drawn: list[Card] = []
+        staked = 0
+        if name in ("even-money", "no-even-money"):
+            box.pending = None
+            if name == "even-money":
+                self._settle_hand(box, 0, "even-money")
+        elif q.kind in ("insurance", "even-money"):
+            box.pending = None
+            if name == "insure":
+                staked = amount if amount is not None else box.bet // 2
+                box.insurance = staked
+                self._pay(box, None, "stake", -staked)
+        elif q.kind == "surrender" or name == "surrender":
+            box.pending = None
+            if name == "surrender":
+                self._surrender(box, q.hand)
+        else:
+            hand.acted = True
+            if name == "hit":
+                drawn.append(self._draw(box, q.hand))
+                self._after_card(box, q.hand)
+            elif name == "stand":
+                hand.done = True
+            elif name == "double":
+                staked = amount if amount is not None else hand.bet
+                self._pay(box, q.hand, "stake", -staked)
+                hand.bet += staked
+                hand.doubled = True
+                drawn.append(self._draw(box, q.hand))
+                self._after_card(box, q.hand)
+            elif name == "split":
+                staked = box.bet
+                drawn.extend(self._split(box, q.hand))
+        record = Action(q.kind, q.box, q.hand, spell(name, amount), staked, tuple(drawn))
+        self.log.append(record)
+        self._advance()
+        return record
+
+    def _surrender(self, box: Box, i: int) -> None:
+        hand = box.hands[i]
+        hand.surrendered = True
+        hand.done = True
+        if self.rules.surrender == "early" or self.dealer_blackjack is False:
+            self._settle_hand(box, i, "surrender")
+
+    def _split(self, box: Box, i: int) -> list[Card]:
+        hand = box.hands[i]
+        aces = hand.cards[0].is_ace
+        self._pay(box, i + 1, "stake", -box.bet)
+        second = Hand(cards=[hand.cards.pop()], bet=box.bet, split=True, split_aces=aces)
+        hand.split = True
+        hand.split_aces = aces
+        hand.acted = False
+        box.hands.insert(i + 1, second)
+        drawn = [self._draw(box, i)]
+        self._after_card(box, i)
+        if self.rules.split_second_card == "at-once":
+            drawn.append(self._draw(box, i + 1))
+            self._after_card(box, i + 1)
+        return drawn

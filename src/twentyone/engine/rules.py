@@ -1,0 +1,335 @@
+"""The rules of a table: one frozen, validated object.
+
+Every setting in the table of ``RULES.md`` is a field. A :class:`Rules` checks itself when it
+is made and refuses invalid values and combinations with a message naming the field.
+
+>>> r = Rules(decks=6, surrender="late")
+>>> r.blackjack_pays, r.max_hands, r.peek
+(Fraction(3, 2), 4, True)
+>>> Rules(decks=6, max_hands=0)
+Traceback (most recent call last):
+...
+twentyone.engine.errors.RulesError: max_hands=0: expected 1 (no split) or more hands, or 'unlimited'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import Any, Literal
+
+from twentyone.engine.errors import BetError, RulesError
+from twentyone.engine.sidebets import SideBet, side_bets_from
+
+Shuffle = Literal["continuous", "cut-card"]
+Surrender = Literal["none", "late", "early"]
+DoubleOn = Literal["any", "9-11", "10-11"]
+SplitBy = Literal["rank", "value"]
+DealerBlackjackTakes = Literal["all", "original"]
+InsuranceStake = Literal["half", "up-to-half"]
+SplitSecondCard = Literal["in-turn", "at-once"]
+DealOrder = Literal["round-robin", "box-by-box"]
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "shuffle": ("continuous", "cut-card"),
+    "surrender": ("none", "late", "early"),
+    "double_on": ("any", "9-11", "10-11"),
+    "split_by": ("rank", "value"),
+    "dealer_blackjack_takes": ("all", "original"),
+    "insurance_stake": ("half", "up-to-half"),
+    "split_second_card": ("in-turn", "at-once"),
+    "deal_order": ("round-robin", "box-by-box"),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """Every setting of a blackjack table. Money fields are integer minor units (cents).
+
+    Fields, with the clause family that sets them in ``RULES.md``:
+
+    - ``decks``, ``shuffle`` (``continuous`` or ``cut-card``), ``penetration`` (where the cut
+      card sits, as a fraction of the shoe: ru.1 two thirds).
+    - ``dealer_hits_soft_17``: H17 when true (all five rulebooks stand: ro.6, pt.2).
+    - ``hole_card``: the dealer takes a face-down second card in the initial deal (pl, pt, ru);
+      false means the second card is drawn after the players (ro.14, hu.4).
+    - ``peek``: with a hole card, the dealer checks it for blackjack under an ace or a ten
+      (pl.3, pl.4, ru.5). ``dealer_blackjack_takes``: without a peek, whether a dealer blackjack
+      takes ``all`` bets (ro.14, ENHC) or only the ``original`` bets (OBO).
+    - ``blackjack_pays`` (3:2), ``blackjack_paid_at_once`` (paid when the dealer shows 2-9, or
+      right after a peek finds nothing: ro.12, pt.3, ru.7; else at the end: pl.10).
+    - ``insurance_upcards`` (``"A"`` and/or ``"T"``: ru.5 offers it on a ten too),
+      ``insurance_stake`` (``half`` exactly, or ``up-to-half`` freely: ro.9, pt.10),
+      ``insurance_minimum`` (ro.9: half the table minimum), ``even_money`` (ro.10, pt.4, hu.10).
+    - ``surrender`` (``none``, ``late``: lost in full to a dealer blackjack, ``early``: keeps
+      half whatever the dealer has), ``surrender_against_ace`` (ro.11, pt.11 refuse it),
+      ``surrender_before_play`` (ro.11: asked box by box before the first box plays).
+    - ``double_on`` (``any`` two cards, hard ``9-11``: pt.9, hard ``10-11``),
+      ``double_for_less`` (ro.15; never below the table minimum), ``double_after_split``.
+    - ``split_by`` (``rank``: ro.16, or ``value``), ``max_hands`` from one box (1 = no split;
+      ``"unlimited"``: split again whenever another pair comes, ro.16, hu.8; see
+      :attr:`Rules.hand_limit`), ``split_only_one_box`` (pl.7), ``resplit_aces``,
+      ``hit_split_aces`` (false: one card each), ``split_second_card`` (``in-turn``: ru.9,
+      or ``at-once``: pl.7).
+    - ``min_stand_total``: the lowest total a player may stand on voluntarily (pt.5: 12).
+    - ``side_bets``: the table's side bets (:class:`~twentyone.engine.sidebets.SideBet`, TOML
+      ``[side_bets.<id>]`` with ``kind`` and ``paytable``): the aces jackpot (pt.13), the
+      6-7-8 / 7-7-7 bonus paid on the hand without a stake (pt.12), 21+3, Perfect Pairs.
+    - ``table_min``, ``table_max`` per box, ``boxes_per_player`` (pl.1: 3, ru.3: 5),
+      ``table_boxes`` (seats at the table), ``deal_order`` (``round-robin`` or ``box-by-box``:
+      hu.4 deals each box its two cards, then the dealer's).
+    """
+
+    name: str = "custom"
+    decks: int
+    shuffle: Shuffle = "cut-card"
+    penetration: Fraction = Fraction(3, 4)
+    dealer_hits_soft_17: bool = False
+    hole_card: bool = True
+    peek: bool = True
+    dealer_blackjack_takes: DealerBlackjackTakes = "all"
+    blackjack_pays: Fraction = Fraction(3, 2)
+    blackjack_paid_at_once: bool = True
+    insurance_upcards: tuple[str, ...] = ("A",)
+    insurance_stake: InsuranceStake = "half"
+    insurance_minimum: int = 1
+    even_money: bool = True
+    surrender: Surrender = "none"
+    surrender_against_ace: bool = True
+    surrender_before_play: bool = False
+    double_on: DoubleOn = "any"
+    double_for_less: bool = False
+    double_after_split: bool = True
+    split_by: SplitBy = "value"
+    max_hands: int | Literal["unlimited"] = 4
+    split_only_one_box: bool = False
+    resplit_aces: bool = False
+    hit_split_aces: bool = False
+    split_second_card: SplitSecondCard = "in-turn"
+    min_stand_total: int = 0
+    side_bets: tuple[SideBet, ...] = ()
+    table_min: int = 100
+    table_max: int = 500_000
+    boxes_per_player: int = 7
+    table_boxes: int = 7
+    deal_order: DealOrder = "round-robin"
+
+    def __post_init__(self) -> None:
+        self._coerce()
+        self._validate()
+
+    def _coerce(self) -> None:
+        def put(name: str, value: Any) -> None:
+            object.__setattr__(self, name, value)
+
+        for name in ("penetration", "blackjack_pays"):
+            put(name, to_fraction(getattr(self, name), name))
+        put("insurance_upcards", tuple(self.insurance_upcards))
+        put("side_bets", side_bets_from(self.side_bets))
+
+    def _validate(self) -> None:
+        def bad(name: str, code: str, **params: Any) -> RulesError:
+            return RulesError(code, field=name, value=getattr(self, name), **params)
+
+        for name, choices in _CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise bad(name, "not-one-of", choices=", ".join(repr(c) for c in choices))
+        for f in fields(self):
+            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
+                raise bad(f.name, "not-true-or-false")
+            if f.type == "int" and (
+                not isinstance(getattr(self, f.name), int)
+                or isinstance(getattr(self, f.name), bool)
+            ):
+                raise bad(f.name, "not-whole-number")
+        if not 1 <= self.decks <= 8:
+            raise bad("decks", "out-of-range", lo=1, hi=8)
+        if not 0 < self.penetration < 1:
+            raise bad("penetration", "not-a-fraction")
+        if self.peek and not self.hole_card:
+            raise RulesError("peek-needs-hole-card")
+        if self.peek and self.dealer_blackjack_takes != "all":
+            raise RulesError("original-needs-no-peek")
+        if self.blackjack_pays <= 0:
+            raise bad("blackjack_pays", "not-positive-ratio")
+        if not set(self.insurance_upcards) <= {"A", "T"}:
+            raise bad("insurance_upcards", "bad-insurance-upcards")
+        if self.insurance_minimum < 1:
+            raise bad("insurance_minimum", "at-least", least=1)
+        if self.max_hands != "unlimited" and (
+            not isinstance(self.max_hands, int)
+            or isinstance(self.max_hands, bool)
+            or self.max_hands < 1
+        ):
+            raise bad("max_hands", "bad-max-hands")
+        if self.resplit_aces and self.max_hands != "unlimited" and self.max_hands < 3:
+            raise RulesError("resplit-aces-needs-hands", max_hands=self.max_hands)
+        if not 0 <= self.min_stand_total <= 21:
+            raise bad("min_stand_total", "out-of-range", lo=0, hi=21)
+        bonuses = [b for b in self.side_bets if b.kind == "678-777"]
+        if len(bonuses) > 1 or any(
+            set(b.paytable) != {"suited-6-7-8", "7-7-7"} or len(set(b.paytable.values())) != 1
+            for b in bonuses
+        ):
+            raise RulesError("one-678-bonus", ids=[b.id for b in bonuses])
+        if self.table_min < 1:
+            raise bad("table_min", "at-least", least=1)
+        if self.table_max < self.table_min:
+            raise RulesError("max-below-min", max=self.table_max, min=self.table_min)
+        if not 1 <= self.table_boxes <= 12:
+            raise bad("table_boxes", "out-of-range", lo=1, hi=12)
+        if not 1 <= self.boxes_per_player <= self.table_boxes:
+            raise bad("boxes_per_player", "out-of-range", lo=1, hi=self.table_boxes)
+
+    @property
+    def hand_limit(self) -> int | None:
+        """The most hands one box may play, ``None`` when a split is never refused for their
+        number (``max_hands = "unlimited"``; the shoe's pair cards are then the only bound).
+
+        >>> Rules(decks=6).hand_limit, Rules(decks=6, max_hands="unlimited").hand_limit
+        (4, None)
+        """
+        return None if self.max_hands == "unlimited" else self.max_hands
+
+    @property
+    def may_split(self) -> bool:
+        """Whether a box may split at all (``max_hands`` above 1)."""
+        return self.hand_limit is None or self.hand_limit > 1
+
+    @property
+    def may_resplit(self) -> bool:
+        """Whether a box may split more than once (more than two hands)."""
+        return self.hand_limit is None or self.hand_limit > 2
+
+    @property
+    def offers_surrender(self) -> bool:
+        return self.surrender != "none"
+
+    @property
+    def staked_side_bets(self) -> tuple[SideBet, ...]:
+        """The side bets a player may stake (the 6-7-8 bonus needs no stake)."""
+        return tuple(b for b in self.side_bets if b.staked)
+
+    def side_bet(self, bet_id: str, *, staked: bool = True) -> SideBet:
+        """The side bet ``bet_id`` a player may stake (``staked=False``: any of the table's,
+        the 6-7-8 bonus too); :class:`BetError` names the ids offered.
+
+        >>> Rules(decks=6).side_bet("21-3")
+        Traceback (most recent call last):
+        ...
+        twentyone.engine.errors.BetError: side bet '21-3': this table offers none
+        """
+        for b in self.staked_side_bets if staked else self.side_bets:
+            if b.id == bet_id:
+                return b
+        offered = ", ".join(repr(b.id) for b in self.staked_side_bets) or "none"
+        raise BetError("unknown-side-bet", side=bet_id, offered=offered)
+
+    @property
+    def jackpot_paytable(self) -> tuple[tuple[int, Fraction], ...]:
+        """The aces jackpot's ``((aces, odds), ...)``, fewest aces first (empty: none)."""
+        for b in self.side_bets:
+            if b.kind == "aces-jackpot":
+                return tuple(sorted((int(k), v) for k, v in b.paytable.items()))
+        return ()
+
+    @property
+    def bonus_678_777(self) -> Fraction:
+        """Times the box's bet the 6-7-8 / 7-7-7 bonus pays on a hand (0: none), as the exact
+        analysis and the simulator take it (pt.12)."""
+        for b in self.side_bets:
+            if b.kind == "678-777":
+                return next(iter(b.paytable.values()))
+        return Fraction(0)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some fields changed (validated again).
+
+        >>> Rules(decks=6).replace(decks=2).decks
+        2
+        """
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        changes = upgrade_legacy(dict(changes), values["side_bets"])
+        unknown = set(changes) - set(values)
+        if unknown:
+            raise RulesError("unknown-fields", unknown=sorted(unknown), known=sorted(values))
+        values.update(changes)
+        return Rules(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values (fractions as ``'a:b'`` strings), the shape of a TOML rules file."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, Fraction):
+                v = fraction_text(v)
+            elif f.name == "side_bets":
+                v = {b.id: b.to_dict() for b in v}
+            elif isinstance(v, tuple):
+                v = list(v)
+            out[f.name] = v
+        return out
+
+
+#: The side bet ids the old keys ``jackpot_paytable`` and ``bonus_678_777`` become.
+LEGACY_IDS = {"jackpot_paytable": "jackpot", "bonus_678_777": "bonus"}
+
+
+def upgrade_legacy(data: dict[str, Any], side_bets: Any = ()) -> dict[str, Any]:
+    """Rules data with the old keys (``jackpot_paytable = {2 = "25"}``, ``bonus_678_777 = "3"``)
+    moved into ``side_bets`` as ``jackpot`` and ``bonus`` (``0`` or ``{}`` removes them).
+
+    >>> upgrade_legacy({"bonus_678_777": "3"})["side_bets"]["bonus"]["paytable"]
+    {'suited-6-7-8': '3', '7-7-7': '3'}
+    """
+    if not set(LEGACY_IDS) & set(data):
+        return data
+    out = dict(data)
+    bets = out.get("side_bets", side_bets)
+    table: dict[str, Any] = (
+        dict(bets) if isinstance(bets, dict) else {b.id: b for b in side_bets_from(bets)}
+    )
+    if "jackpot_paytable" in out:
+        pays = out.pop("jackpot_paytable")
+        pairs = pays.items() if isinstance(pays, dict) else pays
+        lines = {str(k): v for k, v in pairs}
+        table.pop("jackpot", None)
+        if lines:
+            table["jackpot"] = {"kind": "aces-jackpot", "paytable": lines}
+    if "bonus_678_777" in out:
+        times = out.pop("bonus_678_777")
+        table.pop("bonus", None)
+        if to_fraction(times, "bonus_678_777") != 0:
+            table["bonus"] = {
+                "kind": "678-777",
+                "paytable": {"suited-6-7-8": times, "7-7-7": times},
+            }
+    out["side_bets"] = table
+    return out
+
+
+def to_fraction(value: Any, name: str) -> Fraction:
+    """Read a ratio: a ``Fraction``, an int, or a string ``'3:2'``, ``'3/2'`` or ``'0.75'``.
+
+    >>> to_fraction("6:5", "blackjack_pays")
+    Fraction(6, 5)
+    """
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool):
+        raise RulesError("not-a-ratio", field=name, value=value)
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, str):
+        try:
+            return Fraction(value.replace(":", "/").strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise RulesError("not-a-ratio", field=name, value=value)
+
+
+def fraction_text(value: Fraction) -> str:
+    """``Fraction(3, 2)`` as ``'3:2'``; whole numbers as ``'3'``."""
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}:{value.denominator}"
+    )

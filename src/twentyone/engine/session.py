@@ -1,0 +1,317 @@
+"""A table with several players: seats, chips, the betting countdown or the deal, the round
+in play and its decision clock, as a state machine with no I/O.
+
+A :class:`TableSession` is driven by intentions (``sit``, ``bet``, ``ready``, ``decide``…)
+and by :meth:`TableSession.tick`, which a front end calls with the time to fire the countdown
+and the decision clock (the session reads the time only through the ``clock`` it is given).
+Every intention either changes the table and returns, or raises :class:`SessionError` naming
+the bad value and changes nothing. The engine (:class:`~twentyone.engine.round.Round`) is the only
+judge of the game; a :class:`~twentyone.engine.ledger.Ledger` holds the money. The web's live table
+and the terminal's shared table are front ends of this one.
+
+>>> from twentyone.engine.ledger import MemoryLedger
+>>> from twentyone.engine.rulesets import load_rules
+>>> from twentyone.engine.shoe import StackedShoe
+>>> ledger = MemoryLedger()
+>>> table = TableSession(load_rules("ro-casino"), ledger=ledger, clock=lambda: 0.0,
+...                      shoe=StackedShoe("TS 9D 8H 8C"))
+>>> table.sit("ann", ledger.open_account("ann", 5000))
+>>> table.bet("ann", 0, 1000)
+>>> table.ready("ann")
+>>> table.turn.player, table.turn.kind, table.turn.actions
+('ann', 'surrender', ('surrender', 'no-surrender'))
+>>> table.decide("ann", "no-surrender")
+>>> table.decide("ann", "stand")
+>>> table.played is None, table.last_played.rnd.net(), ledger.balances([1])
+(True, {'ann': 1000}, {1: 6000})
+"""
+
+from __future__ import annotations
+
+from twentyone.engine.errors import N_, TwentyOneError
+from twentyone.engine.hands import BoxBet
+from twentyone.engine.ledger import InsufficientFundsError, LedgerUnavailableError
+from twentyone.engine.records import Action
+from twentyone.engine.replay import round_to_replay
+from twentyone.engine.round import Round
+from twentyone.engine.session_betting import BettingTable
+from twentyone.engine.session_parts import (
+    Chip,
+    Clock,
+    DefaultAction,
+    Notice,
+    Played,
+    Seat,
+    SessionError,
+    Turn,
+    box_bet,
+    is_multi_player,
+    round_moves,
+    stakes_by_box,
+)
+from twentyone.engine.session_settlement import SETTLE_PATIENCE, SettlingTable
+from twentyone.engine.table import format_money
+
+__all__ = [
+    "SETTLE_PATIENCE",
+    "Chip",
+    "Clock",
+    "DefaultAction",
+    "Notice",
+    "Played",
+    "Seat",
+    "SessionError",
+    "TableSession",
+    "Turn",
+    "box_bet",
+    "is_multi_player",
+]
+
+
+class TableSession(BettingTable, SettlingTable):
+    """One table, alive: its seats, chips, countdown, round in play and decision clock.
+
+    The seats and the table's state are :class:`~twentyone.engine.session_seats.SeatedTable`'s, the
+    betting :class:`~twentyone.engine.session_betting.BettingTable`'s, the settlement
+    :class:`~twentyone.engine.session_settlement.SettlingTable`'s; this class starts and plays the
+    round and runs the clock."""
+
+    @property
+    def turn(self) -> Turn | None:
+        """Whose turn it is, at which table box and hand, and what they may do."""
+        played = self.played
+        if played is None or played.rnd.question is None:
+            return None
+        q = played.rnd.question
+        return Turn(
+            player=played.rnd.boxes[q.box].player,
+            box=played.box_map[q.box],
+            hand=q.hand,
+            kind=q.kind,
+            actions=tuple(q.actions),
+            amount_range=q.amount_range,
+            deadline=played.deadline,
+            default=played.default,
+        )
+
+    # ----------------------------------------------------------------- the round
+    def _start_round(self) -> None:
+        self._count_rounds_without_bet()
+        bets: list[tuple[int, BoxBet]] = []
+        accounts: dict[str, int] = {}
+        for name, seat in self.seats.items():
+            refused = self._refused_box(seat)
+            if refused is not None:
+                low = int(refused.value)
+                self._notice(
+                    "bets-dropped",
+                    N_(
+                        "{player}: box {seat} is below the table minimum {min}; {player}'s bets "
+                        "are not in this round"
+                    ),
+                    {"player": name, "seat": low + 1, "min": self.rules.table_min},
+                    text=f"{name}: box {low + 1} is below the table minimum "
+                    f"{format_money(self.rules.table_min)}; {name}'s bets are not in this round",
+                    player=name,
+                )
+                seat.chips = []
+                continue
+            for b, sides in stakes_by_box(seat.chips).items():
+                bets.append((b, box_bet(name, sides)))
+                accounts[name] = seat.account
+        self.countdown = None
+        if not bets:
+            self._changed()
+            return
+        bets.sort(key=lambda pair: pair[0])
+        try:
+            bankrolls = self.ledger.balances(accounts.values())
+        except LedgerUnavailableError as exc:
+            self._not_started(exc)
+            return
+        by_name = {name: bankrolls.get(acct, 0) for name, acct in accounts.items()}
+        try:
+            rnd = Round(self.rules, self.shoe, [b for _, b in bets], by_name)
+        except TwentyOneError as exc:
+            self._not_started(exc)
+            return
+        moves = round_moves(rnd, 0, accounts)
+        try:
+            round_id = self.ledger.start_round(
+                self.id, self.rules.name, round_to_replay(rnd), list(accounts.values()), moves
+            )
+        except (InsufficientFundsError, LedgerUnavailableError) as exc:
+            self._not_started(exc)
+            return
+        for seat in self.seats.values():
+            if seat.chips:
+                seat.last_bets = seat.chips
+            seat.chips = []
+            seat.ready = False
+        self.played = Played(round_id, rnd, [b for b, _ in bets], accounts, posted=len(rnd.log))
+        self._notice(
+            "round-start", N_("round {round}: no more bets"), {"round": round_id}, round=round_id
+        )
+        self._after_change()
+
+    def _not_started(self, exc: Exception) -> None:
+        """A round that could not start: the bets go back, and the table is told why."""
+        for seat in self.seats.values():
+            seat.chips = []
+            seat.ready = False
+        self._notice(
+            "table-error",
+            N_("the round could not start: the bets are taken back"),
+            {},
+            text=f"the round could not start: {exc}",
+        )
+        self._changed()
+
+    def decide(self, name: str, decision: object, box: object = None, hand: object = None) -> None:
+        """Answer the round's question (only the player whose turn it is); ``box`` (the
+        table box) and ``hand``, when given, must be where the turn is."""
+        played = self.played
+        if played is None or played.rnd.question is None:
+            raise SessionError(
+                N_("decision {decision!r}: no round is asking"),
+                "decision",
+                decision,
+                decision=decision,
+            )
+        if not isinstance(decision, str):
+            raise SessionError(
+                N_("decision {decision!r}: expected a string"),
+                "decision",
+                decision,
+                decision=decision,
+            )
+        q = played.rnd.question
+        whose = played.rnd.boxes[q.box].player
+        if whose != name:
+            raise SessionError(
+                N_("decision {decision!r}: it is {whose}'s turn, not yours"),
+                "decision",
+                decision,
+                decision=decision,
+                whose=whose,
+            )
+        seat = self.seats.get(name)
+        if seat is not None:  # a move: the player is there
+            seat.active_at = self.clock()
+            seat.warned = False
+        table_box = played.box_map[q.box]
+        if box is not None and box != table_box:
+            raise SessionError(
+                N_("box {box!r}: the turn is at box {turn}"), "box", box, box=box, turn=table_box
+            )
+        if hand is not None and hand != q.hand:
+            raise SessionError(
+                N_("hand {hand!r}: the turn is at hand {turn}"),
+                "hand",
+                hand,
+                hand=hand,
+                turn=q.hand,
+            )
+        try:
+            self._apply(played, decision, "player")
+        except TwentyOneError as exc:
+            if exc.code == "amount-outside":  # the engine's range, in the page's words
+                raise SessionError(
+                    N_("decision {decision!r}: amount {amount} is outside {min} to {max}"),
+                    "decision",
+                    decision,
+                    detail=str(exc),
+                    engine=exc,
+                    decision=decision,
+                    amount=exc.params["amount"],
+                    min=exc.params["min"],
+                    max=exc.params["max"],
+                ) from exc
+            raise SessionError(
+                N_("decision {decision!r}: the game does not allow it now"),
+                "decision",
+                decision,
+                detail=str(exc),
+                engine=exc,
+                decision=decision,
+            ) from exc
+
+    def _apply(self, played: Played, decision: str, by: str) -> None:
+        rnd = played.rnd
+        q = rnd.question
+        assert q is not None
+        record: Action = rnd.apply(decision)
+        player = rnd.boxes[q.box].player
+        if by == "clock":
+            played.clock_decisions.append(len(rnd.decisions) - 1)
+        played.log.append(
+            {
+                "box": played.box_map[q.box],
+                "hand": q.hand,
+                "decision": record.decision,
+                "player": player,
+                "by": by,
+            }
+        )
+        self._after_change()
+
+    def _after_change(self) -> None:
+        played = self.played
+        assert played is not None
+        rnd = played.rnd
+        moves = round_moves(rnd, played.posted, played.accounts)
+        if rnd.is_over:
+            played.posted = len(rnd.log)
+            self._finish(played, moves)
+            return
+        if moves:  # money moved: post it, with the replay so far (hits and stands wait)
+            try:
+                self.ledger.record_moves(
+                    played.id, moves, round_to_replay(rnd), played.clock_decisions
+                )
+                played.posted = len(rnd.log)
+            except LedgerUnavailableError:
+                pass  # posted later, with the next moves or the settlement
+        else:
+            played.posted = len(rnd.log)
+        q = rnd.question
+        assert q is not None
+        key = (q.kind, q.box, q.hand, len(rnd.log))
+        if key != played.question_key:
+            played.question_key = key
+            played.deadline = self.clock() + self.decision_seconds
+            played.default = self.default_action.decide(rnd)
+        self._changed()
+
+    # ----------------------------------------------------------------- time
+    def tick(self, now: float) -> bool:
+        """Fire the countdown and the decision clock if their time has come; True when the
+        table changed."""
+        before = self.seq
+        self._retry_settlement(now)
+        if self.voids:
+            self._flush_voids()
+        self._idle_check(now)
+        if self.countdown is not None and now >= self.countdown:
+            self.close_betting()
+        played = self.played
+        if (
+            played is not None
+            and played.rnd.question is not None
+            and played.deadline is not None
+            and now >= played.deadline
+        ):
+            q = played.rnd.question
+            player = played.rnd.boxes[q.box].player
+            decision = played.default or self.default_action.decide(played.rnd)
+            self._notice(
+                "default-action",
+                N_("{player} did not act in time: {decision} (table default: {default})"),
+                {"player": player, "decision": decision, "default": self.default_action.name},
+                player=player,
+                box=played.box_map[q.box],
+                hand=q.hand,
+                decision=decision,
+            )
+            self._apply(played, decision, "clock")
+        return self.seq != before

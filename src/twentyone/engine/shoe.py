@@ -1,0 +1,165 @@
+"""Shoes: where cards come from.
+
+Three sources, one interface (:class:`Shoe`): a shuffled shoe of N decks using a cryptographic
+RNG (real play) or a seeded one (reproducible simulations), and a :class:`StackedShoe` that
+deals a given list in order (tests and replays).
+
+A shuffled shoe follows the rules' shuffle: ``continuous`` puts every card back before each
+round (ro.1, a continuous shuffling machine); ``cut-card`` deals until the cut card at the
+given penetration has come out, then makes a new shoe at the start of the next round (ru.1).
+
+>>> from fractions import Fraction
+>>> shoe = Shoe(decks=1, shuffle="cut-card", penetration=Fraction(1, 2), seed=7)
+>>> shoe.begin_round(); len(shoe.draw_many(26)), shoe.cut_card_out
+(26, True)
+>>> shoe.begin_round(); shoe.remaining
+52
+>>> stacked = StackedShoe("AS KD")
+>>> stacked.draw(), stacked.draw()
+(Card('AS'), Card('KD'))
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Protocol
+
+from twentyone.engine.cards import Card, full_deck, parse_cards
+from twentyone.engine.errors import RulesError, ShoeExhaustedError
+
+if TYPE_CHECKING:
+    from twentyone.engine.rules import Rules
+
+
+class CardSource(Protocol):
+    """What a round needs from a shoe."""
+
+    def begin_round(self) -> None:
+        """Called before a round's first card: reshuffle if the shuffle rule says so."""
+
+    def draw(self) -> Card:
+        """The next card."""
+        ...
+
+
+class Shoe:
+    """A shuffled shoe of ``decks`` decks.
+
+    ``seed=None`` uses the operating system's cryptographic RNG (``secrets.SystemRandom``);
+    an integer seed gives the same order on every run.
+
+    With the cryptographic RNG the shuffle is done as the cards are dealt: each draw takes a
+    card uniformly at random from those not dealt yet (the steps of a Fisher-Yates shuffle,
+    taken one at a time), which is the same distribution as shuffling the whole shoe first
+    but asks the operating system for a random number per card dealt, not per card in the
+    shoe (a continuous shuffler reshuffles 312 cards to deal a dozen). Seeded shoes shuffle
+    in full, so a seed keeps giving the same order.
+    """
+
+    def __init__(
+        self,
+        *,
+        decks: int,
+        shuffle: str = "cut-card",
+        penetration: Fraction = Fraction(3, 4),
+        seed: int | None = None,
+    ) -> None:
+        if decks < 1:
+            raise RulesError("at-least", field="decks", value=decks, least=1)
+        if shuffle not in ("continuous", "cut-card"):
+            raise RulesError(
+                "not-one-of", field="shuffle", value=shuffle, choices="'continuous', 'cut-card'"
+            )
+        if not 0 < penetration < 1:
+            raise RulesError("not-a-fraction", field="penetration", value=penetration)
+        self.decks = decks
+        self.shuffle_mode = shuffle
+        self.size = 52 * decks
+        self.cut_position = int(self.size * penetration)
+        self._rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
+        self._lazy = seed is None
+        self._cards: list[Card] = []
+        self._next = 0
+        self.shuffles = 0
+        self._shuffle()
+
+    @classmethod
+    def for_rules(cls, rules: Rules, seed: int | None = None) -> Shoe:
+        """A shoe with the decks and shuffle of a :class:`~twentyone.engine.rules.Rules`."""
+        return cls(
+            decks=rules.decks, shuffle=rules.shuffle, penetration=rules.penetration, seed=seed
+        )
+
+    def _shuffle(self) -> None:
+        self._cards = list(full_deck()) * self.decks
+        if not self._lazy:
+            self._rng.shuffle(self._cards)
+        self._next = 0
+        self.shuffles += 1
+
+    @property
+    def remaining(self) -> int:
+        return self.size - self._next
+
+    def dealt(self) -> tuple[Card, ...]:
+        """The cards dealt since the last shuffle, in order (a cut-card shoe: what a player at
+        the table has seen, the dealer's hole card included)."""
+        return tuple(self._cards[: self._next])
+
+    @property
+    def cut_card_out(self) -> bool:
+        """True once the cut card has been reached: the next round starts a new shoe."""
+        return self._next >= self.cut_position
+
+    def begin_round(self) -> None:
+        if self.shuffle_mode == "continuous" or self.cut_card_out:
+            self._shuffle()
+
+    def draw(self) -> Card:
+        if self._next >= self.size:
+            # A round that passes the cut card deep enough to empty the shoe: reshuffle
+            # the discards (a real dealer does the same).
+            self._shuffle()
+        cards, i = self._cards, self._next
+        if self._lazy:  # this draw's Fisher-Yates step: any card not dealt yet, uniformly
+            j = i + self._rng.randrange(self.size - i)
+            cards[i], cards[j] = cards[j], cards[i]
+        self._next = i + 1
+        return cards[i]
+
+    def draw_many(self, n: int) -> list[Card]:
+        return [self.draw() for _ in range(n)]
+
+
+class StackedShoe:
+    """Deals exactly the given cards, in order; running out is an error.
+
+    >>> StackedShoe([]).draw()
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.ShoeExhaustedError: the stacked shoe is empty after 0 cards
+    """
+
+    def __init__(self, cards: str | Iterable[Card | str]) -> None:
+        if isinstance(cards, str):
+            self._cards = list(parse_cards(cards))
+        else:
+            self._cards = [c if isinstance(c, Card) else Card.parse(c) for c in cards]
+        self._next = 0
+
+    def begin_round(self) -> None:
+        """A stacked shoe never reshuffles."""
+
+    def draw(self) -> Card:
+        if self._next >= len(self._cards):
+            raise ShoeExhaustedError("shoe-empty", count=self._next)
+        card = self._cards[self._next]
+        self._next += 1
+        return card
+
+    @property
+    def remaining(self) -> int:
+        return len(self._cards) - self._next

@@ -1,0 +1,1 @@
+"""Reports that combine the exact analysis with a simulation: the PAR sheet."""
