@@ -356,8 +356,9 @@ def test_action_returns_on_a_depleted_shoe_agree_with_the_engine(
     upc = parse_cards(up)[0]
     evs = action_evs(rules, hand, upc, shoe=DEPLETED)
     if action == "split":  # stand on both split hands
-        from twentyone.analysis.context import Context
-        from twentyone.analysis.hands import SplitPlay, shoe_after, split_value
+        from twentyone.analysis.context import Context, shoe_after
+        from twentyone.analysis.hands import SplitPlay
+        from twentyone.analysis.splits import split_value
 
         ctx = Context.of(rules, shoe=DEPLETED)
         stand = np.full(22, 1, dtype=np.int64)
@@ -412,8 +413,9 @@ def test_sd_without_splits_and_with() -> None:
 @pytest.mark.parametrize("spec", ["1D S17 SPL1 ENHC", "1D S17 SPL1 NS"])
 def test_split_returns_agree_with_the_engine(spec: str) -> None:
     # split 8-8 against a ten and stand on both hands, as the engine settles it
-    from twentyone.analysis.context import Context
-    from twentyone.analysis.hands import SplitPlay, shoe_after, split_value
+    from twentyone.analysis.context import Context, shoe_after
+    from twentyone.analysis.hands import SplitPlay
+    from twentyone.analysis.splits import split_value
 
     rules = load_rules(spec)
     ctx = Context.of(rules)
@@ -435,13 +437,14 @@ def test_farmer_split_counts_the_expected_hands(
     # with every split hand worth exactly 1, a split is worth its expected number of hands,
     # which the draw-by-draw chain of split_weights counts independently
     from twentyone.analysis import hands
-    from twentyone.analysis.context import Context
+    from twentyone.analysis.context import Context, shoe_after
+    from twentyone.analysis.splits import split_value
 
     monkeypatch.setattr(hands, "_split_tables", lambda *args: (1.0, 1.0, 0.0))
     ctx = Context.of(load_rules(spec))
-    shoe = hands.shoe_after(ctx, up)
+    shoe = shoe_after(ctx, up)
     most = ctx.split_max(pair)
-    got = hands.split_value(ctx, up, shoe, pair, hands.SplitPlay(mode=2), most)
+    got = split_value(ctx, up, shoe, pair, hands.SplitPlay(mode=2), most)
     w_np, w_any = split_weights(most, ctx.pair_cards_left(shoe, pair, up), float(shoe.sum() - 2))
     assert got == pytest.approx(sum(w_np.values()) + w_any, abs=1e-12)
     assert got > 2.0

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from twentyone.counting.audit import (
+from twentyone.counting.audit_model import (
     Ramp,
     TcRow,
     best_at_ror,

@@ -16,14 +16,8 @@ import pytest
 
 from twentyone import load_rules
 from twentyone.cli import main
-from twentyone.counting.index_gen import (
-    Decision,
-    GeneratedIndex,
-    count_line,
-    crossings,
-    generate,
-    shoe_returns,
-)
+from twentyone.counting.count_line import count_line
+from twentyone.counting.index_gen import Decision, GeneratedIndex, crossings, generate, shoe_returns
 from twentyone.counting.indices import index_list, named_decisions, named_indices
 from twentyone.engine.errors import RulesError
 from twentyone.engine.rules import Rules

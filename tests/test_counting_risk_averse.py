@@ -19,13 +19,8 @@ from twentyone import load_rules, parse_cards
 from twentyone.analysis.action_moments import action_second_moments
 from twentyone.analysis.actions import action_evs
 from twentyone.analysis.dealer import dealer_distribution
-from twentyone.counting.index_gen import (
-    Decision,
-    GeneratedIndex,
-    count_line,
-    generate,
-    shoe_returns,
-)
+from twentyone.counting.count_line import count_line
+from twentyone.counting.index_gen import Decision, GeneratedIndex, generate, shoe_returns
 from twentyone.counting.risk_averse import aversion_curve
 from twentyone.engine.rules import Rules
 

@@ -12,16 +12,17 @@ from hypothesis import strategies as st
 
 from twentyone import load_rules
 from twentyone.analysis import outcomes
-from twentyone.analysis.context import Context
+from twentyone.analysis.context import Context, shoe_after
 from twentyone.analysis.dealer import dealer_table, standing_table
 from twentyone.analysis.grid import STEP, Grid, hand_nets
-from twentyone.analysis.hands import SplitPlay, shoe_after, split_decisions, split_value
+from twentyone.analysis.hands import SplitPlay, split_decisions
 from twentyone.analysis.optimal import optimal_solved
 from twentyone.analysis.player import FIXED
 from twentyone.analysis.resplit import hands_distribution
 from twentyone.analysis.shoe_counts import ACE
 from twentyone.analysis.split_moments import split_moments_of, tilted, weighted_rows
 from twentyone.analysis.split_patterns import pattern_chance, patterns, rest_weights
+from twentyone.analysis.splits import split_value
 
 
 def _decisions(ctx: Context, up: int, pair: int) -> tuple[SplitPlay, np.ndarray]:

@@ -15,8 +15,8 @@ from alembic.config import Config
 from fastapi.testclient import TestClient
 
 from twentyone.engine.errors import RulesError
-from twentyone.engine.house import House, load_house, split_house
-from twentyone.engine.rulesets import PRESETS, load_rules
+from twentyone.engine.house import House, split_house
+from twentyone.engine.rulesets import PRESETS, load_house, load_rules
 from twentyone.web.storage.db import MIGRATIONS, make_engine
 from twentyone.web.tables import TableConfig
 from web_support import get, make_app, players_at, register

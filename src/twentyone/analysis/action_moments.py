@@ -27,9 +27,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from twentyone.analysis.context import Context, base_table, run_solve, up_base
+from twentyone.analysis.context import Context, base_table, run_solve, shoe_after, up_base
 from twentyone.analysis.dealer import dealer_distribution
-from twentyone.analysis.hands import SplitPlay, shoe_after, split_decisions, split_needs
+from twentyone.analysis.hands import SplitPlay, split_decisions, split_needs
 from twentyone.analysis.optimal import optimal_solved
 from twentyone.analysis.player import FIXED
 from twentyone.analysis.shoe_counts import ACE, TEN, FloatArray, IntArray, hand_counts, value_index

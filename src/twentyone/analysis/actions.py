@@ -12,11 +12,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from twentyone.analysis.context import Context, up_base
-from twentyone.analysis.hands import SplitPlay, shoe_after, split_value
+from twentyone.analysis.context import Context, shoe_after, up_base
+from twentyone.analysis.hands import SplitPlay
 from twentyone.analysis.optimal import optimal_solved
 from twentyone.analysis.player import FIXED
 from twentyone.analysis.shoe_counts import ACE, TEN, hand_counts, value_index
+from twentyone.analysis.splits import split_value
 from twentyone.engine.cards import Card, hand_total
 from twentyone.engine.errors import CardError, TwentyOneError
 from twentyone.engine.rules import Rules

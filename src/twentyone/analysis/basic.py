@@ -15,21 +15,28 @@ from functools import lru_cache
 
 import numpy as np
 
-from twentyone.analysis.context import UPS, Context, Solved, chart_solved, run_solve, up_base
+from twentyone.analysis.context import (
+    UPS,
+    Context,
+    Solved,
+    chart_solved,
+    run_solve,
+    shoe_after,
+    up_base,
+)
 from twentyone.analysis.hands import (
     SplitPlay,
     blackjack_value,
     is_blackjack,
     mix_rank_pairs,
-    shoe_after,
-    split_value,
     top_offset,
     two_card_deals,
 )
-from twentyone.analysis.player import BY_TOTAL, CHART, CODE_INDEX
+from twentyone.analysis.player import BY_TOTAL, CHART, CODE_INDEX, action_of
 from twentyone.analysis.shoe_counts import GROUP_OF, IntArray, two_card_probability
+from twentyone.analysis.splits import split_value
 from twentyone.analysis.variance import column_second_moment
-from twentyone.engine.strategy import HARD_TOTALS, PREFERENCES, SOFT_TOTALS, Strategy
+from twentyone.engine.strategy import HARD_TOTALS, SOFT_TOTALS, Strategy
 
 
 @dataclass(frozen=True)
@@ -61,14 +68,6 @@ def _arrays(hard: dict[int, str], soft: dict[int, str]) -> tuple[IntArray, IntAr
 def _value(code: str, opts: dict[str, float]) -> float:
     """The value of playing a chart code on a first hand, given each action's value."""
     return opts[action_of(code, opts)]
-
-
-def action_of(code: str, opts: dict[str, float]) -> str:
-    """The action a chart code takes on a first hand whose legal actions are ``opts``."""
-    for a in PREFERENCES[code]:
-        if a in opts:
-            return a
-    raise AssertionError(code)
 
 
 def _options(ctx: Context, up: int, node: int, solved: Solved, pbj: float) -> dict[str, float]:

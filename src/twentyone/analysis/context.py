@@ -506,3 +506,10 @@ def chart_solved(ctx: Context, up: int, chart: tuple[IntArray, IntArray]) -> Sol
 @lru_cache(maxsize=64)
 def _chart_solved(ctx: Context, up: int, chart: bytes) -> Solved:
     return run_solve(ctx, up, up_base(ctx, up), CHART, chart=arrays_of(chart))
+
+
+def shoe_after(ctx: Context, up: int) -> IntArray:
+    """The counts of ``ctx``'s shoe less the dealer's up card ``up``."""
+    shoe = ctx.fresh()
+    shoe[up] -= 1
+    return shoe

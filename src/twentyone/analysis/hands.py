@@ -21,6 +21,7 @@ from twentyone.analysis.context import (
     arrays_of,
     base_table,
     run_solve,
+    shoe_after,
 )
 from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, STAND, stand_needed
 from twentyone.analysis.shoe_counts import (
@@ -217,30 +218,14 @@ def _split_hands(ctx: Context, pair: int, mode: int, key: bytes) -> tuple[BoolAr
     return stand_needed(one, nodes.child, nodes.ncards, nodes.total, dec, decs, aces)
 
 
-def split_value(
+def farmer_split_value(
     ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay, max_hands: int
 ) -> float:
-    """Return of splitting ``pair`` (in the values' space), ``shoe`` = cards left after the
-    up card (the two pair cards still in it), hands made up to ``max_hands``.
-
-    Up to four hands this is Eric Farmer's exact CDZ- method (blackjack_split.pdf, as in his
-    blackjack.cpp 5.5): each hand's value conditions on exactly how many pair and non-pair
-    second cards the other hands took. Beyond four hands it is the mean of
-    :mod:`~twentyone.analysis.split_moments`, exact for any number of hands (the same figure
-    as Farmer's to 1e-15 up to four); a ten-value pair split by rank, whose cards of its rank
-    the shoe's counts do not tell, takes the approximation of
-    :func:`~twentyone.analysis.split.split_weights`, to
-    :data:`~twentyone.analysis.context.TABLE_HANDS` hands at most."""
-    if max_hands > 4:
-        from twentyone.analysis.split_moments import split_moments_of
-
-        got = None
-        if np.array_equal(shoe, shoe_after(ctx, up)):
-            dec, decs, _ = split_decisions(ctx, up, pair, play)
-            got = split_moments_of(ctx, up, pair, dec, max_hands, second=False, decs=decs)
-        if got is not None:
-            return got.first
-        return _split_value_weighted(ctx, up, shoe, pair, play, max_hands)
+    """Return of splitting ``pair`` (in the values' space) to at most four hands, ``shoe`` =
+    cards left after the up card (the two pair cards still in it): Eric Farmer's exact CDZ-
+    method (blackjack_split.pdf, as in his blackjack.cpp 5.5): each hand's value conditions on
+    exactly how many pair and non-pair second cards the other hands took.
+    :func:`twentyone.analysis.splits.split_value` takes any number of hands."""
     sums = _FarmerSums(ctx, up, shoe, pair, play)
     n0, q0 = sums.n0, sums.q0
     # stopping early: exactly h < max_hands hands (h - 1 orders of the draws for h <= 3)
@@ -317,7 +302,7 @@ def _arrangement(n0: float, q0: float, pairs: int, others: int, ways: float) -> 
     return out
 
 
-def _split_value_weighted(
+def split_value_weighted(
     ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay, max_hands: int
 ) -> float:
     max_hands = min(max_hands, TABLE_HANDS)  # as far as the split tables' layers go
@@ -425,12 +410,6 @@ def _two_card_deals(ctx: Context, up: int) -> tuple[tuple[int, int, int, float],
     shoe = shoe_after(ctx, up)
     nodes = two_card_nodes(ctx)
     return tuple((a, b, node, two_card_probability(shoe, a, b)) for a, b, node in nodes)
-
-
-def shoe_after(ctx: Context, up: int) -> IntArray:
-    shoe = ctx.fresh()
-    shoe[up] -= 1
-    return shoe
 
 
 def is_blackjack(a: int, b: int) -> bool:

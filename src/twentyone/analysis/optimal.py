@@ -6,19 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from twentyone.analysis.context import Context, Solved, run_solve, up_base
+from twentyone.analysis.context import Context, Solved, run_solve, shoe_after, up_base
 from twentyone.analysis.hands import (
     SplitPlay,
     blackjack_value,
     hand_options,
     is_blackjack,
     mix_rank_pairs,
-    shoe_after,
-    split_value,
     top_offset,
     two_card_deals,
 )
 from twentyone.analysis.player import FIXED, OPTIMUM
+from twentyone.analysis.splits import split_value
 
 
 @dataclass(frozen=True)

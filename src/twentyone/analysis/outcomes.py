@@ -33,6 +33,7 @@ from twentyone.analysis.context import (
     Context,
     Solved,
     chart_solved,
+    shoe_after,
     up_base,
 )
 from twentyone.analysis.dealer import blackjack_card
@@ -41,7 +42,6 @@ from twentyone.analysis.hands import (
     SplitPlay,
     hand_options,
     is_blackjack,
-    shoe_after,
     split_decisions,
     two_card_nodes,
 )

@@ -24,6 +24,7 @@ import numpy as np
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, IntArray
 from twentyone.engine.compiled import may_stand_jit, total_may_double_jit
 from twentyone.engine.jit import njit
+from twentyone.engine.strategy import PREFERENCES
 
 #: Modes of :func:`solve`: how the hands are played.
 OPTIMUM, BY_TOTAL, CHART, FIXED = 0, 1, 2, 3
@@ -547,3 +548,11 @@ def stand_needed(
                     stack[top] = c
                     top += 1
     return need, seen
+
+
+def action_of(code: str, opts: dict[str, float]) -> str:
+    """The action a chart code takes on a first hand whose legal actions are ``opts``."""
+    for a in PREFERENCES[code]:
+        if a in opts:
+            return a
+    raise AssertionError(code)

@@ -14,10 +14,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from twentyone.analysis.context import Base, Context
+from twentyone.analysis.context import Base, Context, shoe_after
 from twentyone.analysis.dealer import blackjack_card, dealer_distribution
 from twentyone.analysis.grid import STEP, Grid, split_hand_net
-from twentyone.analysis.hands import shoe_after
 from twentyone.analysis.player import DOUBLE, STAND
 from twentyone.analysis.shoe_counts import ACE, BoolArray, FloatArray, IntArray
 from twentyone.analysis.variance import hand_state

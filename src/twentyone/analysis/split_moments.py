@@ -509,7 +509,7 @@ def _rows(ctx: Context, up: int, pair: int, limit: int) -> SplitRows:
     """The weighted dealer's rows of one up card and pair from ``ctx``'s shoe (kept for about
     two up cards' splits: the optimum's and the chart's share them; the pairs of sets of twos
     or threes take ten MB and more, so no more are kept)."""
-    from twentyone.analysis.hands import shoe_after
+    from twentyone.analysis.context import shoe_after
 
     shoe = shoe_after(ctx, up)
     shoe[pair] -= 2

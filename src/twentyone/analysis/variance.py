@@ -15,17 +15,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from twentyone.analysis.context import Base, Context, chart_solved, up_base
+from twentyone.analysis.context import Base, Context, chart_solved, shoe_after, up_base
 from twentyone.analysis.dealer import blackjack_card, dealer_distribution
 from twentyone.analysis.hands import (
     SplitPlay,
     is_blackjack,
     mix_rank_pairs,
-    shoe_after,
     split_table,
     two_card_deals,
 )
-from twentyone.analysis.player import CHART, HIT, STAND, _bonus_need
+from twentyone.analysis.player import CHART, HIT, STAND, _bonus_need, action_of
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
@@ -229,8 +228,6 @@ def column_second_moment(
     opts: dict[tuple[int, int], dict[str, float]],
 ) -> float:
     """E[X^2] of one round against ``up`` played by the chart column."""
-    from twentyone.analysis.basic import action_of
-
     nodes = ctx.nodes
     base = up_base(ctx, up)
     solved = chart_solved(ctx, up, chart)

@@ -453,4 +453,3 @@ def entry() -> None:
         spawn_build()  # the kernels' machine code saved, in the background, once
         os._exit(code)
     sys.exit(code)
-

@@ -6,7 +6,7 @@ import html
 import json
 from typing import Any
 
-from twentyone.counting.audit import SHOWN, Audit, CounterResult
+from twentyone.counting.audit_model import SHOWN, Audit, CounterResult
 
 Table = tuple[list[str], list[list[str]]]
 

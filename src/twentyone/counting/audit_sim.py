@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from twentyone.counting.audit import CounterResult
+from twentyone.counting.audit_model import CounterResult
 from twentyone.engine.rules import Rules
 
 #: The seed of the shipped audits' runs.

@@ -20,13 +20,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from twentyone.counting.index_gen import (
-    GeneratedIndex,
-    count_line,
-    count_tags,
-    default_decks_left,
-    generate,
-)
+from twentyone.counting.count_line import count_line, count_tags, default_decks_left
+from twentyone.counting.index_gen import GeneratedIndex, generate
 from twentyone.engine.errors import RulesError
 from twentyone.engine.rules import Rules
 from twentyone.engine.rulesets import PRESETS

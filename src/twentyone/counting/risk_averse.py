@@ -27,7 +27,7 @@ return, the usual convention; a split's is approximate).
 
 >>> from fractions import Fraction
 >>> from twentyone import load_rules
->>> from twentyone.counting.index_gen import count_line
+>>> from twentyone.counting.count_line import count_line
 >>> f = aversion_curve(load_rules("6D S17 DAS LS"), count_line("hilo", Fraction(15, 4)))
 >>> f(-4.0), 0.005 < f(4.0) < 0.012
 (0.0, True)
@@ -40,7 +40,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from twentyone.analysis import analyze
-from twentyone.counting.index_gen import _MARGIN, TC_RANGE, CountLine
+from twentyone.counting.count_line import MARGIN, TC_RANGE, CountLine
 from twentyone.engine.rules import Rules
 
 #: The Kelly fraction of the bettor the risk-averse indices are for (full Kelly).
@@ -52,7 +52,7 @@ def advantage_curve(rules: Rules, line: CountLine) -> tuple[tuple[float, float, 
     """``(true count, advantage, second moment)`` of a round on each shoe of ``line`` from
     -12 to +12 (exact analysis: the optimum's return, basic strategy's SD)."""
     out = []
-    for k in line.steps(-TC_RANGE - _MARGIN, TC_RANGE + _MARGIN):
+    for k in line.steps(-TC_RANGE - MARGIN, TC_RANGE + MARGIN):
         rep = analyze(rules, shoe=line.shoe(k), outcomes=False)
         sd = float(rep.sd or 0.0)
         out.append((k * line.tc_step, rep.ev_optimal, sd * sd + rep.ev_optimal**2))

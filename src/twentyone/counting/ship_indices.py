@@ -17,7 +17,7 @@ from twentyone.engine.rulesets import PRESETS, load_rules
 def ship(preset: str, root: Path) -> None:
     """Generate one preset's Hi-Lo lists (ev and risk-averse, from the same shoes' analyses)
     and write their JSON and pages under ``root``."""
-    from twentyone.counting.index_gen import count_line, default_decks_left
+    from twentyone.counting.count_line import count_line, default_decks_left
     from twentyone.counting.indices import _generated
 
     rules = load_rules(preset)

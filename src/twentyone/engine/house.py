@@ -9,6 +9,7 @@ dealt by another house play the same game, so :class:`~twentyone.engine.rules.Ru
 House(name='Bucharest Casino', country='RO')
 >>> house_from_toml('name = "x"\\n') is None
 True
+>>> from twentyone.engine.rulesets import load_house
 >>> load_house("hu-casino").name
 'Budapest Casino'
 """
@@ -18,7 +19,6 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from twentyone.engine.errors import RulesError
@@ -75,19 +75,3 @@ def house_from_toml(text: str) -> House | None:
     except tomllib.TOMLDecodeError:
         return None
     return split_house(data)[1]
-
-
-def load_house(spec: str | Path) -> House | None:
-    """The house of a preset or a rules TOML file (None for shorthand or a file without one)."""
-    from twentyone.engine.rulesets import PRESETS, preset_text
-
-    text = str(spec).strip()
-    if text in PRESETS:
-        return house_from_toml(preset_text(text))
-    path = Path(text)
-    if text.endswith(".toml") and path.is_file():
-        try:
-            return house_from_toml(path.read_text("utf-8"))
-        except OSError:
-            return None
-    return None

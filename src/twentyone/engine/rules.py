@@ -19,6 +19,8 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from twentyone.engine.errors import BetError, RulesError
+from twentyone.engine.ratios import fraction_text as fraction_text
+from twentyone.engine.ratios import to_fraction as to_fraction
 from twentyone.engine.sidebets import SideBet, side_bets_from
 
 Shuffle = Literal["continuous", "cut-card"]
@@ -306,30 +308,3 @@ def upgrade_legacy(data: dict[str, Any], side_bets: Any = ()) -> dict[str, Any]:
             }
     out["side_bets"] = table
     return out
-
-
-def to_fraction(value: Any, name: str) -> Fraction:
-    """Read a ratio: a ``Fraction``, an int, or a string ``'3:2'``, ``'3/2'`` or ``'0.75'``.
-
-    >>> to_fraction("6:5", "blackjack_pays")
-    Fraction(6, 5)
-    """
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, bool):
-        raise RulesError("not-a-ratio", field=name, value=value)
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, str):
-        try:
-            return Fraction(value.replace(":", "/").strip())
-        except (ValueError, ZeroDivisionError):
-            pass
-    raise RulesError("not-a-ratio", field=name, value=value)
-
-
-def fraction_text(value: Fraction) -> str:
-    """``Fraction(3, 2)`` as ``'3:2'``; whole numbers as ``'3'``."""
-    return (
-        str(value.numerator) if value.denominator == 1 else f"{value.numerator}:{value.denominator}"
-    )

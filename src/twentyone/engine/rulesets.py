@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twentyone.engine.errors import RulesError
 from twentyone.engine.rules import Rules, to_fraction, upgrade_legacy
+
+if TYPE_CHECKING:
+    from twentyone.engine.house import House
 
 PRESETS = ("ro-casino", "pl-online", "pt-casino", "hu-casino", "ru-online")
 
@@ -134,3 +137,19 @@ def load_rules(spec: str | Path | Rules) -> Rules:
     if " " in text or re.fullmatch(r"\d+D", text.upper()):
         return parse_shorthand(text)
     raise RulesError("bad-rules-spec", text=text, presets=", ".join(PRESETS))
+
+
+def load_house(spec: str | Path) -> House | None:
+    """The house of a preset or a rules TOML file (None for shorthand or a file without one)."""
+    from twentyone.engine.house import house_from_toml
+
+    text = str(spec).strip()
+    if text in PRESETS:
+        return house_from_toml(preset_text(text))
+    path = Path(text)
+    if text.endswith(".toml") and path.is_file():
+        try:
+            return house_from_toml(path.read_text("utf-8"))
+        except OSError:
+            return None
+    return None

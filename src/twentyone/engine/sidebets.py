@@ -216,7 +216,7 @@ class SideBet:
     paytable: Mapping[str, Fraction] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from twentyone.engine.rules import to_fraction
+        from twentyone.engine.ratios import to_fraction
 
         where = f"side_bets.{self.id}"
         if (
@@ -269,7 +269,7 @@ class SideBet:
 
     def to_dict(self) -> dict[str, Any]:
         """The TOML shape: ``{"kind": ..., "paytable": {line: "odds"}}``."""
-        from twentyone.engine.rules import fraction_text
+        from twentyone.engine.ratios import fraction_text
 
         return {
             "kind": self.kind,

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from twentyone.engine.errors import TwentyOneError
-from twentyone.sim.runner import Progress, Task, run_task
+from twentyone.sim.tasks import Progress, Task, run_task
 
 
 def import_ray() -> Any:

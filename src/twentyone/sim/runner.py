@@ -19,96 +19,18 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
-
-import numpy as np
-import numpy.typing as npt
 
 from twentyone.engine.errors import TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
-from twentyone.sim.encode import encode_rules, encode_strategy, resolve_table
-
-CHUNK = 1_000_000  # rounds per chunk: fixed, so results never depend on the workers
-
-Progress = Callable[[int], None]  # called with the rounds just finished
-
-
-@dataclass(frozen=True)
-class Task:
-    """One chunk of rounds: everything a worker needs (picklable)."""
-
-    index: int
-    rounds: int
-    boxes: int
-    params: Any
-    floats: Any
-    hard: Any
-    soft: Any
-    pairs: Any
-    restab: Any
-    state: Any  # 4 uint64: the chunk's xoshiro256** state
-
-
-def run_task(task: Task) -> tuple[int, float, float]:
-    """Play one chunk: ``(index, sum of money, sum of squares)``."""
-    from twentyone.sim.kernel import play_rounds_kernel
-
-    rng = np.array(task.state, dtype=np.uint64)
-    total, squares = play_rounds_kernel(
-        task.rounds,
-        task.boxes,
-        task.params,
-        task.floats,
-        task.hard,
-        task.soft,
-        task.pairs,
-        task.restab,
-        rng,
-    )
-    return task.index, float(total), float(squares)
-
-
-def chunk_states(seed: int, n_chunks: int) -> list[npt.NDArray[Any]]:
-    """Each chunk's 256-bit xoshiro256** state from ``SeedSequence(seed).spawn(n_chunks)``.
-
-    >>> a, b = chunk_states(7, 2)
-    >>> a.dtype.name, a.shape, bool((a != b).any())
-    ('uint64', (4,), True)
-    """
-    states = []
-    for child in np.random.SeedSequence(seed).spawn(n_chunks):
-        state = child.generate_state(4, np.uint64)
-        if not state.any():  # xoshiro's one forbidden state (probability 2**-256)
-            state[0] = 1
-        states.append(state)
-    return states
-
-
-def make_tasks(rules: Rules, strategy: Strategy, rounds: int, boxes: int, seed: int) -> list[Task]:
-    """The chunks of a simulation, in order."""
-    p, f = encode_rules(rules)
-    hard, soft, pairs = encode_strategy(strategy)
-    restab = resolve_table()
-    n_chunks = max(1, math.ceil(rounds / CHUNK))
-    states = chunk_states(seed, n_chunks)
-    return [
-        Task(
-            i,
-            min(CHUNK, rounds - i * CHUNK),
-            boxes,
-            p,
-            f,
-            hard,
-            soft,
-            pairs,
-            restab,
-            states[i],
-        )
-        for i in range(n_chunks)
-    ]
+from twentyone.sim.tasks import CHUNK as CHUNK
+from twentyone.sim.tasks import Progress as Progress
+from twentyone.sim.tasks import Task as Task
+from twentyone.sim.tasks import chunk_states as chunk_states
+from twentyone.sim.tasks import make_tasks, run_task
 
 
 @dataclass(frozen=True)

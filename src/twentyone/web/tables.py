@@ -14,8 +14,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from twentyone.engine.house import load_house
 from twentyone.engine.rules import Rules
+from twentyone.engine.rulesets import load_house
 from twentyone.engine.session import SessionError, TableSession
 from twentyone.engine.session_parts import Played, Seat
 from twentyone.engine.shoe import CardSource

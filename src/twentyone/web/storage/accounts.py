@@ -7,13 +7,15 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, desc, select
 from sqlalchemy.exc import IntegrityError
 
-from twentyone.web.ledger import Ledger
 from twentyone.web.storage.models import Account, GameRound, RoundPlayer, Session, utcnow
+
+if TYPE_CHECKING:  # the SQL ledger is passed in: storage never imports it
+    from twentyone.web.ledger import Ledger
 
 
 class UsernameTakenError(Exception):
