@@ -298,7 +298,7 @@ def test_every_placeholder_is_filled_where_the_message_is_used() -> None:
     import ast
 
     checked = 0
-    for path in (ROOT / "src" / "twentyone").glob("*.py"):
+    for path in (ROOT / "src" / "twentyone").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
