@@ -118,43 +118,26 @@ def main() -> None:
             f"| {target} s |"
         )
     cmd = [sys.executable, "-m", "twentyone.cli", "edge", RULES, "--json"]
-    # no answer kept on disk, and no background build of the saved code started
-    never = dict(os.environ, TWENTYONE_CACHE_DIR="off", TWENTYONE_AOT="off")
+    # no answer kept on disk
+    never = dict(os.environ, TWENTYONE_CACHE_DIR="off")
     for _ in range(3):  # three runs, each printed: the best is the figure
         wall, mem = _timed_process(cmd, never)
         print(
-            f"| new process `edge`, never asked (numba cache warm) | {wall:.2f} s; {mem} | 0.7 s |"
+            f"| new process `edge`, never asked (numba cache warm) | {wall:.2f} s; {mem} | 1.0 s |"
         )
-    with tempfile.TemporaryDirectory() as built:  # the kernels' machine code saved ahead of time
-        subprocess.run(
-            [sys.executable, "-m", "twentyone.analysis.aot", "build"],
-            env=dict(os.environ, TWENTYONE_AOT_DIR=built),
-            check=True,
-            capture_output=True,
-        )
-        compiled = dict(never, TWENTYONE_AOT_DIR=built)
-        compiled.pop("TWENTYONE_AOT")
-        for spec in (RULES, *RESPLIT_RULES):
-            for _ in range(3):
-                run = [*cmd[:4], spec, "--json"]
-                wall, mem = _timed_process(run, compiled)
-                print(
-                    f"| new process `edge {spec}`, never asked, saved machine code "
-                    f"(no numba) | {wall:.2f} s; {mem} | 0.7 s |"
-                )
     with tempfile.TemporaryDirectory() as results:
-        asked = dict(os.environ, TWENTYONE_CACHE_DIR=results, TWENTYONE_AOT="off")
+        asked = dict(os.environ, TWENTYONE_CACHE_DIR=results)
         _timed_process(cmd, asked)  # asked once: the answer and the tables are kept
         for _ in range(3):  # the answer forgotten, the tables kept: a query never asked
             for entry in (Path(results) / "edge").glob("*.json"):  # by a user who asked others
                 entry.unlink()
             wall, mem = _timed_process(cmd, asked)
-            print(f"| new process `edge`, never asked, tables kept | {wall:.2f} s; {mem} | 0.7 s |")
+            print(f"| new process `edge`, never asked, tables kept | {wall:.2f} s; {mem} | 1.0 s |")
         _timed_process(cmd, asked)  # asked again: kept
         for _ in range(3):
             wall, mem = _timed_process(cmd, asked)
             print(
-                f"| new process `edge`, asked before (result cache) | {wall:.2f} s; {mem} | 0.7 s |"
+                f"| new process `edge`, asked before (result cache) | {wall:.2f} s; {mem} | 0.1 s |"
             )
     with tempfile.TemporaryDirectory() as cache:
         env = dict(never, NUMBA_CACHE_DIR=cache)
@@ -162,7 +145,7 @@ def main() -> None:
         print(f"| first `edge`, empty numba cache | {wall:.1f} s; {mem} | 8 s, 600 MiB |")
     if "--cold-simulate" in sys.argv:
         with tempfile.TemporaryDirectory() as cache:  # its own empty cache, not edge's
-            env = dict(os.environ, NUMBA_CACHE_DIR=cache, TWENTYONE_AOT="off")
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
             sim = [sys.executable, "-m", "twentyone.cli", "simulate", RULES, "--rounds", "1000"]
             wall, mem = _timed_process([*sim, "--workers", "1", "--seed", "1"], env)
             print(f"| first `simulate`, empty numba cache | {wall:.1f} s; {mem} | 10 s, 600 MiB |")

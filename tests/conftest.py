@@ -3,8 +3,7 @@
 The terminal game and the rule card speak the language of ``LANGUAGE`` / ``LC_ALL`` /
 ``LC_MESSAGES`` / ``LANG`` (see :func:`twentyone.i18n.choose_language`); a developer's own
 locale must not change what the tests read. Tests of another language pass ``lang=`` or set
-the variables themselves. The analyses' disk cache (:mod:`twentyone.analysis.result_cache`) and the
-background build of :mod:`twentyone.analysis.aot` are off.
+the variables themselves. The analyses' disk cache (:mod:`twentyone.analysis.result_cache`) is off.
 """
 
 from __future__ import annotations
@@ -24,7 +23,4 @@ def _english_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # no test reads or writes the user's cache of analyses (tests/test_result_cache.py
     # points it at a temporary folder)
     monkeypatch.setenv("TWENTYONE_CACHE_DIR", "off")
-    # no command a test runs starts the background build of the kernels' saved machine code
-    # (tests/test_aot.py builds it in a temporary folder and waits for it)
-    monkeypatch.setenv("TWENTYONE_AOT", "off")
     yield

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
 from twentyone.analysis import analyze
 from twentyone.analysis.warmup import _aside_signatures, compile_aside
 
@@ -77,3 +83,65 @@ def test_a_kernel_whose_cache_cannot_be_read_is_left_to_numbas_first_call() -> N
             raise OSError("unreadable")
 
     assert load_cached([Unreadable()]) == 0  # nothing loaded, nothing raised
+
+
+_CALLS = [
+    ("6D S17 DAS SPL1 NS", None),
+    ("6D S17 DAS SPL3 NS", None),
+    ("ro-casino", None),
+    ("1D H17 DAS SPL1 NS", None),
+    ("6D S17 DAS SPL1 NS", "5 5 5 5 6 6"),
+]
+
+
+def _run_json(code: str, *args: str) -> Any:
+    env = dict(os.environ, TWENTYONE_CACHE_DIR="off")
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_the_declared_signatures_are_the_ones_the_analysis_calls() -> None:
+    # in a process of its own: the suite's other tests call kernels with other types
+    code = """
+import json, sys
+from twentyone import load_rules
+from twentyone.engine import jit
+from twentyone.analysis import analyze, kernel_types, shoe_of
+from twentyone.analysis.advise import advise
+jit.materialize()
+for spec, remove in json.loads(sys.argv[1]):
+    r = load_rules(spec)
+    analyze(r, shoe=None if remove is None else shoe_of(r, remove=remove))
+advise(load_rules("6D S17 DAS SPL1 NS"), "T 6", "T")
+out = {}
+for (module, name, _), (kernel, args) in zip(kernel_types.EXPORTS, kernel_types.signatures()):
+    out[name] = [[str(s.args) for s in kernel.nopython_signatures], str(tuple(args))]
+print(json.dumps(out))
+"""
+    from twentyone.analysis import kernel_types
+
+    got = _run_json(code, json.dumps(_CALLS))
+    assert set(got) == {name for _, name, _ in kernel_types.EXPORTS}
+    for name, (called, declared) in got.items():
+        assert called == [declared], name
+
+
+def test_kernels_wait_for_numba_until_one_runs() -> None:
+    code = """
+import json, sys
+import numpy as np
+from twentyone.engine import jit
+from twentyone.analysis import dealer, split_joint
+before = [type(dealer.dealer_dists) is jit.Kernel, "numba" in sys.modules]
+row = split_joint._slot(np.full(8, -1, dtype=np.int64), 5)
+after = [type(dealer.dealer_dists) is jit.Kernel, type(split_joint.dealer_dists) is jit.Kernel,
+         "numba" in sys.modules, jit.materialized()]
+print(json.dumps({"before": before, "after": after, "row": int(row)}))
+"""
+    got = _run_json(code)
+    assert got["before"] == [True, False]  # declared, numba not imported
+    assert got["after"] == [False, False, True, True]  # dispatchers everywhere now
+    assert 0 <= got["row"] < 8

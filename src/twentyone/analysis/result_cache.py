@@ -40,7 +40,7 @@ from twentyone.engine.rules import Rules
 ENV = "TWENTYONE_CACHE_DIR"
 #: Bumped when the layout of an entry changes.
 FORMAT = 1
-#: The values of a switch variable that turn it off (``TWENTYONE_CACHE_DIR``, ``TWENTYONE_AOT``).
+#: The values of a switch variable that turn it off (``TWENTYONE_CACHE_DIR``).
 OFF_WORDS = ("off", "0", "no", "false")
 
 

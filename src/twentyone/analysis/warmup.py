@@ -66,13 +66,14 @@ def _kernels(
 
 
 def _aside_signatures(resplits: bool = True) -> list[tuple[Any, tuple[Any, ...]]]:
-    """The kernels a first ``edge`` compiles in a second process, each with the one signature
-    the analysis calls it with (:func:`twentyone.analysis.aot.signatures`, checked against the
-    calls by ``tests/test_aot.py``): first two the returns need late (the second moments, the
-    split hands' reach: this process needs them after about 5 s of compiling the others, the
-    second process has them in 2.5 s), then the exact distribution's (``resplits``: with the
-    kernel of rounds that reach three hands, which rules allowing two hands never call)."""
-    from twentyone.analysis.aot import signatures
+    """The kernels a first ``edge`` compiles in a second process, each with the one signature the
+    analysis calls it with (:func:`twentyone.analysis.kernel_types.signatures`, checked
+    against the calls by ``tests/test_warmup.py``): first two the returns need late (the
+    second moments, the split hands' reach: this process needs them after about 5 s of
+    compiling the others, the second process has them in 2.5 s), then the exact
+    distribution's (``resplits``: with the kernel of rounds that reach three hands, which
+    rules allowing two hands never call)."""
+    from twentyone.analysis.kernel_types import signatures
 
     by_name = {kernel.py_func.__name__: (kernel, args) for kernel, args in signatures()}
     names = ["moments", "stand_needed", "hand_distributions"]
@@ -141,17 +142,10 @@ def prepare(
     resplits: bool = True,
     out: TextIO | None = None,
     distributions: bool = True,
-    compiled: bool = True,
 ) -> bool:
     """Before an analysis: the notice when its kernels are to compile (returns True), else
     their cached code loaded now (:func:`load_cached`; ``distributions``: the exact
-    distribution's kernels too, which ``advise`` and ``eor`` never call). Where this code's
-    kernels' machine code was saved ahead of time (:mod:`twentyone.analysis.aot`) it is
-    loaded instead (``compiled``), and numba is not imported at all."""
-    from twentyone.analysis import aot
-
-    if compiled and aot.load():
-        return False
+    distribution's kernels too, which ``advise`` and ``eor`` never call)."""
     if notice(out, "analysis", resplits):
         return True
     load_cached(_kernels("analysis", resplits) if distributions else _return_kernels())

@@ -448,8 +448,5 @@ def entry() -> None:
             sys.stderr.flush()
         except BrokenPipeError:
             _quiet_stdout()
-        from twentyone.analysis.aot import spawn_build
-
-        spawn_build()  # the kernels' machine code saved, in the background, once
         os._exit(code)
     sys.exit(code)

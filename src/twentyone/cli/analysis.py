@@ -21,18 +21,16 @@ def _compile_notice(
     boxes: int = 1,
     shoe: tuple[int, ...] | None = None,
     distributions: bool = True,
-    compiled: bool = True,
 ) -> bool:
     """Say so on standard error when the analysis's kernels are about to compile (returns
-    True), else load them (see :func:`twentyone.analysis.warmup.prepare`; ``compiled``: from
-    the kernels' saved machine code where there is some)."""
+    True), else load them (see :func:`twentyone.analysis.warmup.prepare`)."""
     from twentyone.analysis.context import Context
     from twentyone.analysis.warmup import prepare
     from twentyone.engine.rules import Rules
 
     assert isinstance(rules, Rules)
     resplits = Context.of(rules, boxes, shoe).max_hands > 2
-    return prepare(resplits=resplits, distributions=distributions, compiled=compiled)
+    return prepare(resplits=resplits, distributions=distributions)
 
 
 @contextlib.contextmanager
@@ -175,7 +173,7 @@ def cmd_par(args: argparse.Namespace) -> int:
     from twentyone.reports.par import par_sheet, render
 
     rules = load_rules(args.rules)
-    _compile_notice(rules, compiled=False)  # it simulates too: numba is started anyway
+    _compile_notice(rules)
     sheet = par_sheet(rules, rounds=args.rounds, seed=args.seed)
     print(render(sheet, args.format), end="")
     return 0

@@ -1,12 +1,11 @@
 """numba's ``njit``, imported only when a kernel needs it.
 
-Importing numba costs a new process about 0.2 s, and loading its cached kernels 0.1 s more:
-a third of a never-asked ``twentyone edge``. The analysis's kernels can instead run from
-their machine code saved ahead of time (:mod:`twentyone.analysis.aot`), which loads without
-numba. So the kernels are declared with this module's :func:`njit`, which returns a
-:class:`Kernel`: a stand-in that calls the saved code when it has some, else numba's
-dispatcher, made (and numba imported) on first need by :func:`materialize`. The figures
-cannot differ: both are the code numba compiled (``tests/test_aot.py`` compares them).
+Importing numba costs a new process about 0.2 s, which a process that never runs a kernel
+(an ``edge`` answered from the result cache, a game whose hints are off) need not pay. So
+the kernels are declared with this module's :func:`njit`, which returns a :class:`Kernel`: a
+stand-in for numba's dispatcher, made (and numba imported) on first need by
+:func:`materialize`. The code run is numba's, compiled and cached by numba
+(``cache=True``) as any ``numba.njit`` kernel.
 
 When numba is materialized every stand-in is replaced by its dispatcher in the modules that
 hold it (numba compiles a kernel calling another only when that name is a dispatcher), and
@@ -38,20 +37,17 @@ _KERNELS: list[Kernel] = []
 _MATERIALIZED = [False]
 _LOCK = threading.RLock()
 #: A stand-in's own attributes.
-_OWN = frozenset({"_dispatcher", "aot", "aot_accepts", "py_func", "options"})
+_OWN = frozenset({"_dispatcher", "py_func", "options"})
 
 
 class Kernel:
     """A kernel declared with :func:`njit` before numba was needed: ``py_func`` is the
-    Python function, ``aot`` its saved code (None: none loaded), called only with
-    arguments ``aot_accepts`` (that code reads them as declared, unchecked). Attributes it
-    does not have (``signatures``, ``overloads``, ``compile`` ...) are the dispatcher's."""
+    Python function. Attributes it does not have (``signatures``, ``overloads``,
+    ``compile`` ...) are the dispatcher's."""
 
     def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
         self.py_func = func
         self.options = options
-        self.aot: Callable[..., Any] | None = None
-        self.aot_accepts: Callable[[tuple[Any, ...]], bool] = lambda args: False
         self._dispatcher: Any = None
         functools.update_wrapper(self, func)
 
@@ -61,9 +57,7 @@ class Kernel:
         )
 
     def __call__(self, *args: Any) -> Any:
-        if self.aot is not None and self.aot_accepts(args):  # the types it was compiled for
-            return self.aot(*args)
-        return self.dispatcher(*args)  # any others: numba's, which checks and specialises
+        return self.dispatcher(*args)
 
     @property
     def dispatcher(self) -> Any:

@@ -1,0 +1,88 @@
+"""The argument types the analysis calls each of its numba kernels with, as numba's types:
+what :func:`twentyone.analysis.warmup.compile_aside` compiles a first run's kernels for in a
+second process (numba compiles a kernel for each new set of argument types, so the second
+process must compile exactly the ones the analysis will ask for).
+
+>>> len(EXPORTS) == len(set(EXPORTS))
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_HANDS = ("ai", "ai2", "ai", "ai", "ai2", "ai", "ai", "ab", "ab")
+_DISTS = ("af", "af", "af", "i", "b", "f", "f", "ai")
+_SOLVE = (
+    *("ai", "ai2", "ai", "ab", "ai", "ai2", "ai", "ai", "ab", "af", "af", "i", "b", "f", "f"),
+    *("i", "b", "i", "b", "f", "i", "ai", "ai", "ai", "ai"),
+)
+#: The kernels Python calls (module, name), in the module's order, each with the argument
+#: types the analysis calls it with: ``i`` int64, ``b`` boolean, ``f`` float64, and arrays
+#: ``a`` + the element (``i``, ``b``, ``f``, ``i32``) + ``2`` or ``3`` for two or three
+#: dimensions, all C-contiguous. ``tests/test_warmup.py`` checks them against the calls an
+#: analysis makes.
+EXPORTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("twentyone.analysis.dealer", "dealer_dists", ("ai", "ai2", "ai", "ai", "af", "ai")),
+    ("twentyone.analysis.player", "_bonus_need", ("ai",)),
+    ("twentyone.analysis.player", "solve", _SOLVE),
+    ("twentyone.analysis.player", "stand_rows", ("ai", "ai2", "i", "ab", "ai", "ab")),
+    ("twentyone.analysis.player", "gather_stand", ("af2", "ab", "ai", "ai", "ab")),
+    ("twentyone.analysis.player", "stand_needed", ("i", "ai2", "ai", "ai", "ai", "ai", "b")),
+    ("twentyone.analysis.variance", "moments", (*_HANDS, *_DISTS, "f", "b")),
+    ("twentyone.analysis.outcomes", "hand_distributions", (*_HANDS, *_DISTS, "b", "i", "i")),
+    (
+        "twentyone.analysis.split_joint",
+        "_atom_weights",
+        ("i", "i", "ai2", "ai", "ai", "ai2", "ai", "ai", "b", "b", "b"),
+    ),
+    ("twentyone.analysis.split_joint", "_pair_rows", ("ai2", "ai", "ai", "ai", "i")),
+    ("twentyone.analysis.split_joint", "_accumulate", ("ai", "ai2", "af2", "ai32", "af2")),
+    (
+        "twentyone.analysis.resplit",
+        "state_joint",
+        (*_HANDS, "af2", "ai", "i", "b", "ai", "b", "af"),
+    ),
+    ("twentyone.analysis.split_joint", "_key_rows", ("ai", "ai", "ai", "i")),
+    (
+        "twentyone.analysis.split_moments",
+        "weighted_rows",
+        ("ai", "ai2", "i", "ai", "ai", "af", "ai", "af3"),
+    ),
+    ("twentyone.analysis.split_moments", "_chances", ("ai", "ai2", "ai32", "b")),
+    ("twentyone.analysis.split_moments", "_singles", ("af", "ai32", "af3", "af3", "i")),
+    ("twentyone.analysis.split_moments", "_pairs", ("af", "ai32", "af3", "af3", "i")),
+)
+
+
+def array_code(code: str) -> tuple[str, int]:
+    """An array's element code and number of dimensions from its code in :data:`EXPORTS`.
+
+    >>> array_code("ai32"), array_code("af3"), array_code("ai2"), array_code("ab")
+    (('i32', 1), ('f', 3), ('i', 2), ('b', 1))
+    """
+    if code == "ai32":
+        return "i32", 1
+    if code[-1] in "23":
+        return code[1:-1], int(code[-1])
+    return code[1:], 1
+
+
+def signatures() -> list[tuple[Any, tuple[Any, ...]]]:
+    """Each kernel of :data:`EXPORTS` with its argument types as numba's types (this imports
+    numba)."""
+    from numba import types
+
+    scalars = {"i": types.int64, "b": types.boolean, "f": types.float64, "i32": types.int32}
+
+    def numba_type(code: str) -> Any:
+        if not code.startswith("a"):
+            return scalars[code]
+        element, ndim = array_code(code)
+        return types.Array(scalars[element], ndim, "C")
+
+    return [
+        (getattr(importlib.import_module(m), n), tuple(numba_type(c) for c in codes))
+        for m, n, codes in EXPORTS
+    ]
