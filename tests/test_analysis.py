@@ -448,3 +448,19 @@ def test_farmer_split_counts_the_expected_hands(
     w_np, w_any = split_weights(most, ctx.pair_cards_left(shoe, pair, up), float(shoe.sum() - 2))
     assert got == pytest.approx(sum(w_np.values()) + w_any, abs=1e-12)
     assert got > 2.0
+
+
+@pytest.mark.parametrize("spec", ["ro-casino", "hu-casino", "pt-casino", "6D S17 DAS SPL3 LS"])
+def test_the_chart_is_the_codes_each_played_column_derives(spec: str) -> None:
+    # basic_strategy reads only the columns' codes (issue 26 item 6: a simulation's chart
+    # compiles no second-moment kernel); they are the codes basic_column plays
+    from twentyone.analysis.basic import UPS, basic_column
+    from twentyone.analysis.context import Context
+
+    rules = load_rules(spec)
+    for boxes in (1, 2):
+        chart = basic_strategy(rules, boxes)
+        cols = [basic_column(Context.of(rules, boxes), u) for u in UPS]
+        assert chart.hard == {t: tuple(c.hard[t] for c in cols) for t in chart.hard}
+        assert chart.soft == {t: tuple(c.soft[t] for c in cols) for t in chart.soft}
+        assert chart.pairs == {v: tuple(c.pairs[v] for c in cols) for v in chart.pairs}

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -178,6 +179,33 @@ def test_simulate_json_has_the_documented_shape() -> None:
         cli("6D S17 CSM", "--rounds", "20000", "--seed", "3", "--workers", "2", "--json").stdout
     )
     assert again["ev"] == data["ev"]
+
+
+def test_simulate_compares_with_the_exact_return_only_when_known_or_asked(
+    tmp_path: Path,
+) -> None:
+    # issue 26 item 6: simulate goes straight to its kernel; the exact return is shown when
+    # `edge` kept it (no analysis run for it) or with --exact, never computed on the way
+    rules, run = "6D S17 CSM", ["--rounds", "20000", "--seed", "3", "--workers", "1"]
+    plain = cli(rules, *run, "--json")
+    assert plain.returncode == 0, plain.stderr
+    data = json.loads(plain.stdout)
+    assert data["exact_ev"] is None and data["z"] is None
+    text = cli(rules, *run)
+    assert "exact        not computed (--exact computes it" in text.stdout
+    from twentyone.analysis import analyze
+
+    exact = float(analyze(load_rules(rules), outcomes=False).ev_basic)
+    asked = json.loads(cli(rules, *run, "--exact", "--json").stdout)
+    assert asked["exact_ev"] == exact and asked["ev"] == data["ev"]
+    assert asked["z"] == pytest.approx((asked["ev"] - exact) / asked["stderr"])
+    # kept by edge: read back, with nothing computed for it
+    env = dict(os.environ, TWENTYONE_CACHE_DIR=str(tmp_path))
+    edge = [sys.executable, "-m", "twentyone.cli", "edge", rules, "--json"]
+    kept = json.loads(subprocess.run(edge, capture_output=True, text=True, env=env).stdout)
+    sim = [sys.executable, "-m", "twentyone.cli", "simulate", rules, *run, "--json"]
+    out = subprocess.run(sim, capture_output=True, text=True, env=env, timeout=300)
+    assert json.loads(out.stdout)["exact_ev"] == kept["ev_basic"]
 
 
 def test_simulate_text_report_and_a_strategy_file(tmp_path: Path) -> None:

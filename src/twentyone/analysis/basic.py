@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -230,9 +231,24 @@ def basic_column(ctx: Context, up: int) -> Column:
     return Column(hard, soft, by_pair, total, values, m2, actions, chart)
 
 
+class _Codes(NamedTuple):
+    """One column's chart codes: by hard total, by soft total, by pair card (1 = ace)."""
+
+    hard: dict[int, str]
+    soft: dict[int, str]
+    pairs: dict[int, str]
+
+
 def chart(ctx: Context, name: str) -> Strategy:
-    """The whole chart (every up card)."""
-    cols = [basic_column(ctx, u) for u in UPS]
+    """The whole chart (every up card): the columns' codes alone, as :func:`basic_column`
+    derives them (no returns or second moments played out: a simulation's chart compiles
+    and runs only what the codes need)."""
+    full = ctx.full()
+    cols = []
+    for u in UPS:
+        derived = derive_column(full, u)
+        hard, soft = _by_total(derived.codes)
+        cols.append(_Codes(hard, soft, {a + 1: c for a, c in derived.pairs.items()}))
     notes = [f"derived from the exact composition-dependent analysis of {name}"]
     if ctx.rules.surrender_before_play and ctx.rules.offers_surrender:
         notes.append("R: surrender in the before-play phase (asked before the first box plays)")

@@ -25,16 +25,17 @@ NOTICE = (
     "twentyone: compiling the exact analysis (once after an install or an update: about "
     "6 s on two idle cores; later runs load it from numba's cache)"
 )
-#: The same for ``simulate`` (its kernel, compiled in a second process, and the exact analysis).
+#: The same for ``simulate`` (its kernel, compiled in a second process, and the analysis
+#: that derives the basic-strategy chart).
 NOTICE_SIMULATE = (
-    "twentyone: compiling the simulator and the exact analysis (once after an install or an "
-    "update: about 7 s on two idle cores; later runs load them from numba's cache)"
+    "twentyone: compiling the simulator and the basic-strategy chart's analysis (once after an "
+    "install or an update: about 7 s on two idle cores; later runs load them from numba's cache)"
 )
 
 
-def _return_kernels() -> list[Any]:
-    """The kernels of the returns (every analysis command)."""
-    from twentyone.analysis import dealer, player, variance
+def _chart_kernels() -> list[Any]:
+    """The kernels that derive a basic-strategy chart (``simulate`` without ``--exact``)."""
+    from twentyone.analysis import dealer, player
 
     return [
         dealer.dealer_dists,
@@ -43,8 +44,14 @@ def _return_kernels() -> list[Any]:
         player.gather_stand,
         player.stand_needed,
         player.stand_rows,
-        variance.moments,
     ]
+
+
+def _return_kernels() -> list[Any]:
+    """The kernels of the returns (every analysis command)."""
+    from twentyone.analysis import variance
+
+    return [*_chart_kernels(), variance.moments]
 
 
 def _kernels(
@@ -54,9 +61,9 @@ def _kernels(
     which this layer does not import: :func:`twentyone.sim.runner.compile_notice`)."""
     from twentyone.analysis import outcomes, resplit, split_joint, split_moments
 
+    if command == "simulate":  # the chart's analysis and the simulator
+        return [*_chart_kernels(), *extra]
     out = [*_return_kernels(), *extra]
-    if command == "simulate":  # the analysis without the distributions, and the simulator
-        return out
     splits = [split_joint._atom_weights, split_joint._pair_rows, split_joint._accumulate]
     more = []  # rounds reaching three hands: approximated, matched to their exact moments
     if resplits:

@@ -179,7 +179,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     check_count_options(args)
     rules = load_rules(args.rules)  # (a bad rule set is told before the notice)
-    compile_notice()
+    compile_notice(exact=args.exact)
     if args.count is not None:
         setup = setup_from_options(
             rules=rules,
@@ -209,6 +209,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         address=args.address,
         strategy_file=args.strategy,
         as_json=args.json,
+        exact=args.exact,
     )
 
 
@@ -349,6 +350,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         "--address", default=None, help="run on Ray: auto or ray://host:port (twentyone[cluster])"
     )
     s.add_argument("--strategy", default=None, help="a chart JSON file instead of basic strategy")
+    s.add_argument(
+        "--exact",
+        action="store_true",
+        help="compute the exact return to compare with (default: shown only when "
+        "`edge` has kept it)",
+    )
     s.add_argument("--json", action="store_true", help="print the result as JSON")
     cg = s.add_argument_group("card counting (docs/counting.md)")
     cg.add_argument("--count", default=None, help="count system (hilo, ko, zen...) or TOML file")

@@ -40,15 +40,25 @@ def load_strategy_file(path: str) -> Strategy:
         raise TwentyOneError("strategy-invalid", path=path, reason=exc) from exc
 
 
-def exact_ev(rules: Rules, boxes: int) -> float | None:
-    """``analyze(rules).ev_basic`` where the exact analysis is installed and can do it."""
+def exact_ev(rules: Rules, boxes: int, compute: bool = False) -> float | None:
+    """The exact return of basic strategy to compare with: the one ``twentyone edge`` kept
+    (:mod:`twentyone.analysis.result_cache`; no analysis run), else, with ``compute``,
+    ``analyze(rules).ev_basic`` where the exact analysis is installed and can do it; else
+    None."""
     try:
-        from twentyone.analysis import analyze
+        from twentyone.analysis import result_cache
     except ImportError:
         return None
+    kept = result_cache.load(result_cache.edge_key(rules, boxes, None, None))
+    if kept is not None and isinstance(kept.get("ev_basic"), float):
+        return float(kept["ev_basic"])
+    if not compute:
+        return None
     try:
+        from twentyone.analysis import analyze
+
         return float(analyze(rules, boxes=boxes, outcomes=False).ev_basic)  # no distributions
-    except (TwentyOneError, NotImplementedError):
+    except (TwentyOneError, NotImplementedError, ImportError):
         return None
 
 
@@ -62,8 +72,11 @@ def run(
     address: str | None = None,
     strategy_file: str | None = None,
     as_json: bool = False,
+    exact: bool = False,
 ) -> int:
-    """Simulate and print the report (text, or JSON with ``as_json``)."""
+    """Simulate and print the report (text, or JSON with ``as_json``). The exact return is
+    compared with where ``edge`` kept it, or computed with ``exact`` (a first run then
+    compiles the exact analysis too)."""
     from twentyone.sim.textbook import chart_for
 
     check_arguments(rules, rounds, boxes, workers)
@@ -79,14 +92,14 @@ def run(
         strategy, note = chart_for(rules, boxes)
     if note:
         print(f"twentyone: note: {note}", file=sys.stderr)
-    exact = exact_ev(rules, boxes) if strategy_file is None and note is None else None
+    value = exact_ev(rules, boxes, exact) if strategy_file is None and note is None else None
     if helper is not None:
         helper.join()
     result = _with_progress(rules, rounds, boxes, seed, workers, strategy, address)
     if as_json:
-        print(json.dumps(result.to_dict(exact)))
+        print(json.dumps(result.to_dict(value)))
     else:
-        print(report_text(rules, result, strategy, exact))
+        print(report_text(rules, result, strategy, value, asked=exact or strategy_file is not None))
     return 0
 
 
@@ -125,8 +138,15 @@ def _with_progress(
         return simulate(rules, rounds, progress=lambda n: bar.advance(task, n), **kwargs)
 
 
-def report_text(rules: Rules, result: SimResult, strategy: Strategy, exact: float | None) -> str:
-    """The human-readable report."""
+def report_text(
+    rules: Rules,
+    result: SimResult,
+    strategy: Strategy,
+    exact: float | None,
+    asked: bool = True,
+) -> str:
+    """The human-readable report (``asked``: whether the exact return was asked for, so
+    that its absence is "not available" rather than "not computed")."""
     lo, hi = result.ci95
     box_word = "box" if result.boxes == 1 else "boxes"
     lines = [
@@ -141,8 +161,10 @@ def report_text(rules: Rules, result: SimResult, strategy: Strategy, exact: floa
     z = result.z(exact)
     if exact is not None and z is not None:
         lines.append(f"exact        {format_pct(exact)} (result lies {z:+.2f} standard errors off)")
-    else:
+    elif asked:
         lines.append("exact        not available")
+    else:
+        lines.append("exact        not computed (--exact computes it; `edge` keeps it)")
     lines.append(
         f"speed        {result.rounds_per_second / 1e6:.2f} million rounds/s "
         f"({result.workers} worker{'s' if result.workers != 1 else ''})"

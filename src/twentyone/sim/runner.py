@@ -113,13 +113,15 @@ def warm_up() -> None:
     run_task(tasks[0])
 
 
-def compile_notice(out: TextIO | None = None) -> bool:
-    """Tell the user (on standard error) when ``simulate``'s kernels, this one and the exact
-    analysis's, are about to compile; returns whether it did."""
+def compile_notice(out: TextIO | None = None, exact: bool = False) -> bool:
+    """Tell the user (on standard error) when ``simulate``'s kernels, this one and the
+    chart's analysis's (with ``exact``: the exact return's too), are about to compile; returns
+    whether it did."""
+    from twentyone.analysis import variance
     from twentyone.analysis.warmup import notice
     from twentyone.sim.kernel import _run
 
-    return notice(out, "simulate", extra=(_run,))
+    return notice(out, "simulate", extra=(_run, variance.moments) if exact else (_run,))
 
 
 def compile_aside() -> Any | None:
