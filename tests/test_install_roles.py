@@ -51,7 +51,7 @@ CLI = BOOT + "sys.argv[0] = 'twentyone'\nfrom twentyone.cli import entry\nentry(
 def run(
     tmp_path: Path,
     code: str,
-    args: list[str] = (),  # type: ignore[assignment]
+    args: list[str] | None = None,
     stdin: str = "",
     blocked: str = EVERY_EXTRA,
 ) -> tuple[subprocess.CompletedProcess[str], list[str]]:
@@ -60,7 +60,7 @@ def run(
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
     env.update(TW_BLOCKED=blocked, TW_BLOCK_LOG=str(log), PYTHONIOENCODING="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-c", code, *args],
+        [sys.executable, "-c", code, *(args or [])],
         input=stdin,
         capture_output=True,
         text=True,
