@@ -118,6 +118,10 @@ def _bankroll(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from twentyone.terminal.game import run_game
 
+    if args.hints:  # the exact returns: said before the first bet, not after it
+        from twentyone.extras import require
+
+        require("analysis", "play --hints")
     args.bankroll = _bankroll(args)
 
     if args.players is not None:
@@ -418,6 +422,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, not at exit
     except TwentyOneError as exc:
         print(f"twentyone: error: {_told(exc, args)}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:  # an optional extra not installed: which one, in a line
+        from twentyone.extras import needs_extra
+
+        told = needs_extra(exc, args.command)
+        if told is None:
+            raise
+        _ANALYSED[0] = False  # no background build of the analysis it could not import
+        print(f"twentyone: error: {told}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -18,8 +18,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 #: How many characters of what a client sent an error reply quotes.
 QUOTE = 64
 
@@ -83,6 +81,8 @@ def clip(value: Any) -> Any:
         return value if len(value) <= QUOTE else value[:QUOTE] + "…"
     if isinstance(value, int | float | bool) or value is None:
         return value
+    import orjson  # here, not at the top: `twentyone serve`'s options read this module's limits
+
     text = orjson.dumps(value, default=str).decode()
     return value if len(text) <= QUOTE else text[:QUOTE] + "…"
 
@@ -116,6 +116,8 @@ class Answered:
 
     @staticmethod
     def key(mid: Any) -> str:
+        import orjson
+
         return orjson.dumps(mid).decode()
 
     def get(self, mid: Any) -> dict[str, Any] | None:
@@ -123,6 +125,8 @@ class Answered:
         return found[0] if found is not None else None
 
     def put(self, mid: Any, reply: dict[str, Any]) -> None:
+        import orjson
+
         key = self.key(mid)
         cost = len(key) + len(orjson.dumps(reply, default=str))
         self._replies[key] = (reply, cost)
