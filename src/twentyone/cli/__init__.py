@@ -429,7 +429,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         told = needs_extra(exc, args.command)
         if told is None:
             raise
-        _ANALYSED[0] = False  # no background build of the analysis it could not import
+        _ANALYSED[0] = False  # nothing of the analysis ran: Python's own exit
         print(f"twentyone: error: {told}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
