@@ -46,7 +46,9 @@ def _dealer_total(up: int, counts: tuple[int, ...]) -> tuple[int, bool]:
     return best_total(hard, int(up == ACE or counts[ACE] > 0))
 
 
-def _plain_dealer_table(up: int, h17: bool) -> tuple[list[int], list[int], list[float], list[int]]:
+def _plain_dealer_table(
+    up: int, h17_from: int
+) -> tuple[list[int], list[int], list[float], list[int]]:
     """The trie as the Python loops built it: final multisets by breadth-first walk, sorted
     by their (value, count) steps from ten down, prefixes made in that order."""
     finals: dict[tuple[int, ...], float] = {}
@@ -57,7 +59,7 @@ def _plain_dealer_table(up: int, h17: bool) -> tuple[list[int], list[int], list[
             for v in range(10):
                 t = tuple(m + (u == v) for u, m in enumerate(key))
                 total, soft = _dealer_total(up, t)
-                into = nxt if dealer_draws(total, soft, h17) else finals
+                into = nxt if dealer_draws(total, soft, 1 + sum(t), h17_from) else finals
                 into[t] = into.get(t, 0.0) + ways
         frontier = nxt
     nodes: dict[tuple[tuple[int, int], ...], int] = {(): -1}
@@ -82,11 +84,11 @@ def _plain_dealer_table(up: int, h17: bool) -> tuple[list[int], list[int], list[
     return parent, fac, ways_out, bucket
 
 
-@pytest.mark.parametrize("h17", [False, True])
-def test_the_dealer_tables_are_the_plain_walks_node_for_node(h17: bool) -> None:
+@pytest.mark.parametrize("h17_from", [0, 2, 3, 4])  # S17, H17, H17 with 3 or 4 cards or more
+def test_the_dealer_tables_are_the_plain_walks_node_for_node(h17_from: int) -> None:
     for up in range(10):
-        t = _built(dealer_table)(up, h17)
-        parent, fac, ways, bucket = _plain_dealer_table(up, h17)
+        t = _built(dealer_table)(up, h17_from)
+        parent, fac, ways, bucket = _plain_dealer_table(up, h17_from)
         assert t.parent.tolist() == parent and t.fac.tolist() == fac, up
         assert t.ways.tolist() == ways and t.bucket.tolist() == bucket, up
         assert t.finals == sum(b >= 0 for b in bucket)

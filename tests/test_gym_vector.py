@@ -32,6 +32,7 @@ RULES = (
     "6D ENHC LS",
     "6D OBO ES SPL3",
     "2D HSA D10 SPL3 DAS RSA H17",
+    "2D H17C3 DAS SPL3",  # the dealer hits a soft 17 only with three cards or more
     "1D S17 SPL3 RSA LS PEN0.9 BJ6:5",
 )
 

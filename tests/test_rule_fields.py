@@ -12,6 +12,7 @@ import pytest
 
 from twentyone.analysis.context import ANALYSIS_IGNORES, ANALYSIS_READS, Context
 from twentyone.analysis.side_bets import side_bets
+from twentyone.engine.cards import parse_cards
 from twentyone.engine.rules import Rules
 from twentyone.engine.sidebets import SideBet
 from twentyone.sim.encode import SIM_IGNORES, encode_rules
@@ -25,6 +26,7 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "shuffle": ("continuous", {}),
     "penetration": (Fraction(1, 2), {}),
     "dealer_hits_soft_17": (True, {}),
+    "dealer_hits_soft_17_min_cards": (3, {"dealer_hits_soft_17": True}),
     "hole_card": (False, {"peek": False}),
     "peek": (False, {}),
     "dealer_blackjack_takes": ("original", {"peek": False}),
@@ -112,7 +114,8 @@ def test_the_analysis_reads_the_one_compiled_form(field: str) -> None:
 
 
 def test_the_kernels_predicates_are_the_engines_functions() -> None:
-    from twentyone.engine import compiled, predicates, round
+    from twentyone.engine import compiled, predicates
+    from twentyone.engine import round_settlement as round
 
     pairs = [
         (compiled.dealer_draws_jit, predicates.dealer_draws),
@@ -124,14 +127,20 @@ def test_the_kernels_predicates_are_the_engines_functions() -> None:
         assert jit.py_func is plain  # type: ignore[attr-defined]
     for total in range(2, 23):
         for soft in (False, True):
-            for h17 in (False, True):
-                assert compiled.dealer_draws_jit(total, soft, h17) == round.dealer_must_draw(
-                    total, soft, h17
-                )
+            for cards in range(2, 9):
+                for h17_from in (0, 2, 3, 7):
+                    assert compiled.dealer_draws_jit(total, soft, cards, h17_from) == (
+                        predicates.dealer_draws(total, soft, cards, h17_from)
+                    )
             for rule in (0, 1, 2):
                 assert compiled.total_may_double_jit(total, soft, rule) == (
                     predicates.total_may_double(total, soft, rule)
                 )
-    assert compiled.dealer_draws_jit(17, True, True) and not compiled.dealer_draws_jit(
-        17, True, False
+    assert compiled.dealer_draws_jit(17, True, 2, 2) and not compiled.dealer_draws_jit(
+        17, True, 2, 0
     )
+    # the engine's round draws by the same predicate, on the dealer's cards
+    h17_3 = Rules(decks=6, dealer_hits_soft_17=True, dealer_hits_soft_17_min_cards=3)
+    assert not round.dealer_must_draw(parse_cards("AS 6H"), h17_3)
+    assert round.dealer_must_draw(parse_cards("AS 2H 4D"), h17_3)
+    assert not round.dealer_must_draw(parse_cards("AS 2H 4D"), Rules(decks=6))

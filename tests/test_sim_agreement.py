@@ -48,6 +48,7 @@ SHORTHAND = (
     "6D ENHC LS",
     "6D OBO ES SPL3",
     "6D H17 LS RSA SPL3",
+    "2D H17C3 LS SPL3",  # the dealer hits a soft 17 only with three cards or more
     "2D HSA D10 SPL3 DAS",
     "8D D9 NDAS H17 PEN0.5",
     "1D S17 SPL3 RSA LS PEN0.9",
@@ -237,5 +238,15 @@ def test_a_wrong_rule_is_caught(pool: Any) -> None:
     rng = np.random.default_rng(9)
     chart = random_chart(rng)
     cards, ncards, money = record(rules.replace(split_second_card="in-turn"), chart, 3000, 1, 7)
+    bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
+    assert bad
+
+
+def test_a_kernel_that_ignores_the_soft_17_card_rule_is_caught() -> None:
+    """The H17C3 rule set's agreement has teeth: a kernel hitting every soft 17 (plain H17)
+    deals rounds the engine, drawing only on soft 17s of three cards, does not."""
+    rules = load_rules("2D H17C3 LS SPL3")
+    chart = random_chart(np.random.default_rng(3))
+    cards, ncards, money = record(rules.replace(dealer_hits_soft_17_min_cards=2), chart, 3000, 1, 7)
     bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
     assert bad

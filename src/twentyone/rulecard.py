@@ -121,7 +121,13 @@ def _game(r: Rules, w: Words) -> list[str]:
 
 
 def _dealer(r: Rules, w: Words) -> list[str]:
-    if r.dealer_hits_soft_17:
+    if r.soft_17_hit_from > 2:
+        draw = w._(
+            "The dealer draws to 16 and hits a soft 17 only with {n} or more cards; stands on "
+            "any other 17 and on 18 or more.",
+            n=r.soft_17_hit_from,
+        )
+    elif r.dealer_hits_soft_17:
         draw = w._("The dealer draws to 16 and hits soft 17; stands on hard 17 and on 18 or more.")
     else:
         draw = w._("The dealer draws to 16 and stands on all 17s, soft 17 included.")

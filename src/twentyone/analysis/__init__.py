@@ -161,7 +161,7 @@ def up_piece(ctx: Context, up: int, outcomes: bool = True) -> UpPiece:
         col.ev,
         col.second_moment,
         optimal_upcard(ctx, up).ev,
-        [float(x) for x in dealer_distribution(left, up, ctx.h17)],
+        [float(x) for x in dealer_distribution(left, up, ctx.h17_from)],
         up_outcomes(ctx, up, True) if outcomes else None,
         up_outcomes(ctx, up, False) if outcomes else None,
     )

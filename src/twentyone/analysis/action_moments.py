@@ -89,7 +89,7 @@ def _independent_second_moment(ctx: Context, up: int, pair: int, play: SplitPlay
         ctx.split_max(pair), ctx.pair_cards_left(shoe, pair, up), float(shoe.sum() - 2)
     )
     hands = sum(w_np.values()) + w_any
-    dealer = dealer_distribution(left, up, ctx.h17)
+    dealer = dealer_distribution(left, up, ctx.h17_from)
     loss = (ctx.f1s, ctx.f2s) if not ctx.peek else (0.0, 0.0)
     given = payoff_given_dealer(hand_fs, loss)
     if ctx.peek:

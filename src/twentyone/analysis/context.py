@@ -77,7 +77,8 @@ UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 #: Every field of :class:`~twentyone.engine.rules.Rules` the analysis reads, and where.
 ANALYSIS_READS: dict[str, str] = {
     "decks": "Context.shoe (the full shoe) and the hand tables",
-    "dealer_hits_soft_17": "Context.h17: the dealer's tables",
+    "dealer_hits_soft_17": "Context.h17_from: the dealer's tables",
+    "dealer_hits_soft_17_min_cards": "Context.h17_from: the dealer's tables",
     "peek": "Context.peek, f1, f2",
     "dealer_blackjack_takes": "Context.f1, f2, f1s, f2s (without a peek)",
     "blackjack_pays": "Context.bj_pays",
@@ -161,7 +162,7 @@ class Context:
     rules: Rules
     decks: int
     shoe: tuple[int, ...]
-    h17: bool
+    h17_from: int  # Rules.soft_17_hit_from: the fewest cards the dealer hits a soft 17 with
     peek: bool
     f1: float
     f2: float
@@ -196,7 +197,7 @@ class Context:
             rules=rules,
             decks=node_decks(counts, int(p[P_DECKS])),
             shoe=counts,
-            h17=bool(p[P_H17]),
+            h17_from=int(p[P_H17]),
             peek=peek,
             f1=f1,
             f2=f2,
@@ -356,20 +357,20 @@ class DistCache:
 
 @lru_cache(maxsize=64)
 def _dists(
-    decks: int, shoe0: tuple[int, ...], h17: bool, hands_by_pair: tuple[int, ...], up: int
+    decks: int, shoe0: tuple[int, ...], h17_from: int, hands_by_pair: tuple[int, ...], up: int
 ) -> DistCache:
     sets = removed_sets(decks, hands_by_pair)
     shoe = np.array(shoe0, dtype=np.int64)
     shoe[up] -= 1
     n = sets.keys.shape[0]
     return DistCache(
-        shoe, sets.keys, standing_table(up, h17), np.zeros((n, 7)), np.zeros(n, dtype=np.bool_)
+        shoe, sets.keys, standing_table(up, h17_from), np.zeros((n, 7)), np.zeros(n, dtype=np.bool_)
     )
 
 
 def up_dists(ctx: Context, up: int) -> DistCache:
     """The (cached) dealer probabilities of up card ``up``."""
-    return _dists(ctx.decks, ctx.shoe, ctx.h17, ctx.hands_by_pair, up)
+    return _dists(ctx.decks, ctx.shoe, ctx.h17_from, ctx.hands_by_pair, up)
 
 
 def base_table(

@@ -7,14 +7,14 @@ values. All orderings of one multiset are equally likely from a given shoe, so
 
 where ``ff`` is the falling factorial and ``orderings(M)`` counts only the orders the dealer's
 rule allows (no stop before the last card). The table of final multisets and their orderings
-is built once per up card and S17/H17, as a trie that shares the products of common
+is built once per up card and soft-17 rule, as a trie that shares the products of common
 prefixes; each composition then costs one pass over that trie.
 
 Outcomes are indexed 0-4 = 17..21, 5 = bust, 6 = blackjack (the up card and the first card
 drawn make 21).
 
 >>> from twentyone.analysis.shoe_counts import fresh_counts
->>> d = dealer_distribution(fresh_counts(1) - np.eye(10, dtype=np.int64)[5], 5, False)
+>>> d = dealer_distribution(fresh_counts(1) - np.eye(10, dtype=np.int64)[5], 5, 0)
 >>> round(float(d.sum()), 12)
 1.0
 """
@@ -74,13 +74,20 @@ def _merged(counts: IntArray, ways: FloatArray) -> tuple[IntArray, FloatArray]:
     return counts[first], np.asarray(summed, dtype=np.float64)
 
 
-def _final_multisets(up: int, hits_soft_17: bool) -> tuple[IntArray, FloatArray]:
+def _final_multisets(up: int, h17_from: int) -> tuple[IntArray, FloatArray]:
     """Every multiset of values the dealer can end with under ``up`` (one row of counts
     each) and its number of orderings the drawing rule allows (no stop before the last
-    card): a breadth-first walk, one card more at each level."""
+    card): a breadth-first walk, one card more at each level (``h17_from``: the fewest cards
+    with which the dealer hits a soft 17, 0 for never: ``Rules.soft_17_hit_from``)."""
     draws = np.array(
-        [[dealer_draws(t, soft, hits_soft_17) for soft in (False, True)] for t in range(32)]
-    )  # the rule itself (predicates.py), tabled for every total the walk meets
+        [
+            [
+                [dealer_draws(t, soft, n, h17_from) for n in range(MAX_SIZE + 2)]
+                for soft in (False, True)
+            ]
+            for t in range(32)
+        ]
+    )  # the rule itself (predicates.py), tabled for every total and size the walk meets
     step = np.eye(10, dtype=np.int64)
     front, front_ways = np.zeros((1, 10), dtype=np.int64), np.ones(1)
     finals: list[IntArray] = []
@@ -89,7 +96,7 @@ def _final_multisets(up: int, hits_soft_17: bool) -> tuple[IntArray, FloatArray]
         grown = (front[:, None, :] + step[None, :, :]).reshape(-1, 10)
         ways = np.repeat(front_ways, 10)
         total, soft = _totals(up, grown)
-        more = draws[total, soft.astype(np.int64)]
+        more = draws[total, soft.astype(np.int64), 1 + grown.sum(axis=1)]
         ended, ended_ways = _merged(grown[~more], ways[~more])
         finals.append(ended)
         finals_ways.append(ended_ways)
@@ -99,7 +106,7 @@ def _final_multisets(up: int, hits_soft_17: bool) -> tuple[IntArray, FloatArray]
 
 @lru_cache(maxsize=64)
 @kept("dealer_table", DealerTable)
-def dealer_table(up: int, hits_soft_17: bool) -> DealerTable:
+def dealer_table(up: int, h17_from: int) -> DealerTable:
     """The final multisets for up card value index ``up`` (cached).
 
     A final multiset's path in the trie is its (value, count) steps from ten down to ace,
@@ -108,11 +115,11 @@ def dealer_table(up: int, hits_soft_17: bool) -> DealerTable:
     nodes in depth-first order: each final adds the steps past what it shares with the
     final before it, and a step it shares is the node that final's path holds.
 
-    >>> t = dealer_table(9, False)  # a ten up: a blackjack (an ace drawn) is one final
+    >>> t = dealer_table(9, 0)  # a ten up: a blackjack (an ace drawn) is one final
     >>> int(t.bucket[(t.fac == 0 * MAX_RUN + 1) & (t.parent < 0)][0]) == 1 * 7 + BLACKJACK
     True
     """
-    counts, ways = _final_multisets(up, hits_soft_17)
+    counts, ways = _final_multisets(up, h17_from)
     n, size = counts.shape[0], counts.sum(axis=1)
     if counts.max() >= MAX_RUN or size.max() >= MAX_SIZE:
         raise AssertionError("dealer hand too long for the tables")
@@ -150,12 +157,12 @@ def dealer_table(up: int, hits_soft_17: bool) -> DealerTable:
 
 
 @lru_cache(maxsize=64)
-def standing_table(up: int, hits_soft_17: bool) -> DealerTable:
+def standing_table(up: int, h17_from: int) -> DealerTable:
     """:func:`dealer_table` without the final multisets that bust (their nodes are about half
     the table): :func:`dealer_dists` over it gives every outcome but the bust, whose chance is
     what the others leave (:func:`with_bust`). Still depth first (a subset closed under
     parents)."""
-    t = dealer_table(up, hits_soft_17)
+    t = dealer_table(up, h17_from)
     keep = (t.bucket >= 0) & (t.bucket % 7 != BUST)
     for _ in range(MAX_SIZE):  # the kept nodes' parents, a level at a time
         up_one = t.parent[keep & (t.parent >= 0)]
@@ -219,10 +226,10 @@ def dealer_probs(
 _NO_CARDS = np.zeros((1, 10), dtype=np.int64)
 
 
-def dealer_distribution(shoe: IntArray, up: int, hits_soft_17: bool) -> FloatArray:
+def dealer_distribution(shoe: IntArray, up: int, h17_from: int) -> FloatArray:
     """Outcome probabilities (17..21, bust, blackjack) for up card ``up`` drawing from
     ``shoe`` (the cards left after the up card and any others seen)."""
-    t = dealer_table(up, hits_soft_17)
+    t = dealer_table(up, h17_from)
     comp = np.ascontiguousarray(shoe, dtype=np.int64)
     # dealer_dists with one row (the same arithmetic as dealer_probs, bit for bit): one
     # kernel fewer for a first run to compile and a new process to load

@@ -235,7 +235,7 @@ class SplitDist(NamedTuple):
 @lru_cache(maxsize=16)
 def _dealer_rows(ctx: Context, up: int) -> DealerRows:
     """The dealer's outcomes after sets of cards, shared by the splits against ``up``."""
-    return DealerRows(shoe_after(ctx, up), up, ctx.h17)
+    return DealerRows(shoe_after(ctx, up), up, ctx.h17_from)
 
 
 def _two_hands(

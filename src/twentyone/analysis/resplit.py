@@ -167,7 +167,7 @@ def _hand_joints(
         base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
         nodes.bounds, base.mask, base.valid, cache.dists, _ready(rows, cache.done),
         blackjack_card(up), ctx.peek, dec, pair == ACE and not ctx.hsa,
-        dealer_distribution(left, up, ctx.h17),
+        dealer_distribution(left, up, ctx.h17_from),
     )  # fmt: skip
     n = float(left.sum())
     one = nodes.index[tuple(int(v == pair) for v in range(10))]

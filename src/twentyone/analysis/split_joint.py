@@ -306,9 +306,9 @@ class DealerRows:
     """The dealer's outcomes (17..21, bust, blackjack) for one up card drawing from ``shoe``
     (the cards left after the up card) less each set of cards met so far, by row."""
 
-    def __init__(self, shoe: IntArray, up: int, hits_soft_17: bool) -> None:
+    def __init__(self, shoe: IntArray, up: int, h17_from: int) -> None:
         self.shoe = shoe
-        self.table = standing_table(up, hits_soft_17)
+        self.table = standing_table(up, h17_from)
         self.slots = np.full(2 << 12, FREE, dtype=np.int64)
         self.count = 0
         self.store = np.zeros((1 << 11, 7))

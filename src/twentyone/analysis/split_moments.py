@@ -317,11 +317,11 @@ class WeightedRows:
     computed once: a split's strategies share most of them)."""
 
     def __init__(
-        self, shoe: IntArray, up: int, pair: int, hits_soft_17: bool, weights: FloatArray
+        self, shoe: IntArray, up: int, pair: int, h17_from: int, weights: FloatArray
     ) -> None:
         self.shoe = np.ascontiguousarray(shoe, dtype=np.int64)
         self.pair = pair
-        self.table = standing_table(up, hits_soft_17)
+        self.table = standing_table(up, h17_from)
         self.weights = np.ascontiguousarray(weights)
         self.slots = np.full(2 << 12, FREE, dtype=np.int64)
         self.cards = np.zeros(10 << 11, dtype=np.int64)
@@ -376,15 +376,15 @@ class SplitRows(NamedTuple):
 
 
 def split_rows(
-    shoe: IntArray, up: int, pair: int, hits_soft_17: bool, limit: int, most: int
+    shoe: IntArray, up: int, pair: int, h17_from: int, limit: int, most: int
 ) -> SplitRows:
     """:class:`SplitRows` for a split to ``limit`` hands from ``shoe`` (the cards left after
     the up card and the two pair cards), hands and dealer taking ``most`` cards at most."""
     pair_cards = int(shoe[pair])
     weights = rest_weights(limit, pair_cards, int(shoe.sum()) - pair_cards, most)
     return SplitRows(
-        WeightedRows(shoe, up, pair, hits_soft_17, weights[ONE_NP : ONE_ANY + 1]),
-        WeightedRows(shoe, up, pair, hits_soft_17, weights[TWO_NP : TWO_ANY + 1]),
+        WeightedRows(shoe, up, pair, h17_from, weights[ONE_NP : ONE_ANY + 1]),
+        WeightedRows(shoe, up, pair, h17_from, weights[TWO_NP : TWO_ANY + 1]),
     )
 
 
@@ -514,7 +514,7 @@ def _rows(ctx: Context, up: int, pair: int, limit: int) -> SplitRows:
     shoe = shoe_after(ctx, up)
     shoe[pair] -= 2
     most = 2 * int(ctx.nodes.ncards.max()) + MAX_SIZE
-    return split_rows(shoe, up, pair, ctx.h17, limit, most)
+    return split_rows(shoe, up, pair, ctx.h17_from, limit, most)
 
 
 def tilted(dist: FloatArray, values: FloatArray, first: float, second: float) -> FloatArray | None:

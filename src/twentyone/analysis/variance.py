@@ -288,7 +288,7 @@ def _split_second_moment(
         ctx.split_max(pair), ctx.pair_cards_left(shoe, pair, up), float(shoe.sum() - 2)
     )
     hands = sum(w_np.values()) + w_any
-    dealer = dealer_distribution(left, up, ctx.h17)
+    dealer = dealer_distribution(left, up, ctx.h17_from)
     loss = (ctx.f1s, ctx.f2s) if not ctx.peek else (0.0, 0.0)
     given = payoff_given_dealer(np.array(hand_fs), loss)
     if ctx.peek:

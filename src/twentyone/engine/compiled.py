@@ -10,8 +10,8 @@ functions (``*_jit``), for the kernels.
 >>> from twentyone import load_rules
 >>> p, f = encode_rules(load_rules("6D H17 LS"))
 >>> int(p[P_DECKS]), int(p[P_H17]), int(p[P_SURRENDER]), float(f[F_BJ])
-(6, 1, 1, 1.5)
->>> bool(dealer_draws_jit(17, True, True)), bool(total_may_double_jit(11, False, 2))
+(6, 2, 1, 1.5)
+>>> bool(dealer_draws_jit(17, True, 2, 2)), bool(total_may_double_jit(11, False, 2))
 (True, True)
 """
 
@@ -40,7 +40,7 @@ FloatArray = npt.NDArray[np.float64]
 P_DECKS = 0  # decks in the shoe
 P_CONTINUOUS = 1  # 1: a full shoe every round; 0: a cut card
 P_CUT = 2  # cards dealt before the cut card is out: int(52 * decks * penetration)
-P_H17 = 3  # dealer hits soft 17
+P_H17 = 3  # the fewest cards with which the dealer hits a soft 17 (0: never; 2: H17)
 P_HOLE = 4  # the dealer takes a hole card in the initial deal
 P_PEEK = 5  # the dealer peeks under an ace or a ten
 P_OBO = 6  # without a peek a dealer blackjack takes only the original bets
@@ -80,7 +80,7 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p[P_DECKS] = rules.decks
     p[P_CONTINUOUS] = rules.shuffle == "continuous"
     p[P_CUT] = int(52 * rules.decks * rules.penetration)
-    p[P_H17] = rules.dealer_hits_soft_17
+    p[P_H17] = rules.soft_17_hit_from
     p[P_HOLE] = rules.hole_card
     p[P_PEEK] = rules.peek
     p[P_OBO] = rules.dealer_blackjack_takes == "original"

@@ -112,6 +112,12 @@ TEMPLATES: dict[str, Template] = {
     ),
     "unknown-side-bet": _t(N_("side bet {side!r}: this table offers {offered}")),
     # rules: fields that do not go together
+    "soft-17-cards-needs-h17": _t(
+        N_(
+            "dealer_hits_soft_17_min_cards={cards} needs dealer_hits_soft_17=True: a dealer "
+            "who stands on soft 17 hits it with no number of cards"
+        )
+    ),
     "peek-needs-hole-card": _t(
         N_("peek=True needs hole_card=True: with no hole card there is nothing to peek at")
     ),

@@ -3,8 +3,10 @@ dealer draws. Plain functions on integers, so the engine calls them as they are 
 paths (the exact analysis, the simulator) call the same functions compiled by numba
 (:mod:`twentyone.engine.compiled`): the two cannot drift apart.
 
->>> dealer_draws(16, False, False), dealer_draws(17, True, False), dealer_draws(17, True, True)
+>>> dealer_draws(16, False, 2, 0), dealer_draws(17, True, 2, 0), dealer_draws(17, True, 2, 2)
 (True, False, True)
+>>> dealer_draws(17, True, 2, 3), dealer_draws(17, True, 3, 3)  # soft 17 with 3 cards or more
+(False, True)
 >>> total_may_double(9, False, DOUBLE_ON["9-11"]), total_may_double(9, False, DOUBLE_ON["10-11"])
 (True, False)
 >>> cards_pair(False, True, by_rank=False), cards_pair(False, True, by_rank=True)
@@ -19,10 +21,14 @@ DOUBLE_ON = {"any": 0, "9-11": 1, "10-11": 2}
 SURRENDER = {"none": 0, "late": 1, "early": 2}
 
 
-def dealer_draws(total: int, soft: bool, hits_soft_17: bool) -> bool:
-    """The dealer's drawing rule (ro.6, pt.7, hu.6, ru.11): below 17, and on a soft 17 where
-    the dealer hits it."""
-    return total < 17 or (total == 17 and soft and hits_soft_17)
+def dealer_draws(total: int, soft: bool, cards: int, hit_soft_17_from: int) -> bool:
+    """The dealer's drawing rule (ro.6, pt.7, hu.6, ru.11): below 17, and on a soft 17 of
+    ``cards`` cards where the dealer hits one of that many (``hit_soft_17_from``:
+    :attr:`Rules.soft_17_hit_from <twentyone.engine.rules.Rules.soft_17_hit_from>`, the fewest
+    cards with which the dealer hits a soft 17; 0: never)."""
+    return total < 17 or (
+        total == 17 and soft and hit_soft_17_from != 0 and cards >= hit_soft_17_from
+    )
 
 
 def total_may_double(total: int, soft: bool, double_on: int) -> bool:

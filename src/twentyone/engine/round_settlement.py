@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from twentyone.engine.cards import hand_total
+from twentyone.engine.cards import Card, hand_total
 from twentyone.engine.hands import Box
 from twentyone.engine.predicates import dealer_draws
 from twentyone.engine.records import PaymentKind, Result, Reveal
 from twentyone.engine.round_state import RoundState
+from twentyone.engine.rules import Rules
 
 #: What a hand's result returns, as a multiple of the hand's bet (the blackjack payout is the
 #: table's: see :meth:`Round.payout`).
@@ -24,15 +25,19 @@ _RETURNS: dict[str, Fraction] = {
 }
 
 
-def dealer_must_draw(total: int, soft: bool, hits_soft_17: bool) -> bool:
-    """The dealer's drawing rule (ro.6, pt.7, hu.6, ru.11).
+def dealer_must_draw(dealer: list[Card], rules: Rules) -> bool:
+    """The dealer's drawing rule (ro.6, pt.7, hu.6, ru.11) on the dealer's cards.
 
-    >>> dealer_must_draw(16, False, False), dealer_must_draw(17, True, False)
+    >>> from twentyone.engine.cards import parse_cards
+    >>> h17 = Rules(decks=1, dealer_hits_soft_17=True)
+    >>> dealer_must_draw(parse_cards("TS 6H"), Rules(decks=1)), dealer_must_draw(
+    ...     parse_cards("AS 6H"), Rules(decks=1))
     (True, False)
-    >>> dealer_must_draw(17, True, True)
+    >>> dealer_must_draw(parse_cards("AS 6H"), h17)
     True
     """
-    return dealer_draws(total, soft, hits_soft_17)
+    total = hand_total(dealer)
+    return dealer_draws(total.total, total.soft, len(dealer), rules.soft_17_hit_from)
 
 
 class RoundSettlement(RoundState):
@@ -69,7 +74,7 @@ class RoundSettlement(RoundState):
         if len(self.dealer) >= 2:
             self.dealer_blackjack = hand_total(self.dealer[:2]).total == 21
         if live and not self.dealer_blackjack:
-            while dealer_must_draw(*hand_total(self.dealer), rules.dealer_hits_soft_17):
+            while dealer_must_draw(self.dealer, rules):
                 self._draw(None, 0)
         dealer_total = hand_total(self.dealer).total
         for box in self.boxes:

@@ -52,7 +52,10 @@ class Rules:
 
     - ``decks``, ``shuffle`` (``continuous`` or ``cut-card``), ``penetration`` (where the cut
       card sits, as a fraction of the shoe: ru.1 two thirds).
-    - ``dealer_hits_soft_17``: H17 when true (all five rulebooks stand: ro.6, pt.2).
+    - ``dealer_hits_soft_17``: H17 when true (all five rulebooks stand: ro.6, pt.2);
+      ``dealer_hits_soft_17_min_cards``: the fewest cards with which an H17 dealer hits a soft
+      17 (2, every soft 17; 3: "hits soft 17 only with three or more cards", a soft 17 of two
+      cards stands). :attr:`Rules.soft_17_hit_from` is the two as one number.
     - ``hole_card``: the dealer takes a face-down second card in the initial deal (pl, pt, ru);
       false means the second card is drawn after the players (ro.14, hu.4).
     - ``peek``: with a hole card, the dealer checks it for blackjack under an ace or a ten
@@ -87,6 +90,7 @@ class Rules:
     shuffle: Shuffle = "cut-card"
     penetration: Fraction = Fraction(3, 4)
     dealer_hits_soft_17: bool = False
+    dealer_hits_soft_17_min_cards: int = 2
     hole_card: bool = True
     peek: bool = True
     dealer_blackjack_takes: DealerBlackjackTakes = "all"
@@ -148,6 +152,10 @@ class Rules:
             raise bad("decks", "out-of-range", lo=1, hi=8)
         if not 0 < self.penetration < 1:
             raise bad("penetration", "not-a-fraction")
+        if not 2 <= self.dealer_hits_soft_17_min_cards <= 7:  # 7 aces: the longest soft 17
+            raise bad("dealer_hits_soft_17_min_cards", "out-of-range", lo=2, hi=7)
+        if self.dealer_hits_soft_17_min_cards != 2 and not self.dealer_hits_soft_17:
+            raise RulesError("soft-17-cards-needs-h17", cards=self.dealer_hits_soft_17_min_cards)
         if self.peek and not self.hole_card:
             raise RulesError("peek-needs-hole-card")
         if self.peek and self.dealer_blackjack_takes != "all":
@@ -182,6 +190,20 @@ class Rules:
             raise bad("table_boxes", "out-of-range", lo=1, hi=12)
         if not 1 <= self.boxes_per_player <= self.table_boxes:
             raise bad("boxes_per_player", "out-of-range", lo=1, hi=self.table_boxes)
+
+    @property
+    def soft_17_hit_from(self) -> int:
+        """The dealer's soft-17 rule as one number: the fewest cards with which the dealer
+        hits a soft 17, 0 where the dealer stands on every soft 17 (what the predicates and
+        the fast paths read: :func:`twentyone.engine.predicates.dealer_draws`).
+
+        >>> h17 = Rules(decks=6, dealer_hits_soft_17=True)
+        >>> Rules(decks=6).soft_17_hit_from, h17.soft_17_hit_from
+        (0, 2)
+        >>> h17.replace(dealer_hits_soft_17_min_cards=3).soft_17_hit_from
+        3
+        """
+        return self.dealer_hits_soft_17_min_cards if self.dealer_hits_soft_17 else 0
 
     @property
     def hand_limit(self) -> int | None:

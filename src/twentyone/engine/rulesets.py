@@ -13,7 +13,8 @@ or a shorthand string.
 Traceback (most recent call last):
 ...
 twentyone.engine.errors.RulesError: unknown shorthand token 'XYZ' in '6D XYZ': expected <n>D, \
-S17|H17, DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, BJ<a>:<b>, CSM|PEN<p>, DFL
+S17|H17|H17C<n>, DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, BJ<a>:<b>, \
+CSM|PEN<p>, DFL
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 PRESETS = ("ro-casino", "pl-online", "pt-casino", "hu-casino", "ru-online")
 
 _TOKENS_HELP = (
-    "<n>D, S17|H17, DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, "
+    "<n>D, S17|H17|H17C<n>, DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, "
     "BJ<a>:<b>, CSM|PEN<p>, DFL"
 )
 
@@ -79,6 +80,9 @@ def parse_shorthand(text: str) -> Rules:
             got["decks"] = int(m[1])
         elif token in ("S17", "H17"):
             got["dealer_hits_soft_17"] = token == "H17"
+        elif m := re.fullmatch(r"H17C(\d+)", token):  # hits a soft 17 of <n> cards or more
+            got["dealer_hits_soft_17"] = True
+            got["dealer_hits_soft_17_min_cards"] = int(m[1])
         elif token in ("DOA", "D9", "D10"):
             got["double_on"] = {"DOA": "any", "D9": "9-11", "D10": "10-11"}[token]
         elif token in ("DAS", "NDAS"):

@@ -142,7 +142,7 @@ def _settle(
         while True:
             dsum = d[i, D_SUM]
             best = best_total(dsum, d[i, D_ACE])
-            if not dealer_draws_jit(best, best != dsum, p[P_H17] != 0):
+            if not dealer_draws_jit(best, best != dsum, d[i, D_N], p[P_H17]):
                 break
             _dealer_card(shoe, pos, rng, d, rec, i)
     m = box_money(p, f, hands, base, nh[i], dbj, best_total(d[i, D_SUM], d[i, D_ACE]))

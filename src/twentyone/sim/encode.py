@@ -13,7 +13,7 @@ Cards in the kernel are 52-card indices in the order of :func:`twentyone.engine.
 >>> from twentyone import load_rules
 >>> p, f = encode_rules(load_rules("6D H17 LS"))
 >>> int(p[P_DECKS]), int(p[P_H17]), int(p[P_SURRENDER]), float(f[F_BJ])
-(6, 1, 1, 1.5)
+(6, 2, 1, 1.5)
 >>> card_index(Card.parse("AS")), int(RANK_VALUE[12])
 (51, 1)
 """

@@ -352,11 +352,12 @@ def kernel_function(counting: bool, name: str) -> Any:
                 h17 = p[P_H17]
                 while True:
                     best = best_total(dsum, dace)
-                    if not dealer_draws_jit(best, best != dsum, h17 != 0):
+                    if not dealer_draws_jit(best, best != dsum, dn, h17):
                         break
                     nrec, dsum, dace = dealer_card(
                         False, *dealt, record, cards, r, nrec, dsum, dace
                     )
+                    dn += 1
             dealer = best_total(dsum, dace)
 
             # ------------------------------------------------------------ settlement

@@ -41,6 +41,7 @@ from twentyone.terminal.text import (
     card_text,
     cards_text,
     check_options,
+    dealer_rule,
     even_money_hint,
     hand_paid,
     hint_text,
@@ -123,7 +124,7 @@ class Game(TableView):
             _n("{n} box", "{n} boxes", t.boxes),
             _("bets {lo} to {hi}", lo=money(r.table_min), hi=money(r.table_max)),
             _("blackjack pays {ratio}", ratio=bj),
-            _("dealer hits soft 17") if r.dealer_hits_soft_17 else _("dealer stands on soft 17"),
+            dealer_rule(r),
             *([] if r.hole_card else [_("no hole card")]),
             _n("{n} deck", "{n} decks", r.decks),
         ]

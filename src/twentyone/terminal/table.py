@@ -38,6 +38,7 @@ from twentyone.terminal.text import (
     _,
     _n,
     check_options,
+    dealer_rule,
     hand_paid,
     latin_key,
     money,
@@ -185,7 +186,7 @@ class SharedGame(Game):
         parts = [
             _("bets {lo} to {hi}", lo=money(r.table_min), hi=money(r.table_max)),
             _("blackjack pays {ratio}", ratio=bj),
-            _("dealer hits soft 17") if r.dealer_hits_soft_17 else _("dealer stands on soft 17"),
+            dealer_rule(r),
             *([] if r.hole_card else [_("no hole card")]),
             _n("{n} deck", "{n} decks", r.decks),
         ]

@@ -231,6 +231,21 @@ def even_money_hint(declined: float, chance: float) -> str:
     )
 
 
+def dealer_rule(rules: Rules) -> str:
+    """The dealer's soft-17 rule as the table's line of facts says it.
+
+    >>> dealer_rule(Rules(decks=1)), dealer_rule(Rules(decks=1, dealer_hits_soft_17=True))
+    ('dealer stands on soft 17', 'dealer hits soft 17')
+    >>> dealer_rule(Rules(decks=1, dealer_hits_soft_17=True, dealer_hits_soft_17_min_cards=3))
+    'dealer hits soft 17 with 3 or more cards'
+    """
+    if rules.soft_17_hit_from > 2:
+        return _("dealer hits soft 17 with {n} or more cards", n=rules.soft_17_hit_from)
+    if rules.dealer_hits_soft_17:
+        return _("dealer hits soft 17")
+    return _("dealer stands on soft 17")
+
+
 def yes_no_keys() -> tuple[str, str]:
     """The keys for yes and no in the game's language (``y``/``n`` are always accepted too)."""
     return _p("yes key", "y"), _p("no key", "n")
