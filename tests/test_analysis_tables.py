@@ -415,7 +415,18 @@ def test_the_hands_distributions_keep_the_two_card_rows_bit_for_bit(rules: str, 
         nodes.bounds, base.mask, base.valid, base.nb, base.pbj, base.push, blackjack_card(up),
         ctx.peek, ctx.f1, ctx.f2, optimal_solved(ctx, up).dec, False, grid.size, grid.off,
     )  # fmt: skip
-    stand, hit, dbl, played, two = hand_distributions(*args)
+    from twentyone.analysis.outcomes import DistRules
+
+    stand, hit, dbl, played, two = hand_distributions(
+        base.comp,
+        nodes.table,
+        base.mask & base.valid,
+        base.stand,
+        DistRules(blackjack_card(up), ctx.peek, ctx.f1, ctx.f2, False),
+        optimal_solved(ctx, up).dec,
+        grid.size,
+        grid.off,
+    )
     want = _plain_hand_distributions(args)
     assert np.array_equal(played, want[3])
     pairs = np.nonzero(nodes.ncards == 2)[0]

@@ -23,7 +23,15 @@ from twentyone.analysis.dealer import (
     standing_table,
     with_bust,
 )
-from twentyone.analysis.player import CHART, gather_stand, solve, stand_rows
+from twentyone.analysis.player import (
+    CHART,
+    PlayMode,
+    PlayRules,
+    StandValues,
+    gather_stand,
+    solve,
+    stand_rows,
+)
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
@@ -327,6 +335,11 @@ class Base:
     mask: BoolArray
     push: FloatArray
 
+    @property
+    def stand(self) -> StandValues:
+        """The stand values as the kernels take them."""
+        return StandValues(self.nb, self.pbj, self.push)
+
 
 @dataclass
 class DistCache:
@@ -449,18 +462,7 @@ def run_solve(
     hard, soft = chart if chart is not None else (_EMPTY, _EMPTY)
     zero = np.zeros(nodes.size, dtype=np.int64)
     d_in, ds_in = dec if dec is not None else (zero, zero)
-    out = solve(
-        base.comp,
-        nodes.counts,
-        nodes.total,
-        nodes.soft,
-        nodes.ncards,
-        nodes.child,
-        nodes.order,
-        nodes.bounds,
-        use,
-        base.nb,
-        base.pbj,
+    rules = PlayRules(
         blackjack_card(up),
         ctx.peek,
         ctx.f1s if split else ctx.f1,
@@ -470,12 +472,9 @@ def run_solve(
         ctx.double_rule,
         force_stand2,
         ctx.bonus,
-        mode,
-        hard,
-        soft,
-        d_in,
-        ds_in,
     )
+    play = PlayMode(mode, hard, soft, d_in, ds_in)
+    out = solve(base.comp, nodes.table, use, base.stand, rules, play)
     return Solved(*out)
 
 

@@ -12,37 +12,82 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_HANDS = ("ai", "ai2", "ai", "ai", "ai2", "ai", "ai", "ab", "ab")
-_DISTS = ("af", "af", "af", "i", "b", "f", "f", "ai")
-_SOLVE = (
-    *("ai", "ai2", "ai", "ab", "ai", "ai2", "ai", "ai", "ab", "af", "af", "i", "b", "f", "f"),
-    *("i", "b", "i", "b", "f", "i", "ai", "ai", "ai", "ai"),
+#: A named tuple's code: the class (``module:name``) and its fields' codes.
+Code = str | tuple[str, tuple[str, ...]]
+
+#: twentyone.analysis.shoe_counts.HandTable: counts, total, soft, ncards, child, order, bounds
+HAND_TABLE: Code = (
+    "twentyone.analysis.shoe_counts:HandTable",
+    ("ai2", "ai", "ab", "ai", "ai2", "ai", "ai"),
+)
+#: twentyone.analysis.player.StandValues: nb, pbj, push
+STAND_VALUES: Code = ("twentyone.analysis.player:StandValues", ("af", "af", "af"))
+_SOLVE: tuple[Code, ...] = (
+    "ai",
+    HAND_TABLE,
+    "ab",
+    STAND_VALUES,
+    ("twentyone.analysis.player:PlayRules", ("i", "b", "f", "f", "i", "b", "i", "b", "f")),
+    ("twentyone.analysis.player:PlayMode", ("i", "ai", "ai", "ai", "ai")),
 )
 #: The kernels Python calls (module, name), in the module's order, each with the argument
 #: types the analysis calls it with: ``i`` int64, ``b`` boolean, ``f`` float64, and arrays
 #: ``a`` + the element (``i``, ``b``, ``f``, ``i32``) + ``2`` or ``3`` for two or three
-#: dimensions, all C-contiguous. ``tests/test_warmup.py`` checks them against the calls an
-#: analysis makes.
-EXPORTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+#: dimensions, all C-contiguous; a named tuple of those (:data:`Code`).
+#: ``tests/test_warmup.py`` checks them against the calls an analysis makes.
+EXPORTS: tuple[tuple[str, str, tuple[Code, ...]], ...] = (
     ("twentyone.analysis.dealer", "dealer_dists", ("ai", "ai2", "ai", "ai", "af", "ai")),
     ("twentyone.analysis.player", "_bonus_need", ("ai",)),
     ("twentyone.analysis.player", "solve", _SOLVE),
     ("twentyone.analysis.player", "stand_rows", ("ai", "ai2", "i", "ab", "ai", "ab")),
     ("twentyone.analysis.player", "gather_stand", ("af2", "ab", "ai", "ai", "ab")),
     ("twentyone.analysis.player", "stand_needed", ("i", "ai2", "ai", "ai", "ai", "ai", "b")),
-    ("twentyone.analysis.variance", "moments", (*_HANDS, *_DISTS, "f", "b")),
-    ("twentyone.analysis.outcomes", "hand_distributions", (*_HANDS, *_DISTS, "b", "i", "i")),
+    (
+        "twentyone.analysis.variance",
+        "moments",
+        (
+            "ai",
+            HAND_TABLE,
+            "ab",
+            STAND_VALUES,
+            ("twentyone.analysis.variance:MomentRules", ("i", "b", "f", "f", "f", "b")),
+            "ai",
+        ),
+    ),
+    (
+        "twentyone.analysis.outcomes",
+        "hand_distributions",
+        (
+            "ai",
+            HAND_TABLE,
+            "ab",
+            STAND_VALUES,
+            ("twentyone.analysis.outcomes:DistRules", ("i", "b", "f", "f", "b")),
+            "ai",
+            "i",
+            "i",
+        ),
+    ),
     (
         "twentyone.analysis.split_joint",
         "_atom_weights",
-        ("i", "i", "ai2", "ai", "ai", "ai2", "ai", "ai", "b", "b", "b"),
+        ("i", "i", HAND_TABLE, "ai", "ai", "b", "b", "b"),
     ),
     ("twentyone.analysis.split_joint", "_pair_rows", ("ai2", "ai", "ai", "ai", "i")),
     ("twentyone.analysis.split_joint", "_accumulate", ("ai", "ai2", "af2", "ai32", "af2")),
     (
         "twentyone.analysis.resplit",
         "state_joint",
-        (*_HANDS, "af2", "ai", "i", "b", "ai", "b", "af"),
+        (
+            "ai",
+            HAND_TABLE,
+            "ab",
+            ("twentyone.analysis.resplit:DealerOutcomes", ("af2", "ai", "af")),
+            "ai",
+            "i",
+            "b",
+            "b",
+        ),
     ),
     ("twentyone.analysis.split_joint", "_key_rows", ("ai", "ai", "ai", "i")),
     (
@@ -69,18 +114,34 @@ def array_code(code: str) -> tuple[str, int]:
     return code[1:], 1
 
 
+def sample(code: Code) -> Any:
+    """A value of the type ``code`` names (arrays of one element a dimension).
+
+    >>> sample("ai2").shape, sample("f"), sample(("twentyone.analysis.player:StandValues",
+    ...     ("af", "af"))).nb.dtype.name
+    ((1, 1), 0.0, 'float64')
+    """
+    import numpy as np
+
+    if isinstance(code, tuple):
+        where, fields = code
+        module, name = where.split(":")
+        cls = getattr(importlib.import_module(module), name)
+        return cls(*(sample(c) for c in fields))
+    if not code.startswith("a"):
+        return {"i": 0, "b": False, "f": 0.0}[code]
+    element, ndim = array_code(code)
+    dtypes = {"i": np.int64, "b": np.bool_, "f": np.float64, "i32": np.int32}
+    return np.zeros((1,) * ndim, dtype=dtypes[element])
+
+
 def signatures() -> list[tuple[Any, tuple[Any, ...]]]:
     """Each kernel of :data:`EXPORTS` with its argument types as numba's types (this imports
-    numba)."""
-    from numba import types
+    numba): the types numba gives a :func:`sample` of each."""
+    from numba import typeof
 
-    scalars = {"i": types.int64, "b": types.boolean, "f": types.float64, "i32": types.int32}
-
-    def numba_type(code: str) -> Any:
-        if not code.startswith("a"):
-            return scalars[code]
-        element, ndim = array_code(code)
-        return types.Array(scalars[element], ndim, "C")
+    def numba_type(code: Code) -> Any:
+        return typeof(sample(code))  # type: ignore[no-untyped-call]
 
     return [
         (getattr(importlib.import_module(m), n), tuple(numba_type(c) for c in codes))

@@ -45,10 +45,10 @@ from twentyone.analysis.hands import (
     split_decisions,
     two_card_nodes,
 )
-from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, _bonus_need
+from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, StandValues, _bonus_need
 from twentyone.analysis.resplit import hands_distribution, more_hands
 from twentyone.analysis.resplit_exact import hand_atoms, listable, more_hands_exact
-from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, IntArray
+from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, HandTable, IntArray
 from twentyone.analysis.shoe_counts import two_card_probability as two_card_p
 from twentyone.analysis.split_joint import DealerRows, pair_joint, split_atoms
 from twentyone.analysis.split_moments import split_moments_of, tilted
@@ -113,26 +113,26 @@ class RoundOutcomes(NamedTuple):
     unmatched: float = 0.0
 
 
+class DistRules(NamedTuple):
+    """What :func:`hand_distributions` reads of the rules for one up card: ``bj`` (the
+    dealer's blackjack card, -1: none), ``peek``, ``f1``/``f2`` (the parts of a standing /
+    doubled stake a dealer blackjack takes) and ``force_stand2`` (two-card hands stand)."""
+
+    bj: int
+    peek: bool
+    f1: float
+    f2: float
+    force_stand2: bool
+
+
 @njit(cache=True)
 def hand_distributions(
     comp_base: IntArray,
-    counts: IntArray,
-    total: IntArray,
-    ncards: IntArray,
-    child: IntArray,
-    order: IntArray,
-    bounds: IntArray,
-    mask: BoolArray,
-    valid: BoolArray,
-    nb: FloatArray,
-    pbj: FloatArray,
-    push: FloatArray,
-    bj: int,
-    peek: bool,
-    f1: float,
-    f2: float,
+    hands: HandTable,
+    use: BoolArray,
+    stand_values: StandValues,
+    rules: DistRules,
     dec: IntArray,
-    force_stand2: bool,
     size: int,
     off: int,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, IntArray]:  # pragma: no cover
@@ -142,6 +142,11 @@ def hand_distributions(
     row (the last), four times less memory to fill for a new process. With a peek, masses
     are joint with "the dealer has no blackjack" (they sum to its probability), as the
     values are."""
+    counts, total, ncards = hands.counts, hands.total, hands.ncards
+    child, order, bounds = hands.child, hands.order, hands.bounds
+    nb, pbj, push = stand_values.nb, stand_values.pbj, stand_values.push
+    bj, peek, f1, f2 = rules.bj, rules.peek, rules.f1, rules.f2
+    force_stand2 = rules.force_stand2
     n = counts.shape[0]
     two = np.zeros(n, dtype=np.int64)
     m = 0
@@ -158,7 +163,7 @@ def hand_distributions(
     for g in range(bounds.shape[0] - 1):
         for j in range(bounds[g], bounds[g + 1]):
             i = order[j]
-            if not mask[i] or not valid[i]:
+            if not use[i]:
                 continue
             r = two[i]
             if r < 0:  # the scratch row, zeroed
@@ -403,11 +408,11 @@ def _up_tables(ctx: Context, up: int, optimal: bool) -> _UpTables:
         assert col.chart is not None
         solved = chart_solved(ctx, up, col.chart)
     hand = Grid(ctx, hands=1)  # a split's hands do not widen one hand's tables
+    rules = DistRules(blackjack_card(up), ctx.peek, ctx.f1, ctx.f2, False)
+    use = base.mask & base.valid
     stand, hit, dbl, played, two = hand_distributions(
-        base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
-        nodes.bounds, base.mask, base.valid, base.nb, base.pbj, base.push,
-        blackjack_card(up), ctx.peek, ctx.f1, ctx.f2, solved.dec, False, hand.size, hand.off,
-    )  # fmt: skip
+        base.comp, nodes.table, use, base.stand, rules, solved.dec, hand.size, hand.off
+    )
     pu = float(full[up] / full.sum())
     return _UpTables(pu, shoe_after(ctx, up), base, solved, col, stand, hit, dbl, played, two, hand)
 

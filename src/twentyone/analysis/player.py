@@ -19,9 +19,11 @@ Chart codes as integers: see :data:`CODE_INDEX`.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from twentyone.analysis.shoe_counts import BoolArray, FloatArray, IntArray
+from twentyone.analysis.shoe_counts import BoolArray, FloatArray, HandTable, IntArray
 from twentyone.engine.compiled import may_stand_jit, total_may_double_jit
 from twentyone.engine.jit import njit
 from twentyone.engine.strategy import PREFERENCES
@@ -32,6 +34,65 @@ OPTIMUM, BY_TOTAL, CHART, FIXED = 0, 1, 2, 3
 CODE_INDEX = {"H": 0, "S": 1, "Dh": 2, "Ds": 3, "P": 4, "Rh": 5, "Rs": 6, "Rp": 7}
 STAND, HIT, DOUBLE = 0, 1, 2
 NEG = -1e9
+
+
+class StandValues(NamedTuple):
+    """Each hand's standing against one up card: ``nb`` the value of standing when the dealer
+    has no blackjack, ``pbj`` the chance of a dealer blackjack (see the module's text),
+    ``push`` the chance of a push (:class:`~twentyone.analysis.context.Base`'s arrays)."""
+
+    nb: FloatArray
+    pbj: FloatArray
+    push: FloatArray
+
+
+class PlayRules(NamedTuple):
+    """What :func:`solve` reads of the rules (from the compiled rules, through
+    :class:`~twentyone.analysis.context.Context`) for one up card: ``bj`` the value index
+    that makes the dealer's blackjack (-1: none), ``peek``, ``f1``/``f2`` the parts of a
+    standing / doubled stake a dealer blackjack takes, ``min_stand``, ``dbl_split`` (a split
+    hand may double), ``double_rule`` (:data:`~twentyone.engine.predicates.DOUBLE_ON`),
+    ``force_stand2`` (two-card hands stand: split aces) and ``bonus`` (the 6-7-8 / 7-7-7
+    bonus, 0 for none)."""
+
+    bj: int
+    peek: bool
+    f1: float
+    f2: float
+    min_stand: int
+    dbl_split: bool
+    double_rule: int
+    force_stand2: bool
+    bonus: float
+
+
+class PlayMode(NamedTuple):
+    """How :func:`solve` plays the hands: ``mode`` (:data:`OPTIMUM`, :data:`BY_TOTAL`,
+    :data:`CHART`, :data:`FIXED`), the chart's codes by total (``hard``, ``soft``) and the
+    fixed decisions (``dec``, ``decs`` for the suited share)."""
+
+    mode: int
+    hard: IntArray
+    soft: IntArray
+    dec: IntArray
+    decs: IntArray
+
+
+class Work(NamedTuple):
+    """:func:`solve`'s arrays, filled chart row by chart row: the values (``S``, ``H``,
+    ``D``, ``B``), the bonus (``bb``, ``sf``), the deal weights (``w``) and their factors
+    (``lead``, ``per``), and ``comp``, scratch for the cards left."""
+
+    S: FloatArray
+    H: FloatArray
+    D: FloatArray
+    B: FloatArray
+    bb: FloatArray
+    sf: FloatArray
+    w: FloatArray
+    lead: FloatArray
+    per: FloatArray
+    comp: IntArray
 
 
 @njit(cache=True)
@@ -69,15 +130,15 @@ def _draw_values(
     comp: IntArray,
     nn: int,
     child: IntArray,
-    nb: FloatArray,
-    pbj: FloatArray,
+    stand: StandValues,
     played: FloatArray,
-    bj: int,
-    peek: bool,
-    f2: float,
+    rules: PlayRules,
 ) -> tuple[float, float]:  # pragma: no cover - compiled
     """Hand ``i``'s hit value (each next card, then the hand as played) and double value (each
     next card, then stand on a doubled stake), drawing from ``comp`` (``nn`` cards)."""
+    bj = rules.bj
+    nb = stand.nb
+    pbj = stand.pbj
     h = 0.0
     d = 0.0
     for v in range(10):
@@ -87,13 +148,13 @@ def _draw_values(
         c = child[i, v]
         if c < 0:
             keep = 1.0
-            if peek and bj >= 0:
+            if rules.peek and bj >= 0:
                 keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
             h -= p * keep
             d -= 2.0 * p * keep
         else:
             h += p * played[c]
-            d += p * (2.0 * nb[c] - f2 * pbj[c])
+            d += p * (2.0 * nb[c] - rules.f2 * pbj[c])
     return h, d
 
 
@@ -148,25 +209,17 @@ def _deal_weight(
 
 @njit(cache=True, inline="always")
 def _row_hits(
-    lo: int,
-    hi: int,
-    order: IntArray,
-    use: BoolArray,
-    total: IntArray,
-    ncards: IntArray,
-    weight: FloatArray,
-    stand: FloatArray,
-    hit: FloatArray,
-    bonus: FloatArray,
-    share: FloatArray,
-    min_stand: int,
+    g: int, hands: HandTable, use: BoolArray, work: Work, min_stand: int
 ) -> int:  # pragma: no cover - compiled
-    """One chart row's decision in mode ``BY_TOTAL`` (the hands ``order[lo:hi]``): HIT when
-    its hands' weighted hit value beats their weighted stand value (or it may not stand)."""
+    """Chart row ``g``'s decision in mode ``BY_TOTAL`` (its hands ``order[bounds[g]:
+    bounds[g + 1]]``): HIT when its hands' weighted hit value beats their weighted stand value
+    (or it may not stand)."""
+    order, total, ncards = hands.order, hands.total, hands.ncards
+    weight, stand, hit, bonus, share = work.w, work.S, work.H, work.bb, work.sf
     ws = 0.0
     wh = 0.0
     t = -1
-    for j in range(lo, hi):
+    for j in range(hands.bounds[g], hands.bounds[g + 1]):
         i = order[j]
         if not use[i] or ncards[i] < 2:
             continue
@@ -242,39 +295,22 @@ def _value_of(a: int, s: float, h: float, d: float) -> float:  # pragma: no cove
 
 @njit(cache=True, inline="always")
 def _row_values(
-    lo: int,
-    hi: int,
-    order: IntArray,
-    use: BoolArray,
+    g: int,
     comp_base: IntArray,
-    counts: IntArray,
-    ncards: IntArray,
-    total: IntArray,
-    child: IntArray,
-    nb: FloatArray,
-    pbj: FloatArray,
-    bj: int,
-    peek: bool,
-    f1: float,
-    f2: float,
-    bonus: float,
+    hands: HandTable,
+    use: BoolArray,
+    stand: StandValues,
+    rules: PlayRules,
     weigh: bool,
-    lead: FloatArray,
-    per: FloatArray,
-    comp: IntArray,
-    S: FloatArray,
-    H: FloatArray,
-    D: FloatArray,
-    B: FloatArray,
-    bb: FloatArray,
-    sf: FloatArray,
-    w: FloatArray,
+    work: Work,
 ) -> None:  # pragma: no cover - compiled
-    """Fill the stand, hit and double values (``S``, ``H``, ``D``), the bonus (``bb``,
+    """Fill the stand, hit and double values (``work.S``, ``H``, ``D``), the bonus (``bb``,
     ``sf``) and, with ``weigh``, the deal weight (``w``, from the factors ``lead`` and
-    ``per``) of the hands ``order[lo:hi]`` of one chart row (their children's played values
-    ``B`` already known; ``comp`` a scratch array for the cards left)."""
-    for j in range(lo, hi):
+    ``per``) of the hands of chart row ``g`` (their children's played values ``B`` already
+    known; ``comp`` a scratch array for the cards left)."""
+    order, counts, ncards, total = hands.order, hands.counts, hands.ncards, hands.total
+    comp = work.comp
+    for j in range(hands.bounds[g], hands.bounds[g + 1]):
         i = order[j]
         if not use[i]:
             continue
@@ -282,15 +318,17 @@ def _row_values(
         for v in range(10):
             comp[v] = comp_base[v] - counts[i, v]
             nn += comp[v]
-        S[i] = nb[i] - f1 * pbj[i]
+        work.S[i] = stand.nb[i] - rules.f1 * stand.pbj[i]
         if total[i] < 21:
-            H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, bj, peek, f2)
+            work.H[i], d = _draw_values(i, comp, nn, hands.child, stand, work.B, rules)
             if ncards[i] == 2:
-                D[i] = d
-        if ncards[i] == 2 and bonus > 0.0:
-            bb[i], sf[i] = _bonus_value(counts[i], comp, nn, bj, peek, bonus)
+                work.D[i] = d
+        if ncards[i] == 2 and rules.bonus > 0.0:
+            work.bb[i], work.sf[i] = _bonus_value(
+                counts[i], comp, nn, rules.bj, rules.peek, rules.bonus
+            )
         if weigh and ncards[i] >= 2:
-            w[i] = _deal_weight(counts[i], ncards[i], lead, per)
+            work.w[i] = _deal_weight(counts[i], ncards[i], work.lead, work.per)
 
 
 @njit(cache=True, inline="always")
@@ -298,18 +336,15 @@ def _first_decisions(
     mode: int,
     code: int,
     row_hit: int,
-    fixed: int,
-    fixed_suited: int,
-    s: float,
-    h: float,
-    d: float,
-    b: float,
-    can_hit: bool,
-    can_stand: bool,
-    can_dbl: bool,
+    fixed: tuple[int, int],
+    values: tuple[float, float, float, float],
+    can: tuple[bool, bool, bool],
 ) -> tuple[int, int]:  # pragma: no cover - compiled
     """The decisions on a two-card (split) hand in ``mode``: where no bonus can pay, and
-    where it can."""
+    where it can (``fixed``: the fixed decisions, unsuited and suited; ``values``: stand, hit,
+    double and the third card's bonus; ``can``: may hit, may stand, may double)."""
+    s, h, d, b = values
+    can_hit, can_stand, can_dbl = can
     if mode == OPTIMUM:
         return _best_first_action(s, h, d, b, can_stand, can_hit, can_dbl)
     if mode == BY_TOTAL:
@@ -317,7 +352,7 @@ def _first_decisions(
     if mode == CHART:
         a = _pick(code, can_hit, can_stand, can_dbl)
         return a, a
-    return fixed, fixed_suited
+    return fixed
 
 
 @njit(cache=True, inline="always")
@@ -334,30 +369,11 @@ def _split_hand_value(
 @njit(cache=True)
 def solve(
     comp_base: IntArray,
-    counts: IntArray,
-    total: IntArray,
-    soft: BoolArray,
-    ncards: IntArray,
-    child: IntArray,
-    order: IntArray,
-    bounds: IntArray,
+    hands: HandTable,
     use: BoolArray,
-    nb: FloatArray,
-    pbj: FloatArray,
-    bj: int,
-    peek: bool,
-    f1: float,
-    f2: float,
-    min_stand: int,
-    dbl_split: bool,
-    double_rule: int,
-    force_stand2: bool,
-    bonus: float,
-    mode: int,
-    chart_hard: IntArray,
-    chart_soft: IntArray,
-    dec_in: IntArray,
-    decs_in: IntArray,
+    stand: StandValues,
+    rules: PlayRules,
+    play: PlayMode,
 ) -> tuple[
     FloatArray,
     FloatArray,
@@ -377,54 +393,59 @@ def solve(
     the decisions taken (``decs`` for the suited share), and ``gdec`` each chart row's hit
     (1) / stand (0) in mode ``BY_TOTAL``. A hand outside ``use`` reads 0 (hit and double
     ``NEG``), and so do the values that only it would feed."""
-    n = counts.shape[0]
-    S = np.zeros(n)
+    n = hands.counts.shape[0]
+    mode = play.mode
     H = np.zeros(n)
     D = np.zeros(n)
     for i in range(n):
         H[i] = NEG
         D[i] = NEG
-    B = np.zeros(n)
-    bb = np.zeros(n)
-    sf = np.zeros(n)
+    work = Work(
+        np.zeros(n), H, D, np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n),
+        np.zeros(22), np.zeros(220), np.zeros(10, dtype=np.int64),
+    )  # fmt: skip
+    S, B, bb, sf = work.S, work.B, work.bb, work.sf
     dec = np.zeros(n, dtype=np.int64)
     decs = np.zeros(n, dtype=np.int64)
-    w = np.zeros(n)
-    lead = np.zeros(22)
-    per = np.zeros(220)
     if mode == BY_TOTAL:
-        _deal_factors(comp_base, lead, per)
-    comp = np.zeros(10, dtype=np.int64)
+        _deal_factors(comp_base, work.lead, work.per)
+    total, soft, ncards, order, bounds = (
+        hands.total,
+        hands.soft,
+        hands.ncards,
+        hands.order,
+        hands.bounds,
+    )
     ngroups = bounds.shape[0] - 1
     gdec = np.zeros(ngroups, dtype=np.int64)
     for g in range(ngroups):
-        lo, hi = bounds[g], bounds[g + 1]
-        _row_values(
-            lo, hi, order, use, comp_base, counts, ncards, total, child, nb, pbj,
-            bj, peek, f1, f2, bonus, mode == BY_TOTAL, lead, per, comp, S, H, D, B, bb, sf, w,
-        )  # fmt: skip
+        _row_values(g, comp_base, hands, use, stand, rules, mode == BY_TOTAL, work)
         if mode == BY_TOTAL:
-            gdec[g] = _row_hits(lo, hi, order, use, total, ncards, w, S, H, bb, sf, min_stand)
-        for j in range(lo, hi):
+            gdec[g] = _row_hits(g, hands, use, work, rules.min_stand)
+        for j in range(bounds[g], bounds[g + 1]):
             i = order[j]
             if not use[i] or ncards[i] < 2:
                 continue
             t = total[i]
             can_hit = t < 21
-            can_stand = may_stand_jit(t, min_stand)
-            code = chart_soft[t] if soft[i] else chart_hard[t]
+            can_stand = may_stand_jit(t, rules.min_stand)
+            code = play.soft[t] if soft[i] else play.hard[t]
             if ncards[i] >= 3:
-                a = _later_action(mode, code, dec_in[i], gdec[g], S[i], H[i], can_hit, can_stand)
+                a = _later_action(mode, code, play.dec[i], gdec[g], S[i], H[i], can_hit, can_stand)
                 dec[i] = a
                 B[i] = H[i] if a == HIT else S[i]
-            elif force_stand2:
+            elif rules.force_stand2:
                 B[i] = S[i]
             else:
-                can_dbl = dbl_split and total_may_double_jit(t, soft[i], double_rule)
+                can_dbl = rules.dbl_split and total_may_double_jit(t, soft[i], rules.double_rule)
                 dec[i], decs[i] = _first_decisions(
-                    mode, code, gdec[g], dec_in[i], decs_in[i], S[i], H[i], D[i], bb[i],
-                    can_hit, can_stand, can_dbl,
-                )  # fmt: skip
+                    mode,
+                    code,
+                    gdec[g],
+                    (play.dec[i], play.decs[i]),
+                    (S[i], H[i], D[i], bb[i]),
+                    (can_hit, can_stand, can_dbl),
+                )
                 B[i] = _split_hand_value(dec[i], decs[i], S[i], H[i], D[i], bb[i], sf[i])
     return S, H, D, B, bb, sf, dec, decs, gdec
 

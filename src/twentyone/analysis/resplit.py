@@ -11,6 +11,7 @@ independent given that outcome, in a number of hands drawn card by card
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -18,42 +19,46 @@ from twentyone.analysis.context import Base, Context, shoe_after
 from twentyone.analysis.dealer import blackjack_card, dealer_distribution
 from twentyone.analysis.grid import STEP, Grid, split_hand_net
 from twentyone.analysis.player import DOUBLE, STAND
-from twentyone.analysis.shoe_counts import ACE, BoolArray, FloatArray, IntArray
+from twentyone.analysis.shoe_counts import ACE, BoolArray, FloatArray, HandTable, IntArray
 from twentyone.analysis.variance import hand_state
 from twentyone.engine.jit import njit
+
+
+class DealerOutcomes(NamedTuple):
+    """The dealer's outcomes :func:`state_joint` reads: ``dists[rows[i]]`` for the cards hand
+    ``i`` leaves (``rows[i]`` -1: not known), ``fallback`` where not known."""
+
+    dists: FloatArray
+    rows: IntArray
+    fallback: FloatArray
 
 
 @njit(cache=True)
 def state_joint(
     comp_base: IntArray,
-    counts: IntArray,
-    total: IntArray,
-    ncards: IntArray,
-    child: IntArray,
-    order: IntArray,
-    bounds: IntArray,
-    mask: BoolArray,
-    valid: BoolArray,
-    dists: FloatArray,
-    rows: IntArray,
+    hands: HandTable,
+    use: BoolArray,
+    dealer: DealerOutcomes,
+    dec: IntArray,
     bj: int,
     peek: bool,
-    dec: IntArray,
     force_stand2: bool,
-    fallback: FloatArray,
 ) -> FloatArray:  # pragma: no cover - compiled
     """Per hand as played by ``dec``: the joint probability of its final state (``stake_part *
     7 + state``: 0 = 16 or less, 1-5 = 17..21, 6 = bust; part 1 doubled) and the dealer's
     outcome (17..21, bust, blackjack) drawn from the cards the hand leaves. A bust's dealer
     outcomes (which do not change its net) are read before its last card where known, else
     from ``fallback``, scaled to the bust card's chance of no blackjack."""
+    counts, total, ncards = hands.counts, hands.total, hands.ncards
+    child, order, bounds = hands.child, hands.order, hands.bounds
+    dists, rows, fallback = dealer.dists, dealer.rows, dealer.fallback
     n = counts.shape[0]
     joint = np.zeros((n, 14, 7))
     comp = np.zeros(10, dtype=np.int64)
     for g in range(bounds.shape[0] - 1):
         for j in range(bounds[g], bounds[g + 1]):
             i = order[j]
-            if not mask[i] or not valid[i]:
+            if not use[i]:
                 continue
             nn = 0
             for v in range(10):
@@ -163,12 +168,19 @@ def _hand_joints(
     # every row the walk may read, computed now: which rows earlier analyses happened to
     # compute must not change the figures (a bust's dealer outcomes before its last card)
     cache.ensure(rows[base.mask & base.valid])
+    dealer = DealerOutcomes(
+        cache.dists, _ready(rows, cache.done), dealer_distribution(left, up, ctx.h17_from)
+    )
     joint = state_joint(
-        base.comp, nodes.counts, nodes.total, nodes.ncards, nodes.child, nodes.order,
-        nodes.bounds, base.mask, base.valid, cache.dists, _ready(rows, cache.done),
-        blackjack_card(up), ctx.peek, dec, pair == ACE and not ctx.hsa,
-        dealer_distribution(left, up, ctx.h17_from),
-    )  # fmt: skip
+        base.comp,
+        nodes.table,
+        base.mask & base.valid,
+        dealer,
+        dec,
+        blackjack_card(up),
+        ctx.peek,
+        pair == ACE and not ctx.hsa,
+    )
     n = float(left.sum())
     one = nodes.index[tuple(int(v == pair) for v in range(10))]
     j_any = sum(

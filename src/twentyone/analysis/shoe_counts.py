@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -62,6 +62,19 @@ def best_total(hard: int, aces: int) -> tuple[int, bool]:
     return hard, False
 
 
+class HandTable(NamedTuple):
+    """The arrays of :class:`Nodes` the kernels read, as one argument (a numba named tuple:
+    the same arrays, no copy)."""
+
+    counts: IntArray
+    total: IntArray
+    soft: BoolArray
+    ncards: IntArray
+    child: IntArray
+    order: IntArray
+    bounds: IntArray
+
+
 @dataclass(frozen=True)
 class Nodes:
     """Every player hand (1 card or more, hard sum <= 21) of a shoe, and how they connect.
@@ -86,6 +99,13 @@ class Nodes:
     @property
     def size(self) -> int:
         return int(self.counts.shape[0])
+
+    @property
+    def table(self) -> HandTable:
+        """The arrays the kernels read (:class:`HandTable`)."""
+        return HandTable(
+            self.counts, self.total, self.soft, self.ncards, self.child, self.order, self.bounds
+        )
 
 
 GROUPS: tuple[tuple[bool, int], ...] = (

@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from twentyone.analysis.dealer import BUST, dealer_dists, standing_table
 from twentyone.analysis.player import DOUBLE, STAND, _bonus_need
-from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
+from twentyone.analysis.shoe_counts import FloatArray, HandTable, IntArray, Nodes
 from twentyone.analysis.variance import hand_state
 from twentyone.engine.jit import njit
 
@@ -71,10 +71,7 @@ class Atoms(NamedTuple):
 def _atom_weights(
     one: int,
     pair: int,
-    counts: IntArray,
-    total: IntArray,
-    ncards: IntArray,
-    child: IntArray,
+    hands: HandTable,
     dec: IntArray,
     decs: IntArray,
     aces: bool,
@@ -89,6 +86,7 @@ def _atom_weights(
     as the returns take them: :func:`~twentyone.analysis.player._bonus_value`), and the third
     card that pays ends in :data:`BONUS_STATE`. Every weight is a whole number of sixteenths,
     so the order of the sums cannot move a bit."""
+    counts, total, child = hands.counts, hands.total, hands.child
     n = counts.shape[0]
     ways = np.zeros(n)
     ways[one] = 1.0
@@ -161,9 +159,8 @@ def atom_weights(
     ``bonus``: the 6-7-8 / 7-7-7 bonus pays on split hands, its share played by ``decs``)."""
     one = nodes.index[tuple(int(v == pair) for v in range(10))]
     return _atom_weights(
-        one, pair, nodes.counts, nodes.total, nodes.ncards, nodes.child, dec,
-        dec if decs is None else decs, aces, two_hands, bonus,
-    )  # fmt: skip
+        one, pair, nodes.table, dec, dec if decs is None else decs, aces, two_hands, bonus
+    )
 
 
 def split_atoms(

@@ -24,16 +24,30 @@ from twentyone.analysis.hands import (
     split_table,
     two_card_deals,
 )
-from twentyone.analysis.player import CHART, HIT, STAND, _bonus_need, action_of
+from twentyone.analysis.player import CHART, HIT, STAND, StandValues, _bonus_need, action_of
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
     BoolArray,
     FloatArray,
+    HandTable,
     IntArray,
 )
 from twentyone.analysis.split import split_weights
 from twentyone.engine.jit import njit
+
+
+class MomentRules(NamedTuple):
+    """What :func:`moments` reads of the rules for one up card: ``bj`` (the dealer's
+    blackjack card, -1: none), ``peek``, ``bj_double`` (X^2 of a doubled hand a dealer
+    blackjack beats), ``f2``, ``bonus`` and ``split_aces`` (two-card hands stand)."""
+
+    bj: int
+    peek: bool
+    bj_double: float
+    f2: float
+    bonus: float
+    split_aces: bool
 
 
 @njit(cache=True)
@@ -45,29 +59,21 @@ def hand_state(t: int) -> int:  # pragma: no cover - compiled
 @njit(cache=True)
 def moments(
     comp_base: IntArray,
-    counts: IntArray,
-    total: IntArray,
-    ncards: IntArray,
-    child: IntArray,
-    order: IntArray,
-    bounds: IntArray,
-    mask: BoolArray,
-    valid: BoolArray,
-    nb: FloatArray,
-    pbj: FloatArray,
-    push: FloatArray,
-    bj: int,
-    peek: bool,
-    bj_double: float,
-    f2: float,
+    hands: HandTable,
+    use: BoolArray,
+    stand: StandValues,
+    rules: MomentRules,
     dec: IntArray,
-    bonus: float,
-    split_aces: bool,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:  # pragma: no cover
     """Per hand: E[X^2] as the chart plays it (``m2``; two-card hands as split hands), the
     second moments of standing / hitting / doubling a two-card hand (bonus included), and the
     distribution of final states ``fs`` as played. With a peek, moments are E[X^2 1{no
     dealer blackjack}]. ``bj_double``: X^2 of a doubled hand that a dealer blackjack beats."""
+    counts, total, ncards = hands.counts, hands.total, hands.ncards
+    child, order, bounds = hands.child, hands.order, hands.bounds
+    nb, pbj, push = stand.nb, stand.pbj, stand.push
+    bj, peek, bj_double, f2 = rules.bj, rules.peek, rules.bj_double, rules.f2
+    bonus, split_aces = rules.bonus, rules.split_aces
     n = counts.shape[0]
     m2 = np.zeros(n)
     s2 = np.zeros(n)
@@ -80,7 +86,7 @@ def moments(
     for g in range(bounds.shape[0] - 1):
         for j in range(bounds[g], bounds[g + 1]):
             i = order[j]
-            if not mask[i] or not valid[i]:
+            if not use[i]:
                 continue
             nn = 0
             for v in range(10):
@@ -195,27 +201,11 @@ def run_moments(
     read only those of the hands its play goes on to)."""
     nodes = ctx.nodes
     obo = not ctx.peek and ctx.f2 == 1.0
-    out = moments(
-        base.comp,
-        nodes.counts,
-        nodes.total,
-        nodes.ncards,
-        nodes.child,
-        nodes.order,
-        nodes.bounds,
-        base.mask if reach is None else base.mask & reach,
-        base.valid,
-        base.nb,
-        base.pbj,
-        base.push,
-        blackjack_card(up),
-        ctx.peek,
-        1.0 if obo else 4.0,
-        ctx.f2,
-        dec,
-        ctx.bonus,
-        split_aces,
+    use = base.mask if reach is None else base.mask & reach
+    rules = MomentRules(
+        blackjack_card(up), ctx.peek, 1.0 if obo else 4.0, ctx.f2, ctx.bonus, split_aces
     )
+    out = moments(base.comp, nodes.table, use & base.valid, base.stand, rules, dec)
     return Moments(*out)
 
 

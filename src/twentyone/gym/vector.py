@@ -43,11 +43,13 @@ from twentyone.gym.vector_state import (
     Q_INS_ACE,
     Q_INS_TEN,
     Q_SIZE,
+    EnvArrays,
+    StepOut,
+    Tables,
 )
 from twentyone.sim.encode import MAX_HANDS, encode_rules, index_card, max_cards
 from twentyone.sim.hands import H_FIELDS
 
-_State = tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any]
 _FIELDS = (("phase", 0), ("total", 1), ("soft", 2), ("pair", 3))
 _TAIL = (("up", 14), ("split", 15), ("box", 16), ("insured", 17))
 
@@ -126,11 +128,15 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self._illegal = np.zeros(n, dtype=np.bool_)
         self._seeded = False
 
-    def _state(self) -> _State:
-        return (
-            self._p, self._f, self._q, self._shoe, self._pos, self._rng, self._d,
-            self._money, self._hands, self._hc, self._nh, self._rec,
+    def _state(self) -> tuple[Tables, EnvArrays, StepOut]:
+        """The kernel's arguments: the same arrays every call (numba named tuples)."""
+        tables = Tables(self._p, self._f, self._q)
+        arrays = EnvArrays(
+            self._shoe, self._pos, self._rng, self._d, self._money, self._hands, self._hc,
+            self._nh, self._rec, self._done,
         )  # fmt: skip
+        out = StepOut(self._mask, self._obs, self._reward, self._term, self._illegal)
+        return tables, arrays, out
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -143,18 +149,15 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
             gen = np.random.default_rng(seed)
             self._rng[:] = gen.integers(1, 2**63, size=self._rng.shape, dtype=np.uint64)
             self._seeded = True
-        s = self._state()
-        vec_reset(*s, self._hm, len(self.levels), self._mask, self._obs)
+        tables, arrays, out = self._state()
+        vec_reset(tables, arrays, self._hm, len(self.levels), out)
         return self._observation(), {"action_mask": self._mask.copy()}
 
     def step(self, actions: Any) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
         """One step of every environment (``actions``: one action number each)."""
         acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        s = self._state()
-        vec_step(
-            *s, self._done, self._hm, self.levels, acts, self._mask, self._obs,
-            self._reward, self._term, self._illegal,
-        )  # fmt: skip
+        tables, arrays, out = self._state()
+        vec_step(tables, arrays, self._hm, self.levels, acts, out)
         infos = {"action_mask": self._mask.copy(), "illegal_action": self._illegal.copy()}
         return (
             self._observation(),

@@ -57,6 +57,9 @@ from twentyone.gym.vector_state import (
     Q_EVEN_MONEY,
     Q_INS_ACE,
     Q_INS_TEN,
+    EnvArrays,
+    StepOut,
+    Tables,
     draw,
 )
 from twentyone.sim.encode import (
@@ -124,12 +127,20 @@ def _dealer_card(shoe: Arr, pos: Arr, rng: Arr, d: Arr, rec: Arr, i: Int) -> Non
 
 
 @fast()
-def _settle(
-    p: Arr, f: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr, hands: Arr,
-    nh: Arr, rec: Arr, i: Int, hm: Int,
-) -> None:  # fmt: skip
+def _settle(t: Tables, s: EnvArrays, i: Int, hm: Int) -> None:
     """The dealer plays as far as settlement needs, then every open bet is settled
     (``Round._settle``)."""
+    p, f = t.p, t.f
+    shoe, pos, rng, d, money, hands, nh, rec = (
+        s.shoe,
+        s.pos,
+        s.rng,
+        s.d,
+        s.money,
+        s.hands,
+        s.nh,
+        s.rec,
+    )
     base = i * hm
     live, waiting = dealer_needed(hands, base, nh[i], p[P_SURRENDER] == 2)
     waiting |= d[i, D_INS] == 1
@@ -155,12 +166,21 @@ def _settle(
 
 
 @fast()
-def _advance_play(
-    p: Arr, f: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr, hands: Arr,
-    hc: Arr, nh: Arr, rec: Arr, i: Int, hm: Int,
-) -> None:  # fmt: skip
+def _advance_play(t: Tables, s: EnvArrays, i: Int, hm: Int) -> None:
     """The next play question from the current hand on, or settlement
     (``Round._next_play_question``)."""
+    p, f = t.p, t.f
+    shoe, pos, rng, d, money, hands, hc, nh, rec = (
+        s.shoe,
+        s.pos,
+        s.rng,
+        s.d,
+        s.money,
+        s.hands,
+        s.hc,
+        s.nh,
+        s.rec,
+    )
     base = i * hm
     level = np.float64(d[i, D_LEVEL])
     upv = CARD_VALUE[d[i, D_UP]]
@@ -180,23 +200,22 @@ def _advance_play(
                 return
             hands[h, H_FLAGS] |= FL_DONE
         j += 1
-    _settle(p, f, shoe, pos, rng, d, money, hands, nh, rec, i, hm)
+    _settle(t, s, i, hm)
 
 
 @fast()
-def _after_insurance(
-    p: Arr, f: Arr, q: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr,
-    hands: Arr, hc: Arr, nh: Arr, rec: Arr, i: Int, hm: Int,
-) -> None:  # fmt: skip
+def _after_insurance(t: Tables, s: EnvArrays, i: Int, hm: Int) -> None:
     """The peek, insurance lost, a blackjack paid at once, the ro.11 surrender question,
     then play (``Round._close_insurance``)."""
+    p, f, q = t.p, t.f, t.q
+    d, money, hands = s.d, s.money, s.hands
     base = i * hm
     level = np.float64(d[i, D_LEVEL])
     upv = CARD_VALUE[d[i, D_UP]]
     if p[P_PEEK] and (upv == 1 or upv == 10):
         d[i, D_BJ] = 1 if best_total(d[i, D_SUM], d[i, D_ACE]) == 21 else 0
         if d[i, D_BJ] == 1:
-            _settle(p, f, shoe, pos, rng, d, money, hands, nh, rec, i, hm)
+            _settle(t, s, i, hm)
             return
         if d[i, D_INS] == 1:
             d[i, D_INS] = 2  # lost: its stake is already out
@@ -217,16 +236,25 @@ def _after_insurance(
         d[i, D_PHASE] = PH_SURRENDER
         return
     d[i, D_CUR] = 0
-    _advance_play(p, f, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
+    _advance_play(t, s, i, hm)
 
 
 @fast()
-def _deal(
-    p: Arr, f: Arr, q: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr,
-    hands: Arr, hc: Arr, nh: Arr, rec: Arr, i: Int, hm: Int, level: Int,
-) -> None:  # fmt: skip
+def _deal(t: Tables, s: EnvArrays, i: Int, hm: Int, level: Int) -> None:
     """A new round at ``level`` initial bets: the shuffle rule, the deal, the first question
     (``Round.__init__``)."""
+    p, q = t.p, t.q
+    shoe, pos, rng, d, money, hands, hc, nh, rec = (
+        s.shoe,
+        s.pos,
+        s.rng,
+        s.d,
+        s.money,
+        s.hands,
+        s.hc,
+        s.nh,
+        s.rec,
+    )
     if p[P_CONTINUOUS] or pos[i] >= p[P_CUT]:
         pos[i] = 0
     base = i * hm
@@ -267,14 +295,23 @@ def _deal(
     elif insurance:
         d[i, D_PHASE] = P_INSURANCE
     else:
-        _after_insurance(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
+        _after_insurance(t, s, i, hm)
 
 
 @fast()
-def _apply_play(
-    p: Arr, f: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr, hands: Arr,
-    hc: Arr, nh: Arr, rec: Arr, i: Int, hm: Int, a: Int,
-) -> None:  # fmt: skip
+def _apply_play(t: Tables, s: EnvArrays, i: Int, hm: Int, a: Int) -> None:
+    p, f = t.p, t.f
+    shoe, pos, rng, d, money, hands, hc, nh, rec = (
+        s.shoe,
+        s.pos,
+        s.rng,
+        s.d,
+        s.money,
+        s.hands,
+        s.hc,
+        s.nh,
+        s.rec,
+    )
     base = i * hm
     j = d[i, D_CUR]
     h = base + j
@@ -310,7 +347,7 @@ def _apply_play(
         if p[P_AT_ONCE]:
             _give(hands, hc, h + 1, draw(shoe, pos, rng, d, rec, i))
             money[i] += after_card(p, f, hands, h + 1, nh[i], 1) * level
-    _advance_play(p, f, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
+    _advance_play(t, s, i, hm)
 
 
 @fast(inline="always")
@@ -406,38 +443,35 @@ def _legal(d: Arr, q: Arr, i: Int, a: Int, n_levels: Int) -> bool:
 
 
 @fast()
-def _begin(
-    p: Arr, f: Arr, q: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr,
-    hands: Arr, hc: Arr, nh: Arr, rec: Arr, i: Int, hm: Int, n_levels: Int,
-) -> None:  # fmt: skip
+def _begin(t: Tables, s: EnvArrays, i: Int, hm: Int, n_levels: Int) -> None:
     """An episode's start: the betting step, or a round at one bet."""
+    d = s.d
     if n_levels > 0:
         d[i, D_PHASE] = P_BET
     else:
-        _deal(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm, 1)
+        _deal(t, s, i, hm, 1)
 
 
 @fast()
-def vec_reset(
-    p: Arr, f: Arr, q: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr,
-    hands: Arr, hc: Arr, nh: Arr, rec: Arr, hm: Int, n_levels: Int, mask: Arr, obs: Arr,
-) -> None:  # fmt: skip
+def vec_reset(t: Tables, s: EnvArrays, hm: Int, n_levels: Int, out: StepOut) -> None:
     """Start every environment's first episode (the shoes begin fresh)."""
+    p, q = t.p, t.q
+    shoe, pos, d, hands, hc = s.shoe, s.pos, s.d, s.hands, s.hc
+    mask, obs = out.mask, out.obs
     for i in range(d.shape[0]):
         pos[i] = shoe.shape[1]  # a new shoe at the first deal
-        _begin(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm, n_levels)
+        _begin(t, s, i, hm, n_levels)
         _mask_row(d, q, mask, i)
         _obs_row(p, d, hands, hc, obs, i, hm)
 
 
 @fast()
-def vec_step(
-    p: Arr, f: Arr, q: Arr, shoe: Arr, pos: Arr, rng: Arr, d: Arr, money: Arr,
-    hands: Arr, hc: Arr, nh: Arr, rec: Arr, done: Arr, hm: Int, levels: Arr,
-    actions: Arr, mask: Arr, obs: Arr, reward: Arr, term: Arr, illegal: Arr,
-) -> None:  # fmt: skip
+def vec_step(t: Tables, s: EnvArrays, hm: Int, levels: Arr, actions: Arr, out: StepOut) -> None:
     """One step of every environment; a finished round's reward is paid and the next
     episode begins in the same step (Gymnasium's same-step autoreset)."""
+    p, q = t.p, t.q
+    d, money, hands, hc, rec, done = s.d, s.money, s.hands, s.hc, s.rec, s.done
+    mask, obs, reward, term, illegal = out.mask, out.obs, out.reward, out.term, out.illegal
     n_levels = levels.shape[0]
     for i in range(d.shape[0]):
         a = actions[i]
@@ -449,9 +483,9 @@ def vec_step(
             continue  # refused: nothing changes (mask and observation stay as they are)
         ph = d[i, D_PHASE]
         if ph == P_BET:
-            _deal(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm, levels[a - BET])
+            _deal(t, s, i, hm, levels[a - BET])
         elif ph == P_PLAY:
-            _apply_play(p, f, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm, a)
+            _apply_play(t, s, i, hm, a)
         elif ph == PH_SURRENDER:
             if a == SURRENDER:
                 base = i * hm
@@ -460,7 +494,7 @@ def vec_step(
                     hands[base, H_FLAGS] |= FL_SETTLED
                     money[i] -= 0.5 * np.float64(d[i, D_LEVEL])
             d[i, D_CUR] = 0
-            _advance_play(p, f, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
+            _advance_play(t, s, i, hm)
         elif ph in (P_INSURANCE, P_EVEN_MONEY):
             level = np.float64(d[i, D_LEVEL])
             if a == INSURE:
@@ -470,7 +504,7 @@ def vec_step(
                 base = i * hm
                 hands[base, H_FLAGS] |= FL_SETTLED | FL_DONE
                 money[i] += level
-            _after_insurance(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm)
+            _after_insurance(t, s, i, hm)
         # the round is over (settled by this action, at the bet step's deal, or settled at
         # the deal and now taken with next): pay it and begin the next episode
         if d[i, D_PHASE] == P_SETTLED:
@@ -480,6 +514,6 @@ def vec_step(
             d[i, D_DONE_N] = k
             for c in range(min(k, done.shape[1])):
                 done[i, c] = rec[i, c]
-            _begin(p, f, q, shoe, pos, rng, d, money, hands, hc, nh, rec, i, hm, n_levels)
+            _begin(t, s, i, hm, n_levels)
         _mask_row(d, q, mask, i)
         _obs_row(p, d, hands, hc, obs, i, hm)

@@ -21,8 +21,49 @@ nothing): after editing this module, delete the numba files (``*.nbi``, ``*.nbc`
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from twentyone.sim.rng import Arr, Int, fast
 from twentyone.sim.rng import draw as deal_card
+
+
+class Tables(NamedTuple):
+    """The kernel's read-only inputs: the compiled rules (``p`` integers, ``f`` floats:
+    :func:`twentyone.engine.compiled.encode_rules`) and the side questions' parameters
+    (``q``, the ``Q_*`` columns)."""
+
+    p: Arr
+    f: Arr
+    q: Arr
+
+
+class EnvArrays(NamedTuple):
+    """Every environment's state, a row each: its shoe and position in it, its random
+    stream, its integers (``D_*``), the money of its round, its hands and their cards, its
+    number of hands, the cards dealt this round (``rec``) and those of the round just done."""
+
+    shoe: Arr
+    pos: Arr
+    rng: Arr
+    d: Arr
+    money: Arr
+    hands: Arr
+    hc: Arr
+    nh: Arr
+    rec: Arr
+    done: Arr
+
+
+class StepOut(NamedTuple):
+    """What a step (or a reset) writes for every environment: the legal actions, the
+    observation, the reward, whether the episode ended, whether the action was refused."""
+
+    mask: Arr
+    obs: Arr
+    reward: Arr
+    term: Arr
+    illegal: Arr
+
 
 # the extra rule parameters (the simulator's vector has no side questions)
 Q_INS_ACE = 0  # insurance offered on an ace
