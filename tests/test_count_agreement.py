@@ -63,15 +63,11 @@ def record(rules: Rules, chart: Strategy, setup: CountSetup, rounds: int, seed: 
     bets = np.zeros((rounds, 2), dtype=np.int64)
     play_counting_kernel(
         rounds,
-        inputs["boxes"],
-        inputs["others"],
-        inputs["params"],
-        inputs["floats"],
+        (inputs["boxes"], inputs["others"]),
+        (inputs["params"], inputs["floats"]),
         inputs["chart"],
         inputs["count"],
-        inputs["ramp"],
-        inputs["wong"],
-        inputs["bank"],
+        (inputs["ramp"], inputs["wong"], inputs["bank"]),
         chunk_states(seed, 1)[0],
         (cards, ncards, money, bets),
     )

@@ -41,9 +41,8 @@ def record(rules: Rules, rounds: int, seed: int = 1) -> list[list[int]]:
     ncards = np.zeros(rounds, dtype=np.int64)
     money = np.zeros(rounds)
     state = chunk_states(seed, 1)[0]
-    record_rounds_kernel(
-        rounds, 1, p, f, hard, soft, pairs, resolve_table(), state, cards, ncards, money
-    )
+    chart = (hard, soft, pairs, resolve_table())
+    record_rounds_kernel(rounds, 1, (p, f), chart, state, (cards, ncards, money))
     return [list(cards[i, : ncards[i]]) for i in range(rounds)]
 
 
@@ -99,11 +98,11 @@ def test_the_kernels_totals_are_the_sums_of_its_rounds_money() -> None:
     ncards = np.zeros(n, dtype=np.int64)
     money = np.zeros(n)
     total, squares = record_rounds_kernel(
-        n, 1, p, f, *chart, chunk_states(3, 1)[0], cards, ncards, money
+        n, 1, (p, f), chart, chunk_states(3, 1)[0], (cards, ncards, money)
     )
     assert total == pytest.approx(money.sum()) and squares == pytest.approx((money**2).sum())
     assert (money != 0).sum() > n // 2 and money.sum() != 0
-    assert play_rounds_kernel(n, 1, p, f, *chart, chunk_states(3, 1)[0]) == (total, squares)
+    assert play_rounds_kernel(n, 1, (p, f), chart, chunk_states(3, 1)[0]) == (total, squares)
 
 
 def test_results_depend_on_the_seed_not_on_the_workers() -> None:

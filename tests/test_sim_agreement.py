@@ -119,9 +119,8 @@ def record(rules: Rules, chart: Strategy, rounds: int, boxes: int, seed: int) ->
     ncards = np.zeros(rounds, dtype=np.int64)
     money = np.zeros(rounds, dtype=np.float64)
     rng = chunk_states(seed, 1)[0]
-    record_rounds_kernel(
-        rounds, boxes, p, f, hard, soft, pairs, resolve_table(), rng, cards, ncards, money
-    )
+    chart_tables = (hard, soft, pairs, resolve_table())
+    record_rounds_kernel(rounds, boxes, (p, f), chart_tables, rng, (cards, ncards, money))
     assert (ncards <= width).all()
     return cards, ncards, money
 

@@ -55,25 +55,26 @@ _run_counting = kernel_function(True, "_run_counting")
 
 def play_counting_kernel(
     n: int,
-    counter_boxes: int,
-    others: int,
-    p: Arr,
-    f: Arr,
+    seats: tuple[int, int],
+    rules: tuple[Arr, Arr],
     chart: tuple[Arr, Arr, Arr, Arr],
     count: tuple[Arr, Arr, Arr, Arr, Arr, Arr],
-    ramp: Arr,
-    wong: Arr,
-    bank: Arr,
+    betting: tuple[Arr, Arr, Arr],
     rng: Arr,
     record: tuple[Arr, Arr, Arr, Arr] | None = None,
 ) -> tuple[Arr, Arr]:
-    """Play ``n`` rounds from a fresh shoe: ``chart`` is ``(hard, soft, pairs, restab)``,
-    ``count`` is ``(cp, tags, sides, ixt, ixe, ins)`` (:mod:`twentyone.sim.count_play`),
-    ``ramp[tc - TC_LO]`` the units bet, ``wong`` the ``W_*`` values, ``bank`` the bankroll and
-    its ceiling (``0``: no bankroll), ``rng`` the xoshiro256** state (advanced in place).
+    """Play ``n`` rounds from a fresh shoe: ``seats`` is ``(counter_boxes, others)``, the
+    counter's boxes and the other players; ``rules`` the compiled rules ``(p, f)``; ``chart``
+    is ``(hard, soft, pairs, restab)``, ``count`` is ``(cp, tags, sides, ixt, ixe, ins)``
+    (:mod:`twentyone.sim.count_play`); ``betting`` is ``(ramp, wong, bank)``: ``ramp[tc -
+    TC_LO]`` the units bet, ``wong`` the ``W_*`` values, ``bank`` the bankroll and its ceiling
+    (``0``: no bankroll); ``rng`` the xoshiro256** state (advanced in place).
     Returns ``(acc, bins)`` (the ``A_*`` and ``B_*`` sums). With ``record`` = ``(cards,
     ncards, money, bets)`` each round's cards, the counter's and the others' money and the
     counter's units and true count are kept (the agreement test)."""
+    counter_boxes, others = seats
+    p, f = rules
+    ramp, wong, bank = betting
     boxes = counter_boxes + max(others, 1)
     shoe = (np.arange(52 * int(p[P_DECKS])) % 52).astype(np.uint8)
     st = np.zeros(ST_SIZE, dtype=np.int64)
@@ -98,6 +99,6 @@ def play_counting_kernel(
     else:
         rec, flag = record, True
     table = (bm, pbox, ramp, wong, bank, acc, bins)
-    args = (rng, shoe, st, hands, nh, flag, rec, count, table)
-    _run_counting(n, counter_boxes, p, f, chart, *args)
+    deck, work = (rng, shoe, st), (hands, nh)
+    _run_counting(n, counter_boxes, (p, f, chart), deck, work, (flag, rec), count, table)
     return acc, bins

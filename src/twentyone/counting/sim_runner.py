@@ -140,15 +140,11 @@ def run_count_task(task: CountTask) -> tuple[int, Arr, Arr]:
     rng = np.array(task.state, dtype=np.uint64)
     acc, bins = play_counting_kernel(
         task.rounds,
-        task.boxes,
-        task.others,
-        task.params,
-        task.floats,
+        (task.boxes, task.others),
+        (task.params, task.floats),
         task.chart,
         task.count,
-        task.ramp,
-        task.wong,
-        task.bank,
+        (task.ramp, task.wong, task.bank),
         rng,
     )
     return task.index, acc, bins

@@ -99,13 +99,20 @@ def deal(shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr, counting:
 
 @fast()
 def dealer_card(
-    hole: bool, shoe: Arr, st: Arr, rng: Arr, tags: Arr, sides: Arr, cp: Arr, counting: bool,
-    record: bool, cards: Arr, r: Int, nrec: Int, dsum: Int, dace: Int,
-) -> tuple[Int, Int, Int]:  # fmt: skip
+    hole: bool,
+    dealt: tuple[Arr, Arr, Arr, Arr, Arr, Arr, bool],
+    record: bool,
+    cards: Arr,
+    r: Int,
+    nrec: Int,
+    dsum: Int,
+    dace: Int,
+) -> tuple[Int, Int, Int]:
     """A card for the dealer, kept in round ``r``'s record when ``record``: returns the cards
     recorded, the dealer's total with aces as 1 and whether the hand holds an ace, after it.
     The hole card (``hole``) is counted when the round ends (:func:`show_hole`), any other
     as it is dealt (:func:`deal`)."""
+    shoe, st, rng, tags, sides, cp, counting = dealt
     if hole:
         c = draw(shoe, st, rng)
         if counting:
@@ -199,10 +206,18 @@ def surrender_entry(hands: Arr, h: Int, col: Int, ixt: Arr) -> Int:
 
 @fast(inline="always")
 def surrenders_before_play(
-    chart_says: bool, hands: Arr, h: Int, col: Int, ixt: Arr, ixe: Arr, st: Arr, cp: Arr, size: Int
+    chart_says: bool,
+    hands: Arr,
+    h: Int,
+    col: Int,
+    indices: tuple[Arr, Arr],
+    counted: tuple[Arr, Arr, Int],
 ) -> bool:
     """ro.11's question before play, for a counter's box: the surrender entry, else the
-    chart."""
+    chart (``indices``: ``(ixt, ixe)``; ``counted``: ``(st, cp, size)``, the shoe's state,
+    the count's parameters and the shoe's size)."""
+    ixt, ixe = indices
+    st, cp, size = counted
     e = surrender_entry(hands, h, col, ixt)
     if e < 0:
         return chart_says
@@ -213,22 +228,20 @@ def surrenders_before_play(
 def index_act(
     act: Int,
     acts: Int,
-    hard: Arr,
-    soft: Arr,
-    pairs: Arr,
-    restab: Arr,
+    chart: tuple[Arr, Arr, Arr, Arr],
     hands: Arr,
     h: Int,
     col: Int,
-    ixt: Arr,
-    ixe: Arr,
-    st: Arr,
-    cp: Arr,
-    size: Int,
+    indices: tuple[Arr, Arr],
+    counted: tuple[Arr, Arr, Int],
 ) -> Int:
     """The counter's action: ``act`` (the chart's) unless an index entry covers the hand;
     then the surrender entry decides surrender, the pair entry the split, the total's entry
-    (or the surrender entry's other side) the play."""
+    (or the surrender entry's other side) the play (``chart``: ``(hard, soft, pairs,
+    restab)``; ``indices``, ``counted``: as :func:`surrenders_before_play`)."""
+    hard, soft, pairs, restab = chart
+    ixt, ixe = indices
+    st, cp, size = counted
     pv = 0
     if hands[h, H_N] == 2:
         v = CARD_VALUE[hands[h, H_C0]]
@@ -311,21 +324,20 @@ def take_seat(
 @fast(inline="always")
 def tally(
     r: Int,
-    units: Int,
-    tc: Int,
-    k: Int,
-    nb: Int,
+    seats: tuple[Int, Int, Int, Int],
     bm: Arr,
-    bank: Arr,
-    acc: Arr,
-    bins: Arr,
-    record: bool,
-    rec: tuple[Arr, Arr, Arr, Arr],
+    sums: tuple[Arr, Arr, Arr],
+    recording: tuple[bool, tuple[Arr, Arr, Arr, Arr]],
     nrec: Int,
 ) -> None:
-    """After the round: the counter's money (``units`` on each of its ``k`` boxes) into the
-    run's sums ``acc``, the true count's ``bins`` and the bankroll; with ``record``, round
-    ``r``'s cards dealt, the counter's and the others' money, units and true count."""
+    """After the round (``seats``: ``(units, tc, k, nb)``): the counter's money (``units`` on
+    each of its ``k`` boxes) into the run's sums ``acc``, the true count's ``bins`` and the
+    bankroll (``sums``: ``(bank, acc, bins)``); with ``record`` (``recording``: ``(record,
+    rec)``), round ``r``'s cards dealt, the counter's and the others' money, units and true
+    count."""
+    units, tc, k, nb = seats
+    bank, acc, bins = sums
+    record, rec = recording
     bi = _bin(tc)
     m = 0.0
     for b in range(k):

@@ -123,28 +123,29 @@ def kernel_function(counting: bool, name: str) -> Any:
     def run(
         n: Int,
         boxes: Int,
-        p: Arr,
-        f: Arr,
-        chart: tuple[Arr, Arr, Arr, Arr],
-        rng: Arr,
-        shoe: Arr,
-        st: Arr,
-        hands: Arr,
-        nh: Arr,
-        record: bool,
-        rec: tuple[Arr, Arr, Arr, Arr],
+        play: tuple[Arr, Arr, tuple[Arr, Arr, Arr, Arr]],
+        deck: tuple[Arr, Arr, Arr],
+        work: tuple[Arr, Arr],
+        recording: tuple[bool, tuple[Arr, Arr, Arr, Arr]],
         count: tuple[Arr, Arr, Arr, Arr, Arr, Arr],
         table: tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr],
     ) -> tuple[float, float]:
         """``n`` rounds; returns the sum and the sum of squares of the rounds' money (flat).
 
-        ``chart``: ``(hard, soft, pairs, restab)``; ``rec``: ``(cards, ncards, money, bets)``,
-        written when ``record``; ``count``: ``(cp, tags, sides, ixt, ixe, ins)`` (see
+        ``play``: the compiled rules and the chart, ``(p, f, (hard, soft, pairs, restab))``;
+        ``deck``: ``(rng, shoe, st)``, the random stream, the shoe and its state; ``work``:
+        ``(hands, nh)``, the hand table and each box's number of hands; ``recording``:
+        ``(record, rec)``, ``rec`` = ``(cards, ncards, money, bets)`` written when ``record``;
+        ``count``: ``(cp, tags, sides, ixt, ixe, ins)`` (see
         :mod:`twentyone.sim.count_play`); ``table``: ``(bm, pbox, ramp, wong, bank, acc,
         bins)``: each box's money in a round (units of its bet), how many boxes its player
         plays (pl.7), and the counter's ramp, wonging, bankroll and sums. Flat: ``boxes``
         boxes of one player. Counting: the counter's ``boxes`` boxes (the first ones, while
         seated), then ``cp[CP_OTHERS]`` players' one box each."""
+        p, f, chart = play
+        rng, shoe, st = deck
+        hands, nh = work
+        record, rec = recording
         hard, soft, pairs, restab = chart
         cards, ncards, moneys, _ = rec
         cp, tags, sides, ixt, ixe, ins = count
@@ -207,7 +208,7 @@ def kernel_function(counting: bool, name: str) -> Any:
             dace: Int = 1 if upv == 1 else 0
             dn = 1
             if p[P_HOLE]:
-                nrec, dsum, dace = dealer_card(True, *dealt, record, cards, r, nrec, dsum, dace)
+                nrec, dsum, dace = dealer_card(True, dealt, record, cards, r, nrec, dsum, dace)
                 dn = 2
             col = 9 if upv == 1 else upv - 2
             # dealer blackjack: -1 unknown, 0 no, 1 yes
@@ -251,7 +252,7 @@ def kernel_function(counting: bool, name: str) -> Any:
                         says = code in (C_RH, C_RS, C_RP)
                         if counting and b < counter:
                             says = surrenders_before_play(
-                                says, hands, h, col, ixt, ixe, st, cp, size
+                                says, hands, h, col, (ixt, ixe), (st, cp, size)
                             )
                         if says:
                             hands[h, H_FLAGS] |= FL_SURRENDERED | FL_DONE
@@ -288,20 +289,7 @@ def kernel_function(counting: bool, name: str) -> Any:
                         if counting and b < counter:
                             act = int(
                                 index_act(
-                                    act,
-                                    acts,
-                                    hard,
-                                    soft,
-                                    pairs,
-                                    restab,
-                                    hands,
-                                    h,
-                                    col,
-                                    ixt,
-                                    ixe,
-                                    st,
-                                    cp,
-                                    size,
+                                    act, acts, chart, hands, h, col, (ixt, ixe), (st, cp, size)
                                 )
                             )
                         if act == A_STAND:
@@ -344,7 +332,7 @@ def kernel_function(counting: bool, name: str) -> Any:
                 live |= box_live
                 waiting |= box_waiting
             if dn == 1 and (live or (waiting and dbj == -1)):  # no hole card: a late second
-                nrec, dsum, dace = dealer_card(False, *dealt, record, cards, r, nrec, dsum, dace)
+                nrec, dsum, dace = dealer_card(False, dealt, record, cards, r, nrec, dsum, dace)
                 dn = 2
             if dn == 2:
                 dbj = 1 if best_total(dsum, dace) == 21 else 0
@@ -354,9 +342,7 @@ def kernel_function(counting: bool, name: str) -> Any:
                     best = best_total(dsum, dace)
                     if not dealer_draws_jit(best, best != dsum, dn, h17):
                         break
-                    nrec, dsum, dace = dealer_card(
-                        False, *dealt, record, cards, r, nrec, dsum, dace
-                    )
+                    nrec, dsum, dace = dealer_card(False, dealt, record, cards, r, nrec, dsum, dace)
                     dn += 1
             dealer = best_total(dsum, dace)
 
@@ -369,7 +355,7 @@ def kernel_function(counting: bool, name: str) -> Any:
 
             if counting:
                 show_hole(st)
-                tally(r, units, tc, counter, nb, bm, bank, acc, bins, record, rec, nrec)
+                tally(r, (units, tc, counter, nb), bm, (bank, acc, bins), recording, nrec)
             else:
                 m = 0.0
                 for b in range(nb):
@@ -431,59 +417,52 @@ def no_count(boxes: int) -> tuple[tuple[Arr, ...], tuple[Arr, ...]]:
 def play_rounds_kernel(
     n: int,
     boxes: int,
-    p: Arr,
-    f: Arr,
-    hard: Arr,
-    soft: Arr,
-    pairs: Arr,
-    restab: Arr,
+    rules: tuple[Arr, Arr],
+    chart: tuple[Arr, Arr, Arr, Arr],
     rng: Arr,
 ) -> tuple[float, float]:
     """Play ``n`` rounds from a fresh shoe; return the sum and the sum of squares of the
-    rounds' money. ``rng`` (4 ``uint64``, not all zero) is the xoshiro256** state, advanced
-    in place."""
+    rounds' money. ``rules``: the compiled rules ``(p, f)``
+    (:func:`twentyone.sim.encode.encode_rules`); ``chart``: ``(hard, soft, pairs, restab)``
+    (:func:`~twentyone.sim.encode.encode_strategy`, :func:`~twentyone.sim.encode.resolve_table`);
+    ``rng`` (4 ``uint64``, not all zero) is the xoshiro256** state, advanced in place."""
     rec = (
         np.zeros((1, 1), dtype=np.uint8),
         np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.float64),
         np.zeros((1, 1), dtype=np.int64),
     )
-    return _play(n, boxes, p, f, (hard, soft, pairs, restab), rng, False, rec)
+    return _play(n, boxes, rules, chart, rng, False, rec)
 
 
 def record_rounds_kernel(
     n: int,
     boxes: int,
-    p: Arr,
-    f: Arr,
-    hard: Arr,
-    soft: Arr,
-    pairs: Arr,
-    restab: Arr,
+    rules: tuple[Arr, Arr],
+    chart: tuple[Arr, Arr, Arr, Arr],
     rng: Arr,
-    cards: Arr,
-    ncards: Arr,
-    money: Arr,
+    out: tuple[Arr, Arr, Arr],
 ) -> tuple[float, float]:
-    """:func:`play_rounds_kernel`, keeping each round's cards (``cards[r, :ncards[r]]``, in
-    the order they left the shoe; ``cards`` needs :func:`twentyone.sim.encode.max_cards`
-    columns) and money (``money[r]``)."""
+    """:func:`play_rounds_kernel`, keeping in ``out`` = ``(cards, ncards, money)`` each
+    round's cards (``cards[r, :ncards[r]]``, in the order they left the shoe; ``cards`` needs
+    :func:`twentyone.sim.encode.max_cards` columns) and money (``money[r]``)."""
+    cards, ncards, money = out
     rec = (cards, ncards, money, np.zeros((1, 1), dtype=np.int64))
-    return _play(n, boxes, p, f, (hard, soft, pairs, restab), rng, True, rec)
+    return _play(n, boxes, rules, chart, rng, True, rec)
 
 
 def _play(
     n: int,
     boxes: int,
-    p: Arr,
-    f: Arr,
+    rules: tuple[Arr, Arr],
     chart: tuple[Arr, Arr, Arr, Arr],
     rng: Arr,
     record: bool,
     rec: tuple[Arr, Arr, Arr, Arr],
 ) -> tuple[float, float]:
+    p, f = rules
     shoe, st, hands, nh = new_state(int(p[P_DECKS]), boxes)
     count, table = no_count(boxes)
-    args = (shoe, st, hands, nh, record, rec, count, table)
-    total, squares = _run(n, boxes, p, f, chart, rng, *args)
+    play = (p, f, chart)
+    total, squares = _run(n, boxes, play, (rng, shoe, st), (hands, nh), (record, rec), count, table)
     return float(total), float(squares)

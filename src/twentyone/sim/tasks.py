@@ -48,12 +48,8 @@ def run_task(task: Task) -> tuple[int, float, float]:
     total, squares = play_rounds_kernel(
         task.rounds,
         task.boxes,
-        task.params,
-        task.floats,
-        task.hard,
-        task.soft,
-        task.pairs,
-        task.restab,
+        (task.params, task.floats),
+        (task.hard, task.soft, task.pairs, task.restab),
         rng,
     )
     return task.index, float(total), float(squares)
