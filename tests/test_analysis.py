@@ -278,6 +278,7 @@ def _engine_ev(
             first = True
             while not rnd.is_over:
                 q = rnd.question
+                assert q is not None
                 if q.kind in ("insurance", "even-money"):
                     rnd.apply("no-" + q.kind)
                 elif q.kind == "surrender":
