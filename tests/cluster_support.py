@@ -239,7 +239,7 @@ class Player:
                 time.sleep(0.2)
                 continue
             try:
-                first = json.loads(ws.recv(timeout=10))
+                first: dict[str, Any] = json.loads(ws.recv(timeout=10))
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd else None
                 reason = exc.rcvd.reason if exc.rcvd else ""
@@ -262,7 +262,7 @@ class Player:
         mid = f"m{self.n}"
         self.ws.send(json.dumps({"type": kind, "id": mid, **fields}))
         while True:
-            msg = json.loads(self.ws.recv(timeout=20))
+            msg: dict[str, Any] = json.loads(self.ws.recv(timeout=20))
             if msg.get("type") == "error" and msg.get("id") == mid:
                 raise RuntimeError(f"{kind} refused: {msg.get('error')}")
             if msg.get("type") == "view":

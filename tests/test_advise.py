@@ -79,7 +79,7 @@ def test_hints_use_the_cards_seen_since_the_shuffle() -> None:
     advisor = Advisor(rules, shoe=shoe)
     rnd = Round(rules, shoe, [BoxBet("ann", 1000)])
     while rnd.question is not None and rnd.question.kind != "play":
-        rnd.apply("no-" + rnd.question.kind if rnd.question.kind != "play" else "stand")
+        rnd.apply("no-" + rnd.question.kind)
     if rnd.question is None:
         pytest.skip("the seeded round ends before play")
     hand = rnd.boxes[0].hands[0].cards

@@ -278,6 +278,7 @@ def _engine_ev(
             first = True
             while not rnd.is_over:
                 q = rnd.question
+                assert q is not None
                 if q.kind in ("insurance", "even-money"):
                     rnd.apply("no-" + q.kind)
                 elif q.kind == "surrender":
@@ -454,8 +455,8 @@ def test_farmer_split_counts_the_expected_hands(
 def test_the_chart_is_the_codes_each_played_column_derives(spec: str) -> None:
     # basic_strategy reads only the columns' codes (issue 26 item 6: a simulation's chart
     # compiles no second-moment kernel); they are the codes basic_column plays
-    from twentyone.analysis.basic import UPS, basic_column
-    from twentyone.analysis.context import Context
+    from twentyone.analysis.basic import basic_column
+    from twentyone.analysis.context import UPS, Context
 
     rules = load_rules(spec)
     for boxes in (1, 2):

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import pytest
 
-from twentyone import load_rules, parse_cards
+from twentyone import Card, load_rules, parse_cards
 from twentyone.analysis import action_evs, analyze, basic_strategy
 
 
-def _hand(text: str) -> list:  # "6,A" -> cards 6S AD (suits irrelevant here)
+def _hand(text: str) -> list[Card]:  # "6,A" -> cards 6S AD (suits irrelevant here)
     a, b = text.split(",")
     return list(parse_cards(f"{a}S {b}D"))
 
@@ -108,7 +108,9 @@ APPENDIX_9_2D_PEEK = [
         ("2D H17 DAS SPL3", APPENDIX_9_2D_PEEK),
     ],
 )
-def test_wizard_appendix_9_against_ace(spec: str, table: list) -> None:
+def test_wizard_appendix_9_against_ace(
+    spec: str, table: list[tuple[str, float, float, float]]
+) -> None:
     rules = load_rules(spec)
     ace = parse_cards("AH")[0]
     for hand, stand, hit, double in table:

@@ -19,6 +19,7 @@ def test_split_only_on_the_first_two_cards() -> None:
     rnd = play(PEEK, "4S 9C 4D 7H 2C 2H", [1000], decisions=["hit"])
     assert [str(c) for c in rnd.boxes[0].hands[0].cards[:2]] == ["4S", "4D"]
     assert len(rnd.boxes[0].hands[0].cards) == 3
+    assert rnd.question is not None
     assert "split" not in rnd.question.actions
     with pytest.raises(IllegalActionError, match="split"):
         rnd.split()
@@ -30,6 +31,7 @@ def test_split_hands_are_not_both_dealt_before_the_first_is_played() -> None:
     first, second = rnd.boxes[0].hands
     assert [str(c) for c in first.cards] == ["8S", "3C"]
     assert [str(c) for c in second.cards] == ["8D"]  # still one card while hand 1 plays
+    assert rnd.question is not None
     assert (rnd.question.box, rnd.question.hand) == (0, 0)
 
 
@@ -112,6 +114,7 @@ def test_dealer_blackjack_with_original_bets_only_returns_doubles_and_splits() -
 def test_no_negative_balance_through_split_or_double() -> None:
     # ann has exactly her bet: she can neither double nor split her 8s.
     rnd = play(PEEK, "8S 9C 8D 7H", [1000], decisions=[], bankrolls={"ann": 1000})
+    assert rnd.question is not None
     assert rnd.question.actions == ("hit", "stand")
     with pytest.raises(IllegalActionError, match="double"):
         rnd.double()
@@ -123,6 +126,7 @@ def test_double_for_less_is_capped_by_what_the_player_has() -> None:
     rnd = play(
         "ro-casino", "6S 9C 5D 4H 8C", [1000], decisions=["no-surrender"], bankrolls={"ann": 1400}
     )
+    assert rnd.question is not None
     assert "double" not in rnd.question.actions
     assert rnd.question.amount_range == (100, 400)
     with pytest.raises(IllegalActionError, match="outside 100 to 400"):
@@ -133,6 +137,7 @@ def test_double_for_less_is_capped_by_what_the_player_has() -> None:
 
 def test_insurance_not_offered_to_a_player_who_cannot_cover_it() -> None:
     rnd = play(PEEK, "TS AC 7D 7H", [BoxBet("bob", 1000)], bankrolls={"bob": 1000})
+    assert rnd.question is not None
     assert rnd.question.kind == "play"  # no insurance question for bob
 
 

@@ -52,7 +52,7 @@ def first_safe(actions: Sequence[str]) -> str:
 # ro.1 ---------------------------------------------------------------------------------------
 
 
-def test_ro_1_six_decks_reshuffled_by_the_machine_every_round():
+def test_ro_1_six_decks_reshuffled_by_the_machine_every_round() -> None:
     assert (RO.decks, RO.shuffle) == (6, "continuous")
     full = Shoe.for_rules(RO, seed=11)
     full.begin_round()
@@ -75,19 +75,19 @@ def test_ro_1_six_decks_reshuffled_by_the_machine_every_round():
 
 
 @pytest.mark.parametrize("bet", [99, 1, 500_001])
-def test_ro_2_bet_outside_table_limits_is_refused(bet):
+def test_ro_2_bet_outside_table_limits_is_refused(bet: int) -> None:
     with pytest.raises(BetError, match=rf"bet {bet} is outside the table limits 100 to 500000"):
         Round(RO, StackedShoe("TS 9H 8D 7C"), [BoxBet("ann", bet)])
 
 
-def test_ro_2_one_player_on_several_boxes_each_within_limits():
+def test_ro_2_one_player_on_several_boxes_each_within_limits() -> None:
     # ann: boxes 1 and 3 at the two limits; bob: box 2
     shoe = StackedShoe("TS 9C 8D 6H 7S 9D 4C")
     bets = [BoxBet("ann", 100), BoxBet("bob", 2_500), BoxBet("ann", 500_000)]
     rnd = Round(RO, shoe, bets)
     assert rnd.net() == {"ann": -500_100, "bob": -2_500}
     assert [b.bet for b in rnd.boxes] == [100, 2_500, 500_000]
-    assert verify_bets(RO, [BoxBet("ann", 100)] * 7) is None
+    assert verify_bets(RO, [BoxBet("ann", 100)] * 7) is None  # type: ignore[func-returns-value]
     with pytest.raises(BetError, match="the table has 7"):
         verify_bets(RO, [BoxBet("ann", 100)] * 8)
 
@@ -95,7 +95,7 @@ def test_ro_2_one_player_on_several_boxes_each_within_limits():
 # ro.3 ---------------------------------------------------------------------------------------
 
 
-def test_ro_3_blackjack_is_21_on_the_first_two_cards_only():
+def test_ro_3_blackjack_is_21_on_the_first_two_cards_only() -> None:
     # box1 AS KD blackjack; box2 7C 4D + TH = 21 in three cards; dealer 9H + 8S = 17
     rnd, asked = play(
         "ro-casino",
@@ -117,7 +117,7 @@ def test_ro_3_blackjack_is_21_on_the_first_two_cards_only():
 # ro.4 ---------------------------------------------------------------------------------------
 
 
-def test_ro_4_court_cards_count_ten_and_an_ace_one_or_eleven():
+def test_ro_4_court_cards_count_ten_and_an_ace_one_or_eleven() -> None:
     rnd, asked = play(
         "ro-casino",
         "AS QS 5D 9C 6H JD",
@@ -137,7 +137,7 @@ def test_ro_4_court_cards_count_ten_and_an_ace_one_or_eleven():
 # ro.5 ---------------------------------------------------------------------------------------
 
 
-def test_ro_5_bust_loses_at_once():
+def test_ro_5_bust_loses_at_once() -> None:
     # box1 TS 6D + 9C = 25; box2 9S 9D = 18; dealer 7H + KC = 17
     rnd = Round(RO, StackedShoe("TS 9S 7H 6D 9D 9C KC"), [BoxBet("ann", 100), BoxBet("bob", 100)])
     rnd.apply("no-surrender")
@@ -153,7 +153,7 @@ def test_ro_5_bust_loses_at_once():
     assert rnd.net() == {"ann": -100, "bob": 100}
 
 
-def test_ro_5_dealer_draws_nothing_when_every_box_busted():
+def test_ro_5_dealer_draws_nothing_when_every_box_busted() -> None:
     rnd = ro("TS 7H 6D 9C 5S", [100], ["no-surrender", "hit"])
     assert rnd.is_over
     assert dealer(rnd) == "7H"
@@ -161,7 +161,7 @@ def test_ro_5_dealer_draws_nothing_when_every_box_busted():
     assert rnd.net() == {"ann": -100}
 
 
-def test_ro_5_no_card_on_soft_or_hard_21():
+def test_ro_5_no_card_on_soft_or_hard_21() -> None:
     # box1 AS 5D + 5C = soft 21; box2 7C 4D + TH = hard 21; dealer 9H + 8S = 17
     rnd = Round(RO, StackedShoe("AS 7C 9H 5D 4D 5C TH 8S"), [BoxBet("ann", 100)] * 2)
     rnd.apply("no-surrender")
@@ -191,7 +191,9 @@ def test_ro_5_no_card_on_soft_or_hard_21():
         ("TS 9H 7D 7C AS 5S", "9H 7C AS", "push"),
     ],
 )
-def test_ro_6_dealer_draws_until_17_or_more_and_stands_on_soft_17(shoe, drawn, result):
+def test_ro_6_dealer_draws_until_17_or_more_and_stands_on_soft_17(
+    shoe: str, drawn: str, result: str
+) -> None:
     rnd = ro(shoe, [100], ["no-surrender", "stand"])
     assert dealer(rnd) == drawn
     assert left(rnd) == 1  # the card after the dealer's last stays in the shoe
@@ -201,14 +203,14 @@ def test_ro_6_dealer_draws_until_17_or_more_and_stands_on_soft_17(shoe, drawn, r
 # ro.7 ---------------------------------------------------------------------------------------
 
 
-def test_ro_7_equal_totals_are_a_stand_off():
+def test_ro_7_equal_totals_are_a_stand_off() -> None:
     rnd = ro("TS 9H 8D 9C", [100], ["no-surrender", "stand"])
     assert results(rnd) == [["push"]]
     assert returned(rnd) == [[100]]
     assert rnd.net() == {"ann": 0}
 
 
-def test_ro_7_blackjack_against_blackjack_is_a_stand_off():
+def test_ro_7_blackjack_against_blackjack_is_a_stand_off() -> None:
     rnd = ro("AS TH KD AC", [100])
     assert rnd.is_over and rnd.decisions == []
     assert dealer(rnd) == "TH AC"
@@ -219,7 +221,7 @@ def test_ro_7_blackjack_against_blackjack_is_a_stand_off():
 # ro.8 ---------------------------------------------------------------------------------------
 
 
-def test_ro_8_insurance_offered_on_an_ace_box_by_box_then_closed():
+def test_ro_8_insurance_offered_on_an_ace_box_by_box_then_closed() -> None:
     rnd, asked = play(
         "ro-casino",
         "TS 9S AH 8D 7D 6C",
@@ -240,7 +242,7 @@ def test_ro_8_insurance_offered_on_an_ace_box_by_box_then_closed():
     assert [b.insurance for b in rnd.boxes] == [0, 0]
 
 
-def test_ro_8_insurance_cannot_be_taken_after_it_closes():
+def test_ro_8_insurance_cannot_be_taken_after_it_closes() -> None:
     rnd = Round(RO, StackedShoe("TS AH 8D 6C"), [BoxBet("ann", 1000)])
     assert rnd.can("insure:100")
     rnd.apply("no-insurance")
@@ -250,7 +252,7 @@ def test_ro_8_insurance_cannot_be_taken_after_it_closes():
     assert rnd.boxes[0].insurance == 0
 
 
-def test_ro_8_no_insurance_against_a_ten():
+def test_ro_8_no_insurance_against_a_ten() -> None:
     rnd, asked = play("ro-casino", "TS TH 8D 7C", [100], ["no-surrender", "stand"], asked=True)
     assert [q.kind for q in asked] == ["surrender", "play"]
     assert results(rnd) == [["win"]]
@@ -259,7 +261,7 @@ def test_ro_8_no_insurance_against_a_ten():
 # ro.9 ---------------------------------------------------------------------------------------
 
 
-def test_ro_9_insurance_from_half_the_table_minimum_to_half_the_bet_pays_2_to_1():
+def test_ro_9_insurance_from_half_the_table_minimum_to_half_the_bet_pays_2_to_1() -> None:
     rnd = Round(RO, StackedShoe("TS AH 9D KC"), [BoxBet("ann", 1000)])
     q = rnd.question
     assert q is not None and q.kind == "insurance"
@@ -278,7 +280,7 @@ def test_ro_9_insurance_from_half_the_table_minimum_to_half_the_bet_pays_2_to_1(
     assert rnd.net() == {"ann": -1000 - 200 + 600}
 
 
-def test_ro_9_insurance_lost_when_the_second_card_is_not_a_ten():
+def test_ro_9_insurance_lost_when_the_second_card_is_not_a_ten() -> None:
     rnd = ro("TS AH 9D 7C", [1000], ["insure:50", "stand"])
     assert dealer(rnd) == "AH 7C"  # soft 18
     paid = [p for p in rnd.log if isinstance(p, Payment) and p.kind == "insurance"]
@@ -297,8 +299,8 @@ def test_ro_9_insurance_lost_when_the_second_card_is_not_a_ten():
     ],
 )
 def test_ro_9_a_blackjack_may_insure_instead_of_taking_even_money(
-    second, result, back, insurance_back, net
-):
+    second: str, result: str, back: int, insurance_back: int, net: int
+) -> None:
     # ann AS KD (blackjack, 10.00) vs AH: "any player may place an insurance bet" (ro.9), for
     # any amount from half the table minimum (0.50) to half the bet (5.00): here 2.00.
     rnd, asked = play("ro-casino", f"AS AH KD {second}", [1000], ["insure:200"], asked=True)
@@ -312,14 +314,14 @@ def test_ro_9_a_blackjack_may_insure_instead_of_taking_even_money(
     assert rnd.net() == {"ann": net}
 
 
-def test_ro_9_insuring_half_a_blackjack_is_worth_even_money_either_way():
+def test_ro_9_insuring_half_a_blackjack_is_worth_even_money_either_way() -> None:
     # 5.00 of insurance on a 10.00 blackjack: +10.00 whatever the dealer's second card is.
     for second in ("KC", "5C"):
         rnd = play("ro-casino", f"AS AH KD {second}", [1000], ["insure"])
         assert rnd.decisions == ["insure"] and rnd.net() == {"ann": 1000}
 
 
-def test_ro_9_insurance_on_a_blackjack_outside_its_limits_is_refused():
+def test_ro_9_insurance_on_a_blackjack_outside_its_limits_is_refused() -> None:
     rnd = ro("AS AH KD KC", [1000])
     for bad in ("insure:49", "insure:501"):
         with pytest.raises(IllegalActionError, match="outside 50 to 500"):
@@ -331,7 +333,7 @@ def test_ro_9_insurance_on_a_blackjack_outside_its_limits_is_refused():
 # ro.10 --------------------------------------------------------------------------------------
 
 
-def test_ro_10_even_money_is_paid_at_once_and_the_dealer_draws_nothing():
+def test_ro_10_even_money_is_paid_at_once_and_the_dealer_draws_nothing() -> None:
     rnd, asked = play("ro-casino", "AS AH KD KC", [100], ["even-money"], asked=True)
     # ro.9 + ro.10: even money, or insurance instead (half the 1.00 bet is the table's least
     # insurance, so 0.50 exactly), or neither
@@ -346,7 +348,7 @@ def test_ro_10_even_money_is_paid_at_once_and_the_dealer_draws_nothing():
     assert rnd.net() == {"ann": 100}
 
 
-def test_ro_10_even_money_kept_when_the_dealer_then_makes_blackjack():
+def test_ro_10_even_money_kept_when_the_dealer_then_makes_blackjack() -> None:
     # box1 AS KD takes even money; box2 9C 8C stands on 17; dealer AH + KC = blackjack
     rnd = Round(RO, StackedShoe("AS 9C AH KD 8C KC"), [BoxBet("ann", 100), BoxBet("bob", 100)])
     rnd.apply("even-money")
@@ -360,7 +362,7 @@ def test_ro_10_even_money_kept_when_the_dealer_then_makes_blackjack():
     assert rnd.net() == {"ann": 100, "bob": -100}
 
 
-def test_ro_10_declined_even_money_declines_insurance_too_and_waits():
+def test_ro_10_declined_even_money_declines_insurance_too_and_waits() -> None:
     rnd = ro("AS AH KD 9C 5S", [100], ["no-even-money"])
     assert rnd.is_over  # one question for the blackjack: no insurance question follows
     assert rnd.boxes[0].insurance == 0
@@ -369,7 +371,7 @@ def test_ro_10_declined_even_money_declines_insurance_too_and_waits():
     assert returned(rnd) == [[250]]
 
 
-def test_ro_10_no_even_money_against_a_ten():
+def test_ro_10_no_even_money_against_a_ten() -> None:
     # box1 blackjack, box2 TC 5D, dealer TH: the first question is box2's surrender
     rnd = Round(RO, StackedShoe("AS TC TH KD 5D 9S"), [BoxBet("ann", 100), BoxBet("bob", 100)])
     q = rnd.question
@@ -384,7 +386,7 @@ def test_ro_10_no_even_money_against_a_ten():
 # ro.11 --------------------------------------------------------------------------------------
 
 
-def test_ro_11_surrender_is_asked_box_by_box_before_play():
+def test_ro_11_surrender_is_asked_box_by_box_before_play() -> None:
     rnd, asked = play(
         "ro-casino",
         "TS TC 9H 6D 8D 9S",
@@ -401,21 +403,21 @@ def test_ro_11_surrender_is_asked_box_by_box_before_play():
     assert rnd.net() == {"ann": -50, "bob": 0}
 
 
-def test_ro_11_surrender_settles_at_once_and_the_dealer_draws_nothing():
+def test_ro_11_surrender_settles_at_once_and_the_dealer_draws_nothing() -> None:
     rnd = ro("TS 9H 6D 8S", [100], ["surrender"])
     assert rnd.is_over
     assert dealer(rnd) == "9H" and left(rnd) == 1
     assert rnd.net() == {"ann": -50}
 
 
-def test_ro_11_no_surrender_against_an_ace():
+def test_ro_11_no_surrender_against_an_ace() -> None:
     rnd, asked = play("ro-casino", "TS AH 6D 7C", [100], ["no-insurance", "stand"], asked=True)
     assert [q.kind for q in asked] == ["insurance", "play"]
     assert "surrender" not in asked[1].actions
     assert results(rnd) == [["lose"]]  # 16 against soft 18
 
 
-def test_ro_11_surrender_keeps_half_when_the_dealer_then_makes_blackjack():
+def test_ro_11_surrender_keeps_half_when_the_dealer_then_makes_blackjack() -> None:
     rnd = ro("TS 9C TH 6D 8C AS", [100, 100], ["surrender", "no-surrender", "stand"])
     assert dealer(rnd) == "TH AS"
     assert results(rnd) == [["surrender"], ["lose"]]
@@ -426,7 +428,7 @@ def test_ro_11_surrender_keeps_half_when_the_dealer_then_makes_blackjack():
 # ro.12 --------------------------------------------------------------------------------------
 
 
-def test_ro_12_blackjack_paid_3_to_2_at_once_against_2_to_9():
+def test_ro_12_blackjack_paid_3_to_2_at_once_against_2_to_9() -> None:
     rnd = Round(RO, StackedShoe("AS TC 5H KD 6D TS 9S"), [BoxBet("ann", 100), BoxBet("bob", 100)])
     bj = rnd.boxes[0].hands[0]
     assert (bj.result, bj.returned) == ("blackjack", 250)  # before anyone decides
@@ -441,14 +443,14 @@ def test_ro_12_blackjack_paid_3_to_2_at_once_against_2_to_9():
     assert rnd.net() == {"ann": 150, "bob": 100}
 
 
-def test_ro_12_lone_blackjack_against_a_6_dealer_draws_nothing():
+def test_ro_12_lone_blackjack_against_a_6_dealer_draws_nothing() -> None:
     rnd = ro("AS 6H KD 5C", [100])
     assert rnd.is_over
     assert dealer(rnd) == "6H" and left(rnd) == 1
     assert rnd.net() == {"ann": 150}
 
 
-def test_ro_12_blackjack_against_a_ten_waits_then_is_paid_3_to_2():
+def test_ro_12_blackjack_against_a_ten_waits_then_is_paid_3_to_2() -> None:
     rnd = ro("AS TH KD 5C 9S", [100])
     assert rnd.is_over
     assert dealer(rnd) == "TH 5C" and left(rnd) == 1  # only the second card, no draw to 17
@@ -462,7 +464,7 @@ def test_ro_12_blackjack_against_a_ten_waits_then_is_paid_3_to_2():
 # ro.13 --------------------------------------------------------------------------------------
 
 
-def test_ro_13_decisions_box_by_box_left_to_right():
+def test_ro_13_decisions_box_by_box_left_to_right() -> None:
     rnd, asked = play(
         "ro-casino",
         "8S TC 5D 7H 8D 9C 6D 9H TD",
@@ -489,7 +491,7 @@ def test_ro_13_decisions_box_by_box_left_to_right():
 # ro.14 --------------------------------------------------------------------------------------
 
 
-def test_ro_14_dealer_blackjack_takes_doubles_and_splits():
+def test_ro_14_dealer_blackjack_takes_doubles_and_splits() -> None:
     rnd = Round(RO, StackedShoe("8S TD 8H 3C 9D 2C KS AH"), [BoxBet("ann", 100)])
     rnd.apply("no-surrender")
     rnd.apply("split")
@@ -506,7 +508,7 @@ def test_ro_14_dealer_blackjack_takes_doubles_and_splits():
     assert rnd.net() == {"ann": -400}
 
 
-def test_ro_14_dealer_blackjack_beats_a_three_card_21_blackjack_pushes():
+def test_ro_14_dealer_blackjack_beats_a_three_card_21_blackjack_pushes() -> None:
     rnd = ro("7C AS AH 4D KH TS KC", [100, 100], ["no-insurance", "no-even-money", "hit"])
     assert rnd.boxes[0].hands[0].total == (21, False)
     assert dealer(rnd) == "AH KC"
@@ -517,7 +519,7 @@ def test_ro_14_dealer_blackjack_beats_a_three_card_21_blackjack_pushes():
 # ro.15 --------------------------------------------------------------------------------------
 
 
-def test_ro_15_double_for_less_down_to_the_table_minimum():
+def test_ro_15_double_for_less_down_to_the_table_minimum() -> None:
     rnd = Round(RO, StackedShoe("6S 6H 5D TC TD 7S"), [BoxBet("ann", 500)])
     rnd.apply("no-surrender")
     q = rnd.question
@@ -536,7 +538,7 @@ def test_ro_15_double_for_less_down_to_the_table_minimum():
     assert rnd.net() == {"ann": 700}
 
 
-def test_ro_15_double_takes_exactly_one_card():
+def test_ro_15_double_takes_exactly_one_card() -> None:
     # box1 5S 4D doubles and gets 2C: 11, and play moves on; box2 TC 7C; dealer 8H TS
     rnd, asked = play(
         "ro-casino",
@@ -553,7 +555,7 @@ def test_ro_15_double_takes_exactly_one_card():
     assert rnd.net() == {"ann": -200, "bob": -100}
 
 
-def test_ro_15_no_double_after_a_third_card():
+def test_ro_15_no_double_after_a_third_card() -> None:
     rnd, asked = play("ro-casino", "2S 7H 3D 4C TD", [100], ["no-surrender", "hit"], asked=True)
     assert not rnd.can("double") and not rnd.can("double:100")
     assert rnd.question is not None and set(rnd.question.actions) == {"hit", "stand"}
@@ -563,7 +565,7 @@ def test_ro_15_no_double_after_a_third_card():
 # ro.16 --------------------------------------------------------------------------------------
 
 
-def test_ro_16_split_by_rank_king_queen_no_jack_jack_yes():
+def test_ro_16_split_by_rank_king_queen_no_jack_jack_yes() -> None:
     rnd, asked = play(
         "ro-casino",
         "KS JC 7H QD JH 9C TD TS",
@@ -583,7 +585,9 @@ def test_ro_16_split_by_rank_king_queen_no_jack_jack_yes():
     ("dealer_cards", "first", "net"),
     [("9C 8S", ("win", 200), 0), ("2C TS", ("push", 100), -100)],
 )
-def test_ro_16_split_aces_one_card_each_ace_ten_is_21_not_blackjack(dealer_cards, first, net):
+def test_ro_16_split_aces_one_card_each_ace_ten_is_21_not_blackjack(
+    dealer_cards: str, first: tuple[str, int], net: int
+) -> None:
     # AS AD split: AS + KC = 21 (two cards, but after a split), AD + 5D = 16; one card each
     rnd = ro(f"AS 9H AD KC 5D {dealer_cards}", [100], ["no-surrender", "split"])
     assert rnd.is_over  # nothing asked after the split
@@ -596,7 +600,7 @@ def test_ro_16_split_aces_one_card_each_ace_ten_is_21_not_blackjack(dealer_cards
     assert rnd.net() == {"ann": net}
 
 
-def test_ro_16_split_into_2_or_more_hands_with_no_limit():
+def test_ro_16_split_into_2_or_more_hands_with_no_limit() -> None:
     # 8S 8D vs 6H: each split gives the first hand another 8, so it splits four times into
     # five hands (no limit stated: "2 or more"); the fifth hand's first pair, 8S 8C, could
     # split again. Hands: 8S 8C (16), 8S TC, 8H 9D, 8C 2S, 8D TH; dealer 6H 9H KH busts.
@@ -620,14 +624,14 @@ def test_ro_16_split_into_2_or_more_hands_with_no_limit():
 # ro.17 --------------------------------------------------------------------------------------
 
 
-def test_ro_17_win_pays_1_to_1_fewer_points_lose():
+def test_ro_17_win_pays_1_to_1_fewer_points_lose() -> None:
     rnd = ro("TS TC 9H QD 7D TH", [100, 100], ["no-surrender", "no-surrender", "stand", "stand"])
     assert results(rnd) == [["win"], ["lose"]]  # 20 and 17 against 19
     assert returned(rnd) == [[200], [0]]
     assert rnd.net() == {"ann": 100, "bob": -100}
 
 
-def test_ro_17_dealer_bust_every_standing_box_wins():
+def test_ro_17_dealer_bust_every_standing_box_wins() -> None:
     rnd = ro(
         "TS TC KD 6H 2D 3D QD 9C TH 9S",
         [100, 100, 100],
@@ -638,7 +642,7 @@ def test_ro_17_dealer_bust_every_standing_box_wins():
     assert rnd.net() == {"ann": 100, "bob": -100, "cy": 100}
 
 
-def test_ro_17_blackjack_3_to_2_floored_with_the_remainder_recorded():
+def test_ro_17_blackjack_3_to_2_floored_with_the_remainder_recorded() -> None:
     rnd = ro("AS 5H KD", [101])
     hand = rnd.boxes[0].hands[0]
     assert (hand.result, hand.returned, hand.remainder) == ("blackjack", 252, Fraction(1, 2))

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
-from tests.cluster_support import NGINX, Cluster, Player, fresh_database
-from tests.web_support import POSTGRES_ENV
 from websockets.exceptions import ConnectionClosed
 
+from cluster_support import NGINX, Cluster, Player, fresh_database
 from twentyone.engine.ledger import RoundMove
 from twentyone.web.cluster import LeaseLostError, Leases, NodeConfig, preferred
 from twentyone.web.ledger import Ledger
 from twentyone.web.storage.db import make_engine, migrate
+from web_support import POSTGRES_ENV
 
 pytestmark = pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} unset")
 
@@ -140,10 +140,10 @@ def _money_check(url: str) -> dict[str, int]:
     engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
     with engine.connect() as c:
         assert c.execute(text("SELECT coalesce(sum(balance), 0) FROM accounts")).scalar() == 0
-        wallets = dict(
+        wallets: dict[str, int] = dict(
             c.execute(text("SELECT username, balance FROM accounts WHERE kind = 'player'")).all()
         )
-        nets = dict(
+        nets: dict[str, int] = dict(
             c.execute(
                 text(
                     "SELECT a.username, coalesce(sum(rp.net), 0) FROM accounts a "
@@ -349,7 +349,7 @@ def test_serve_workers_starts_nodes_behind_nginx_and_stops_them(pg: str) -> None
     import subprocess
     import sys
 
-    from tests.cluster_support import free_port
+    from cluster_support import free_port
 
     if NGINX is None:
         pytest.skip("nginx is not installed (Debian: nginx-light)")

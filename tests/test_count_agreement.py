@@ -170,6 +170,7 @@ def replay(job: tuple[Any, ...]) -> tuple[list[str], Counter[str]]:
             while not rnd.is_over:
                 catch_up(counter, dealt, len(dealt) - shoe.remaining, state, hole)
                 q = rnd.question
+                assert q is not None
                 if rnd.boxes[q.box].player == "c":
                     decision = decide_counting(chart, book, rnd, counter.tc())
                     seen[f"counter {decision}"] += 1

@@ -20,11 +20,7 @@ from twentyone.counting.counts import (
     load_count,
 )
 from twentyone.counting.index_set import (
-    K_HARD,
-    K_PAIR,
-    K_SURRENDER,
     NEVER,
-    X_SURRENDER,
     IndexPlay,
     encode_indices,
     indices_from_data,
@@ -32,6 +28,7 @@ from twentyone.counting.index_set import (
 )
 from twentyone.counting.ramp import load_ramp, parse_ramp
 from twentyone.engine.errors import CountError
+from twentyone.sim.encode import K_HARD, K_PAIR, K_SURRENDER, X_SURRENDER
 
 # published tags (Wong, "Professional Blackjack"; Snyder, "Blackbelt in Blackjack"; Vancura
 # and Fuchs, "Knock-Out Blackjack"), by rank A, 2..9, T

@@ -105,7 +105,9 @@ def test_mean_true_count_of_each_count() -> None:
     assert tc_law(6, 0.0, 40)[1][0] == 0.0
 
 
-def test_cli_audit_formats(monkeypatch, capsys) -> None:
+def test_cli_audit_formats(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import json
 
     from twentyone.cli import main
@@ -128,7 +130,9 @@ def test_cli_audit_formats(monkeypatch, capsys) -> None:
     assert data["simulated"] is None  # no simulation unless asked
 
 
-def test_cli_audit_simulated_cross_check(monkeypatch, capsys) -> None:
+def test_cli_audit_simulated_cross_check(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import json
 
     from twentyone.cli import main

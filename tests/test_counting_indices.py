@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 
@@ -18,7 +19,12 @@ from twentyone import load_rules
 from twentyone.cli import main
 from twentyone.counting.count_line import count_line
 from twentyone.counting.index_gen import Decision, GeneratedIndex, crossings, generate, shoe_returns
-from twentyone.counting.indices import index_list, named_decisions, named_indices
+from twentyone.counting.indices import (
+    NamedDecision,
+    index_list,
+    named_decisions,
+    named_indices,
+)
 from twentyone.engine.errors import RulesError
 from twentyone.engine.rules import Rules
 
@@ -27,7 +33,7 @@ DECKS_LEFT = Fraction(15, 4)
 UPS = "A23456789T"
 
 
-def _named() -> list:
+def _named() -> list[NamedDecision]:
     return named_decisions("I18") + named_decisions("FAB4")
 
 
@@ -39,7 +45,7 @@ def published_game() -> tuple[Rules, list[GeneratedIndex]]:
     return rules, got
 
 
-def _found(d) -> GeneratedIndex:
+def _found(d: NamedDecision) -> GeneratedIndex:
     _, got = published_game()
     hits = [e for e in got if d.matches(e)]
     assert len(hits) == 1, (d, hits)
@@ -47,14 +53,14 @@ def _found(d) -> GeneratedIndex:
 
 
 @pytest.mark.parametrize("decision", _named(), ids=lambda d: f"{d.name}-{d.hand}-v-{d.up}")
-def test_hilo_i18_and_fab4_within_one_of_published(decision) -> None:
+def test_hilo_i18_and_fab4_within_one_of_published(decision: NamedDecision) -> None:
     e = _found(decision)
     assert abs(e.index - decision.published) <= 1, e
     # each published index names the play made at that count or above
     assert e.at_or_above == decision.play, e
 
 
-def _delta(rules: Rules, up: str, hand: str, plays: tuple[str, str], shoe) -> float:
+def _delta(rules: Rules, up: str, hand: str, plays: tuple[str, str], shoe: Sequence[int]) -> float:
     ret, _ = shoe_returns(rules, shoe, UPS.index(up), frozenset({hand}))
     r = ret[hand]
     if "surrender" in plays:  # surrender against the best other play
@@ -102,7 +108,9 @@ CHECKED = [
 
 
 @pytest.mark.parametrize("decision", CHECKED, ids=lambda d: f"{d.name}-{d.hand}-v-{d.up}")
-def test_index_agrees_with_the_exact_analysis_at_the_counts_shoes(decision) -> None:
+def test_index_agrees_with_the_exact_analysis_at_the_counts_shoes(
+    decision: NamedDecision,
+) -> None:
     rules, _ = published_game()
     e = _found(decision)
     assert _at_count(rules, e, e.index - 1) < 0.0  # below is the better play
@@ -174,11 +182,11 @@ def test_crossing_found_on_the_interpolated_curve() -> None:
 
 def test_decision_compares_with_the_best_other_play() -> None:
     d = Decision("9", "double", ("hit", "stand"))
-    assert d.delta({"hit": 0.1, "stand": -0.2, "double": 0.15}) == (pytest.approx(0.05), "hit")
+    assert d.delta({"hit": 0.1, "stand": -0.2, "double": 0.15}) == (pytest.approx(0.05), "hit")  # type: ignore[comparison-overlap]
     assert d.delta({"hit": 0.1, "stand": -0.2}) is None
 
 
-def test_cli_indices_json_and_refusals(capsys) -> None:
+def test_cli_indices_json_and_refusals(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["indices", "pl-online", "--set", "I18", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == named_indices(load_rules("pl-online"), "hilo", "I18")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import pickle
 import re
+from collections.abc import Callable
 from pathlib import Path
 from string import Formatter
 from typing import Any
@@ -45,7 +46,10 @@ def _fields(text: str) -> set[str]:
 def _catalog(lang: str) -> dict[str, str]:
     with open(i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "twentyone.po", "rb") as fh:
         cat = read_po(fh, locale=lang)
-    return {m.id: m.string for m in cat if isinstance(m.id, str) and m.id}
+    # (a plural message's string is a tuple: no error template is one)
+    return {
+        m.id: m.string for m in cat if isinstance(m.id, str) and m.id and isinstance(m.string, str)
+    }
 
 
 # ---------------------------------------------------------------------------- the registry
@@ -208,11 +212,12 @@ def test_the_terminal_refusal_follows_the_rules_limits() -> None:
 def test_bet_limits_are_checked_in_the_engine_only() -> None:
     rules = load_rules("ro-casino").replace(table_min=300, table_max=900, boxes_per_player=2)
     table = Table(rules, bankroll=5000)
-    for check in (
+    checks: tuple[Callable[[], object], ...] = (
         lambda: check_box_bet(rules, 1, 200),
         lambda: verify_bets(rules, [BoxBet("ann", 200)]),
         lambda: table.check_bet(200, 5000, box=1),
-    ):
+    )
+    for check in checks:
         with pytest.raises(BetError) as err:
             check()
         assert (err.value.code, err.value.params["min"], err.value.params["max"]) == (

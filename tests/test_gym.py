@@ -168,6 +168,7 @@ def test_ev_loss_is_the_exact_return_given_up_on_the_real_remaining_shoe() -> No
         mask = info["action_mask"]
         a = int(rng.choice(np.flatnonzero(mask)))
         if q is not None and q.kind == "play":
+            assert rnd is not None
             hand = rnd.boxes[q.box].hands[q.hand]
             # the real remaining shoe: every card dealt since the shuffle is out, except this
             # hand's, the up card and the hidden hole card (advise takes the shoe they came
@@ -261,7 +262,8 @@ def test_twentyone_replay_reproduces_every_episode(tmp_path: Any, capsys: Any) -
     env = make(rules="ro-casino", boxes=2, bet_levels=[1, 4])
     rng = np.random.default_rng(5)
     _, info = env.reset(seed=5)
-    lines, totals = [], []
+    lines: list[str] = []
+    totals: list[float] = []
     while len(lines) < 1000:
         total = 0.0
         while True:

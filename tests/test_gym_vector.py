@@ -58,7 +58,7 @@ def agree(rules_name: str, levels: list[int] | None, n: int = 16, steps: int = 3
             hist[i].append((int(acts[i]), mask[i].copy(), o))
         obs, reward, term, trunc, info = envs.step(acts)
         assert not trunc.any() and not info["illegal_action"].any()
-        for i in np.flatnonzero(term):
+        for i in np.flatnonzero(term).tolist():
             steps_i, hist[i] = hist[i], []
             level = 1
             if levels:
@@ -77,6 +77,7 @@ def agree(rules_name: str, levels: list[int] | None, n: int = 16, steps: int = 3
                     assert a == NEXT
                 else:
                     rnd.apply(decision_for(q, a))
+            assert isinstance(rnd.shoe, StackedShoe)
             assert rnd.is_over and rnd.shoe.remaining == 0
             assert rnd.net()["agent"] == pytest.approx(100 * reward[i], abs=1e-9)
             rounds += 1

@@ -51,7 +51,7 @@ def _source_messages() -> set[str | tuple[str, str]]:
     babel.cfg: the Python package, the page's JavaScript and index.html's data-i18n texts)."""
     ids: set[str | tuple[str, str]] = set()
     with open(ROOT / "babel.cfg", encoding="utf-8") as fh:
-        method_map, options_map = parse_mapping_cfg(fh)
+        method_map, options_map = parse_mapping_cfg(fh)  # type: ignore[no-untyped-call]
     methods = {method for _, method in method_map}
     assert {"python", "javascript", "twentyone.web.extract.extract_html"} <= methods
     for _, _, msg, _, _ in extract_from_dir(
@@ -308,10 +308,12 @@ def test_every_placeholder_is_filled_where_the_message_is_used() -> None:
             )
             if name not in ("_", "_n") or not isinstance(node.args[0], ast.Constant):
                 continue
-            fields = {field for field, _ in _fields(node.args[0].value)}
+            text = node.args[0].value
+            assert isinstance(text, str), (path.name, node.lineno)
+            fields = {field for field, _ in _fields(text)}
             given = {k.arg for k in node.keywords} | ({"n"} if name == "_n" else set())
             if not node.keywords and name == "_":
-                given = fields if not fields else set()  # a plain message is not formatted
+                given = set(fields) if not fields else set()  # a plain message is not formatted
             assert fields == given, f"{path.name}:{node.lineno}: {fields} != {given}"
             checked += 1
     assert checked > 150

@@ -46,13 +46,15 @@ OWN_FORM = {
 def _strings(lang: str) -> list[tuple[str, str]]:
     with open(LOCALE / lang / "LC_MESSAGES" / "twentyone.po", "rb") as fh:
         cat = read_po(fh, locale=lang)
-    out = []
+    out: list[tuple[str, str]] = []
     for m in cat:
         if not m.id:
             continue
         msgid = m.id if isinstance(m.id, str) else m.id[0]
         forms = m.string if isinstance(m.string, tuple) else (m.string,)
-        out += [(msgid, s) for s in forms]
+        for s in forms:
+            assert isinstance(s, str), (msgid, s)
+            out.append((msgid, s))
     return out
 
 

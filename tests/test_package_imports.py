@@ -70,7 +70,7 @@ def test_replay_stays_the_function_once_its_module_is_imported() -> None:
 
 def test_an_unknown_name_is_an_attribute_error() -> None:
     try:
-        twentyone.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+        twentyone.no_such_name  # noqa: B018
     except AttributeError as exc:
         assert "no_such_name" in str(exc)
     else:  # pragma: no cover - the test fails

@@ -79,7 +79,7 @@ def rule_sets(draw: st.DrawFn) -> Rules:
         hit_split_aces=draw(st.booleans()),
         split_second_card=draw(st.sampled_from(["in-turn", "at-once"])),
         min_stand_total=draw(st.sampled_from([0, 12, 13])),
-        side_bets={
+        side_bets={  # type: ignore[arg-type]  # the TOML table, read by side_bets_from
             k: v
             for k, v in (
                 ("bonus", {"kind": "678-777", "paytable": {"suited-6-7-8": 3, "7-7-7": 3}}),

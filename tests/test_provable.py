@@ -105,7 +105,9 @@ def test_rejection_sampling_discards_the_words_that_would_bias() -> None:
 def test_verify_command(tmp_path: Path) -> None:
     shoe = ProvableShoe(decks=2, shuffle="cut-card", penetration=Fraction(3, 4))
     by_shoe = play_rounds(shoe, 25, seed=5)
-    entries = [{"record": r, "rounds": by_shoe[r["shoe"]]} for r in shoe.revealed]
+    entries: list[dict[str, Any]] = [
+        {"record": r, "rounds": by_shoe[r["shoe"]]} for r in shoe.revealed
+    ]
     good = tmp_path / "shoes.json"
     good.write_text(json.dumps(entries))
     run = [sys.executable, "-m", "twentyone.cli", "verify"]

@@ -71,7 +71,7 @@ SMALL = (3, 2, 0, 2, 0, 3, 0, 0, 0, 6)
 
 @pytest.mark.parametrize("h17_from", [0, 2, 3])
 def test_a_small_shoes_exact_distribution_is_the_engines(h17_from: int) -> None:
-    from tests.test_outcomes_engine import engine_outcomes
+    from test_outcomes_engine import engine_outcomes
 
     rules = Rules(
         name="small",

@@ -50,7 +50,7 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "split_second_card": ("at-once", {}),
     "min_stand_total": (12, {}),
     "side_bets": (
-        (SideBet(id="bonus", kind="678-777", paytable={"suited-6-7-8": "3", "7-7-7": "3"}),),
+        (SideBet(id="bonus", kind="678-777", paytable={"suited-6-7-8": "3", "7-7-7": "3"}),),  # type: ignore[dict-item]
         {},
     ),
     "table_min": (200, {}),

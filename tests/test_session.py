@@ -445,6 +445,7 @@ def test_random_intentions_keep_the_books_and_refusals_change_nothing(seed: int)
             clock.now += rng.choice([1, 5, 16, 21])
             table.tick(clock.now)
             continue
+        args: tuple[object, ...]
         if kind == "decide" and turn is not None and rng.random() < 0.7:
             name, args = turn.player, (rng.choice(turn.actions),)
         elif kind == "decide":

@@ -70,7 +70,7 @@ CUSTOM = {
         hit_split_aces=True,
         split_second_card="at-once",
         min_stand_total=13,
-        side_bets={
+        side_bets={  # type: ignore[arg-type]  # the TOML table, read by side_bets_from
             "bonus": {"kind": "678-777", "paytable": {"suited-6-7-8": "3:2", "7-7-7": "3:2"}}
         },
         blackjack_pays=Fraction(6, 5),
@@ -85,7 +85,9 @@ CUSTOM = {
         split_only_one_box=True,
         double_on="10-11",
         shuffle="continuous",
-        side_bets={"bonus": {"kind": "678-777", "paytable": {"suited-6-7-8": "3", "7-7-7": "3"}}},
+        side_bets={  # type: ignore[arg-type]  # the TOML table, read by side_bets_from
+            "bonus": {"kind": "678-777", "paytable": {"suited-6-7-8": "3", "7-7-7": "3"}},
+        },
     ),
 }
 

@@ -38,7 +38,8 @@ class Script(io.StringIO):
         self.out = out
         self.seen: list[str] = []
 
-    def readline(self, size: int | None = -1) -> str:
+    # typeshed gives StringIO the bytes readline of _IOBase too: the ignore
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
         self.seen.append(self.out.getvalue())
         return super().readline(size)
 

@@ -33,7 +33,8 @@ class Script(io.StringIO):
         self.out = out
         self.prompts: list[str] = []
 
-    def readline(self, size: int | None = -1) -> str:
+    # typeshed gives StringIO the bytes readline of _IOBase too: the ignore
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
         self.prompts.append(self.out.getvalue().rstrip("\n").rsplit("\n", 1)[-1])
         return super().readline(size)
 

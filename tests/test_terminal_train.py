@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,7 @@ def clock(*times: float) -> Iterator[float]:
     return iter(times)
 
 
-def ticking(*times: float) -> object:
+def ticking(*times: float) -> Callable[[], float]:
     it = clock(*times)
     return lambda: next(it)
 

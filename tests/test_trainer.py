@@ -124,7 +124,7 @@ def test_answers_are_graded_and_tallied_with_their_time() -> None:
 
 def test_a_tally_starts_empty() -> None:
     t = Tally()
-    assert (t.answered, t.accuracy, t.mean_seconds) == (0, 0, 0.0)
+    assert (t.answered, t.accuracy, t.mean_seconds) == (0, Fraction(0), 0.0)
     t.add(Mark(question="x", given="1", expected="1", right=True, seconds=1.5))
     assert t.to_json() == {"answered": 1, "right": 1, "accuracy": 1.0, "mean_seconds": 1.5}
 

@@ -167,12 +167,13 @@ def test_row_13_ids_are_compared_as_json_values(url: str) -> None:
             ann.ok("sit")
             for mid in (777, "#777", "777"):
                 ann.send("bet", mid=mid, box=0, amount=100)
-                answer = ann.until(
-                    lambda m, mid=mid: (
-                        (m["type"] == "view" and mid in m.get("acks", ()))
-                        or (m["type"] in ("ack", "error") and m["id"] == mid)
+
+                def answers(m: dict[str, Any], mid: int | str = mid) -> bool:
+                    return (m["type"] == "view" and mid in m.get("acks", ())) or (
+                        m["type"] in ("ack", "error") and m["id"] == mid
                     )
-                )
+
+                answer = ann.until(answers)
                 assert answer["type"] == "view", answer  # three ids: three chips
             assert ann.view is not None and ann.view["you"]["pending"] == 300
             ann.send("bet", mid=777, box=0, amount=100)
@@ -194,7 +195,10 @@ def test_row_2_an_idle_seat_is_freed_after_a_warning_and_the_lobby_counts_real_b
     clock = FakeClock()
     with TestClient(make_app(url, clock=clock)) as client:
         tokens = {"ann": register(client, "ann"), "bob": register(client, "bob")}
-        free = lambda: {t["id"]: t["free_boxes"] for t in client.get("/api/tables").json()}  # noqa: E731
+
+        def free() -> dict[str, int]:
+            return {t["id"]: t["free_boxes"] for t in client.get("/api/tables").json()}
+
         before = free()
         with players_at(client, "pl-online", {"ann": tokens["ann"]}) as (ann,):
             ann.ok("sit")

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from schemathesis.core.result import Err
 
 from web_support import make_app, register
 
@@ -43,6 +44,7 @@ def _fuzz(app: FastAPI, headers: dict[str, str], skip: tuple[str, ...] = ()) -> 
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     ran = []
     for result in schema.get_all_operations():
+        assert not isinstance(result, Err), result.err()
         operation = result.ok()
         if operation.path in skip:
             continue

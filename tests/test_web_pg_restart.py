@@ -28,6 +28,7 @@ from twentyone.engine.session import SETTLE_PATIENCE
 from web_support import (
     POSTGRES_ENV,
     FakeClock,
+    Player,
     cookie,
     database_url,
     make_app,
@@ -129,7 +130,7 @@ def _wait_until(predicate: Any, seconds: float = 30.0) -> None:
 SHOE = "TS 9C 7H TD 9S 8C 9H 8D"
 
 
-def _second_round(ann: Any) -> dict[str, Any]:
+def _second_round(ann: Player) -> dict[str, Any]:
     """Play goes on: a whole round after the trouble, settled as usual."""
     ann.ok("bet", box=0, amount=1000)
     view = ann.ok("ready")

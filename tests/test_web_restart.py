@@ -20,7 +20,7 @@ def url(request: Any, tmp_path: Any) -> Iterator[str]:
 def _login(client: TestClient, name: str) -> str:
     r = client.post("/api/login", json={"username": name, "password": "password123"})
     assert r.status_code == 200, r.text
-    token = r.cookies.get("twentyone_session")
+    token: str | None = r.cookies.get("twentyone_session")
     client.cookies.clear()
     assert token
     return token

@@ -118,7 +118,7 @@ def register(client: TestClient, username: str, password: str = "password123") -
     """Register a player; returns their session token (the client keeps no cookie)."""
     r = client.post("/api/register", json={"username": username, "password": password})
     assert r.status_code == 201, r.text
-    token = r.cookies.get(COOKIE)
+    token: str | None = r.cookies.get(COOKIE)
     client.cookies.clear()
     assert token
     return token

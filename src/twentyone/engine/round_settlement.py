@@ -4,6 +4,7 @@ every hand and insurance settled exactly once, every amount from :meth:`RoundSet
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from twentyone.engine.cards import Card, hand_total
@@ -25,7 +26,7 @@ _RETURNS: dict[str, Fraction] = {
 }
 
 
-def dealer_must_draw(dealer: list[Card], rules: Rules) -> bool:
+def dealer_must_draw(dealer: Sequence[Card], rules: Rules) -> bool:
     """The dealer's drawing rule (ro.6, pt.7, hu.6, ru.11) on the dealer's cards.
 
     >>> from twentyone.engine.cards import parse_cards
