@@ -58,6 +58,7 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "boxes_per_player": (3, {}),
     "table_boxes": (5, {"boxes_per_player": 3}),
     "deal_order": ("box-by-box", {}),
+    "multi_player": (False, {}),
 }
 
 

@@ -9,6 +9,7 @@ import copy
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -465,3 +466,19 @@ def test_random_intentions_keep_the_books_and_refusals_change_nothing(seed: int)
         balances = ledger.balances(s.account for s in table.seats.values())
         assert ledger.total() == start and all(v >= 0 for v in balances.values())
     assert ledger.total() == start
+
+
+def test_a_table_seats_several_players_by_its_rules_not_its_name(tmp_path: Path) -> None:
+    # issue 26 item 5: Rules.multi_player, not a guess from the name ("*-online")
+    from twentyone.engine.rulesets import preset_text
+
+    renamed = tmp_path / "my-house.toml"
+    renamed.write_text(preset_text("pl-online").replace('name = "pl-online"', 'name = "mine"'))
+    assert not is_multi_player(load_rules(str(renamed)))  # was multi-player by its new name
+    called_online = load_rules("ro-casino").replace(name="home-online")
+    assert is_multi_player(called_online)  # was single-player by its name
+    assert [is_multi_player(load_rules(p)) for p in ("ro-casino", "pl-online", "ru-online")] == [
+        True,
+        False,
+        False,
+    ]

@@ -123,6 +123,7 @@ ANALYSIS_IGNORES: dict[str, str] = {
     "boxes_per_player": "one box is analysed (analyze's boxes argument)",
     "table_boxes": "seats at the table",
     "deal_order": "the order of the initial deal does not change the cards' distribution",
+    "multi_player": "who else may sit at the table: each box's play is the same",
 }
 
 

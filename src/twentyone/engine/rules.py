@@ -82,7 +82,9 @@ class Rules:
       6-7-8 / 7-7-7 bonus paid on the hand without a stake (pt.12), 21+3, Perfect Pairs.
     - ``table_min``, ``table_max`` per box, ``boxes_per_player`` (pl.1: 3, ru.3: 5),
       ``table_boxes`` (seats at the table), ``deal_order`` (``round-robin`` or ``box-by-box``:
-      hu.4 deals each box its two cards, then the dealer's).
+      hu.4 deals each box its two cards, then the dealer's), ``multi_player`` (the table
+      seats several players; false for a game one player has to themselves: pl-online,
+      ru-online).
     """
 
     name: str = "custom"
@@ -119,6 +121,7 @@ class Rules:
     boxes_per_player: int = 7
     table_boxes: int = 7
     deal_order: DealOrder = "round-robin"
+    multi_player: bool = True
 
     def __post_init__(self) -> None:
         self._coerce()

@@ -224,14 +224,14 @@ class Notice:
 
 
 def is_multi_player(rules: Rules) -> bool:
-    """Whether a rule set's table seats several players: every one but the online games
-    (``*-online``), where one player has the table to themselves.
+    """Whether a rule set's table seats several players (``Rules.multi_player``: false for
+    the online games, where one player has the table to themselves).
 
     >>> from twentyone.engine.rulesets import load_rules
     >>> is_multi_player(load_rules("ro-casino")), is_multi_player(load_rules("pl-online"))
     (True, False)
     """
-    return not rules.name.endswith("-online")
+    return rules.multi_player
 
 
 def box_bet(player: str, stakes: dict[str, int]) -> BoxBet:

@@ -27,16 +27,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from twentyone.engine.cards import RANKS, Card
-from twentyone.engine.errors import RulesError
+from twentyone.engine.errors import N_, RulesError
 
 if TYPE_CHECKING:
     from twentyone.engine.hands import Box
     from twentyone.engine.records import Payment
-
-
-def N_(message: str) -> str:
-    """Mark a catalog string for extraction; the front ends translate it when shown."""
-    return message
 
 
 #: What a kind looks at, which also says when it is settled:

@@ -132,6 +132,7 @@ SIM_IGNORES: dict[str, str] = {
     "table_max": "as table_min",
     "boxes_per_player": "checked against the boxes argument before encoding",
     "table_boxes": "seats at the table",
+    "multi_player": "the simulated player plays alone",
 }
 
 

@@ -28,7 +28,7 @@ from rich.text import Text
 
 from twentyone import i18n
 from twentyone.engine.cards import Card, hand_total
-from twentyone.engine.errors import BetError, TwentyOneError
+from twentyone.engine.errors import N_, BetError, TwentyOneError
 from twentyone.engine.hands import Hand
 from twentyone.engine.rules import Rules
 from twentyone.engine.table import Stats, Table
@@ -71,11 +71,6 @@ def _n(singular: str, plural: str, n: int, **values: object) -> str:
 def _p(context: str, message: str) -> str:
     """``message`` translated in ``context`` (short words such as the yes/no keys)."""
     return _SPEECH.tr.pgettext(context, message)
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for the catalogs without translating it (translated when shown)."""
-    return message
 
 
 #: The single key that answers each play action (``double`` covers ``double:N`` too). The keys

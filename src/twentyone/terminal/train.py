@@ -40,13 +40,12 @@ from twentyone.counting.trainer_cards import (
     load_index_list,
 )
 from twentyone.engine.cards import Card, hand_total
-from twentyone.engine.errors import TrainerError, TwentyOneError
+from twentyone.engine.errors import N_, TrainerError, TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.rulesets import load_rules
 from twentyone.engine.strategy import Strategy
 from twentyone.terminal.input import Prompter, _EndOfInput
 from twentyone.terminal.text import (
-    N_,
     _,
     action_name,
     card_text,

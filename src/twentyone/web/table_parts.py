@@ -18,7 +18,7 @@ __all__ = ["Chip", "Clock", "DefaultAction", "Played", "Seat", "TableConfig"]
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     """A table of the lobby: its id, its rule set (preset, shorthand or TOML path) and
-    timings. ``multi_player`` None: single-player for the online games (``*-online``)."""
+    timings. ``multi_player`` None: the rules' own (``Rules.multi_player``)."""
 
     id: str
     rules: str
