@@ -65,53 +65,11 @@ __all__ = ["EdgeReport", "action_evs", "analyze", "basic_strategy", "clear_cache
 
 def clear_caches(tables: bool = False) -> None:
     """Forget every cached result (for benchmarks); ``tables`` also the hand and dealer tables
-    that depend only on the deck count and S17/H17."""
-    from twentyone.analysis import (
-        basic,
-        context,
-        dealer,
-        hands,
-        optimal,
-        outcomes,
-        resplit,
-        shoe_counts,
-        split,
-        split_moments,
-        split_patterns,
-    )
+    that depend only on the deck count and the dealer's rule
+    (:mod:`twentyone.analysis.caches`)."""
+    from twentyone.analysis import caches
 
-    for f in (
-        basic.derive_column,
-        hands._chart_decisions,
-        hands._split_hands,
-        split._split_weights,
-        resplit._hands_distribution,
-        hands._play_key,
-        hands._split_table,
-        hands._kept_by_context,
-        hands._two_card_deals,
-        context.up_base,
-        context._dists,
-        context._chart_solved,
-        optimal.optimal_solved,
-        optimal.optimal_split,
-        optimal.optimal_upcard,
-        basic.basic_column,
-    ):
-        f.cache_clear()
-    if tables:
-        shoe_counts.player_nodes.cache_clear()
-        hands._two_card_nodes.cache_clear()
-        shoe_counts.removed_sets.cache_clear()
-        dealer.dealer_table.cache_clear()
-        dealer.standing_table.cache_clear()
-    outcomes._dealer_rows.cache_clear()
-    outcomes._joints.cache_clear()
-    outcomes._mores.cache_clear()
-    split_moments._kept.cache_clear()
-    split_moments._rows.cache_clear()
-    if tables:
-        split_patterns.rest_weights.cache_clear()
+    caches.clear(tables)
 
 
 def _rules(rules: Rules | str) -> Rules:

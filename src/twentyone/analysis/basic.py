@@ -11,11 +11,11 @@ the two-card hands they apply to. The chart is then played exactly, split hands 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
+from twentyone.analysis.caches import memo
 from twentyone.analysis.context import (
     UPS,
     Context,
@@ -100,7 +100,7 @@ class Derived:
     opts: dict[tuple[int, int], dict[str, float]]
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def derive_column(ctx: Context, up: int) -> Derived:
     """Derive the chart column for up card ``up`` from the exact values over ``ctx``'s shoe."""
     nodes = ctx.nodes
@@ -192,7 +192,7 @@ def _played_options(ctx: Context, up: int, col: Derived) -> dict[tuple[int, int]
     return opts
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def basic_column(ctx: Context, up: int) -> Column:
     """The chart column for up card ``up`` (derived over the rules' full shoe) played exactly
     over ``ctx``'s shoe."""

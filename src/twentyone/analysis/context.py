@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from twentyone.analysis.caches import memo
 from twentyone.analysis.dealer import (
     DealerTable,
     blackjack_card,
@@ -369,7 +370,7 @@ class DistCache:
         self.compute(np.unique(rows[~self.done[rows]]))
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def _dists(
     decks: int, shoe0: tuple[int, ...], h17_from: int, hands_by_pair: tuple[int, ...], up: int
 ) -> DistCache:
@@ -412,7 +413,7 @@ def _all_hands(n: int) -> BoolArray:
     return np.ones(n, dtype=np.bool_)
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def up_base(ctx: Context, up: int) -> Base:
     """The base table of up card ``up`` over the fresh shoe less the up card (cached)."""
     return base_table(ctx, up)
@@ -504,7 +505,7 @@ def chart_solved(ctx: Context, up: int, chart: tuple[IntArray, IntArray]) -> Sol
     return _chart_solved(ctx, up, arrays_key(chart))
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def _chart_solved(ctx: Context, up: int, chart: bytes) -> Solved:
     return run_solve(ctx, up, up_base(ctx, up), CHART, chart=arrays_of(chart))
 

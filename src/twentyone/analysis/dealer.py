@@ -22,10 +22,10 @@ drawn make 21).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
+from twentyone.analysis.caches import memo
 from twentyone.analysis.kept import kept
 from twentyone.analysis.shoe_counts import ACE, KEY_DIGITS, TEN, BoolArray, FloatArray, IntArray
 from twentyone.engine.jit import njit
@@ -104,7 +104,7 @@ def _final_multisets(up: int, h17_from: int) -> tuple[IntArray, FloatArray]:
     return np.concatenate(finals), np.concatenate(finals_ways)
 
 
-@lru_cache(maxsize=64)
+@memo(64, table=True)
 @kept("dealer_table", DealerTable)
 def dealer_table(up: int, h17_from: int) -> DealerTable:
     """The final multisets for up card value index ``up`` (cached).
@@ -156,7 +156,7 @@ def dealer_table(up: int, h17_from: int) -> DealerTable:
     return DealerTable(parent, fac, node_ways, bucket, n)
 
 
-@lru_cache(maxsize=64)
+@memo(64, table=True)
 def standing_table(up: int, h17_from: int) -> DealerTable:
     """:func:`dealer_table` without the final multisets that bust (their nodes are about half
     the table): :func:`dealer_dists` over it gives every outcome but the bust, whose chance is

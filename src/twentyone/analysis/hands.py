@@ -8,10 +8,10 @@ shoe with the pair cards out (see :mod:`twentyone.analysis.split`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
+from twentyone.analysis.caches import memo
 from twentyone.analysis.context import (
     TABLE_HANDS,
     Base,
@@ -92,14 +92,14 @@ def play_key(ctx: Context, pair: int, play: SplitPlay) -> bytes | None:
     return None
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def _play_key(ctx: Context, pair: int, mode: int, key: bytes) -> bytes:
     reach = _split_hands(ctx, pair, mode, key)[1]
     dec, decs = arrays_of(key) if mode == FIXED else _chart_decisions(ctx, key)
     return arrays_key((np.where(reach, dec, 0), np.where(reach, decs, 0)))
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def _split_table(ctx: Context, up: int, pair: int, key: bytes, k: int) -> SplitTable:
     """The table of the fixed decisions of :func:`play_key`'s ``key``."""
     play = SplitPlay(mode=FIXED, dec=arrays_of(key))
@@ -156,7 +156,7 @@ def _kept_values(ctx: Context, up: int, pair: int, key: bytes, k: int) -> Values
     return got
 
 
-@lru_cache(maxsize=8)
+@memo(8)
 def _kept_by_context(ctx: Context) -> dict[tuple[int, int, bytes, int], Values]:
     """The split values of the last eight contexts (shoes): kept per context rather than in
     one least-recently-used list of entries, as a play key is some 50 KB, one object per play
@@ -178,7 +178,7 @@ def _table_values(ctx: Context, pair: int, table: SplitTable) -> tuple[float, fl
     return float(ev_x), played[pair], nk
 
 
-@lru_cache(maxsize=256)
+@memo(256)
 def _chart_decisions(ctx: Context, chart: bytes) -> tuple[IntArray, IntArray]:
     """A chart's decisions on split hands: they depend on no value, so :func:`run_solve`
     reads them off a table of zeros, once per chart."""
@@ -206,7 +206,7 @@ def split_hands(ctx: Context, up: int, pair: int, play: SplitPlay) -> tuple[Bool
     return _split_hands(ctx, pair, CHART, arrays_key(play.chart))
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def _split_hands(ctx: Context, pair: int, mode: int, key: bytes) -> tuple[BoolArray, BoolArray]:
     nodes = ctx.nodes
     aces = pair == ACE and not ctx.hsa
@@ -388,7 +388,7 @@ def two_card_nodes(ctx: Context) -> tuple[tuple[int, int, int], ...]:
     return _two_card_nodes(ctx.decks)
 
 
-@lru_cache(maxsize=16)
+@memo(16, table=True)
 def _two_card_nodes(decks: int) -> tuple[tuple[int, int, int], ...]:
     index = player_nodes(decks).index
     out = []
@@ -405,7 +405,7 @@ def two_card_deals(ctx: Context, up: int) -> tuple[tuple[int, int, int, float], 
     return _two_card_deals(ctx, up)
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def _two_card_deals(ctx: Context, up: int) -> tuple[tuple[int, int, int, float], ...]:
     shoe = shoe_after(ctx, up)
     nodes = two_card_nodes(ctx)

@@ -117,8 +117,7 @@ def array_code(code: str) -> tuple[str, int]:
 def sample(code: Code) -> Any:
     """A value of the type ``code`` names (arrays of one element a dimension).
 
-    >>> sample("ai2").shape, sample("f"), sample(("twentyone.analysis.player:StandValues",
-    ...     ("af", "af"))).nb.dtype.name
+    >>> sample("ai2").shape, sample("f"), sample(STAND_VALUES).nb.dtype.name
     ((1, 1), 0.0, 'float64')
     """
     import numpy as np

@@ -4,8 +4,8 @@ split hands by the same decisions their cards get before a split (CDZ-)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
+from twentyone.analysis.caches import memo
 from twentyone.analysis.context import Context, Solved, run_solve, shoe_after, up_base
 from twentyone.analysis.hands import (
     SplitPlay,
@@ -28,14 +28,14 @@ class UpResult:
     hands: dict[tuple[int, int], float]
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def optimal_solved(ctx: Context, up: int) -> Solved:
     """Mode-0 solution over the fresh shoe less the up card (cached)."""
     solved = run_solve(ctx, up, up_base(ctx, up), OPTIMUM)
     return solved
 
 
-@lru_cache(maxsize=640)
+@memo(640)
 def optimal_split(ctx: Context, up: int, pair: int, max_hands: int) -> float:
     """CDZ- return of splitting ``pair`` against ``up`` (values' space)."""
     solved = optimal_solved(ctx, up)
@@ -43,7 +43,7 @@ def optimal_split(ctx: Context, up: int, pair: int, max_hands: int) -> float:
     return split_value(ctx, up, shoe_after(ctx, up), pair, play, max_hands)
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def optimal_upcard(ctx: Context, up: int) -> UpResult:
     """The optimum's return against one up card."""
     base = up_base(ctx, up)

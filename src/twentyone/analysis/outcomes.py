@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from twentyone.analysis.caches import memo
 from twentyone.analysis.context import (
     UPS,
     Base,
@@ -237,7 +238,7 @@ class SplitDist(NamedTuple):
     unmatched: float = 0.0
 
 
-@lru_cache(maxsize=16)
+@memo(16)
 def _dealer_rows(ctx: Context, up: int) -> DealerRows:
     """The dealer's outcomes after sets of cards, shared by the splits against ``up``."""
     return DealerRows(shoe_after(ctx, up), up, ctx.h17_from)
@@ -273,7 +274,7 @@ def _two_hands(
     return np.bincount(index[:, :, keep].ravel(), weights, minlength=grid.size).astype(float)
 
 
-@lru_cache(maxsize=16)
+@memo(16)
 def _joints(ctx: Context) -> dict[tuple[int, int, bytes, bytes], FloatArray]:
     """The two-hand joints computed for ``ctx``, by up card, pair and atoms."""
     return {}
@@ -301,7 +302,7 @@ def _more_hands(
     return kept[key]
 
 
-@lru_cache(maxsize=16)
+@memo(16)
 def _mores(ctx: Context) -> dict[tuple[int, int, bytes, bytes, bytes, bytes], FloatArray]:
     """The rounds of three hands or more computed for ``ctx`` (:func:`_more_hands`)."""
     return {}

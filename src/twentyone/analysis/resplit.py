@@ -10,11 +10,11 @@ independent given that outcome, in a number of hands drawn card by card
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
+from twentyone.analysis.caches import memo
 from twentyone.analysis.context import Base, Context, shoe_after
 from twentyone.analysis.dealer import blackjack_card, dealer_distribution
 from twentyone.analysis.grid import STEP, Grid, split_hand_net
@@ -114,7 +114,7 @@ def hands_distribution(
     return dict(_hands_distribution(max_hands, pair_cards, cards))
 
 
-@lru_cache(maxsize=256)
+@memo(256)
 def _hands_distribution(
     max_hands: int, pair_cards: float, cards: float
 ) -> dict[tuple[int, int], float]:

@@ -15,12 +15,12 @@ matters to its total or to the cards left in the shoe), with a hard sum of 21 or
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from twentyone.analysis.caches import memo
 from twentyone.analysis.kept import kept
 from twentyone.engine.cards import Card
 
@@ -167,7 +167,7 @@ def _hands_in_order(limit: IntArray) -> IntArray:
     return np.concatenate(counts)[np.lexsort(seqs.T[::-1])]
 
 
-@lru_cache(maxsize=16)
+@memo(16, table=True)
 @kept("player_nodes", Nodes, _node_index, skip=("index",))
 def player_nodes(decks: int) -> Nodes:
     """All player hands possible from a ``decks``-deck shoe (cached per deck count)."""
@@ -219,7 +219,7 @@ class Removed:
     where: IntArray
 
 
-@lru_cache(maxsize=16)
+@memo(16, table=True)
 @kept("removed_sets", Removed)
 def removed_sets(decks: int, most_hands: tuple[int, ...]) -> Removed:
     """The sets for a shoe of ``decks`` and splits of pair ``p`` to ``most_hands[p]`` hands

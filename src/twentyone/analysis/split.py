@@ -26,7 +26,7 @@ True
 
 from __future__ import annotations
 
-from functools import lru_cache
+from twentyone.analysis.caches import memo
 
 
 def split_weights(
@@ -42,7 +42,7 @@ def split_weights(
     return dict(w_np), w_any
 
 
-@lru_cache(maxsize=256)
+@memo(256)
 def _split_weights(
     max_hands: int, pair_cards: float, cards: float
 ) -> tuple[dict[int, float], float]:

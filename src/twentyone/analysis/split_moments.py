@@ -37,12 +37,12 @@ approximated rounds of three hands or more to.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from twentyone.analysis.caches import memo
 from twentyone.analysis.dealer import BUST, MAX_RUN, MAX_SIZE, standing_table
 from twentyone.analysis.resplit_exact import hand_weights
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
@@ -495,7 +495,7 @@ def split_moments_of(
     return got
 
 
-@lru_cache(maxsize=4)
+@memo(4)
 def _kept(
     ctx: Context,
 ) -> dict[tuple[int, int, int, bytes], tuple[SplitMoments, _Partial | None]]:
@@ -504,7 +504,7 @@ def _kept(
     return {}
 
 
-@lru_cache(maxsize=20)
+@memo(20)
 def _rows(ctx: Context, up: int, pair: int, limit: int) -> SplitRows:
     """The weighted dealer's rows of one up card and pair from ``ctx``'s shoe (kept for about
     two up cards' splits: the optimum's and the chart's share them; the pairs of sets of twos

@@ -23,10 +23,10 @@ hands of each kind each holds.
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import lru_cache
 
 import numpy as np
 
+from twentyone.analysis.caches import memo
 from twentyone.analysis.shoe_counts import FloatArray
 
 #: The tables of :func:`rest_weights`: one hand read (``np``, ``any``), two hands read
@@ -67,7 +67,7 @@ def _rest(k: int, n: int, pair_left: FloatArray, other_left: FloatArray) -> Floa
     return out
 
 
-@lru_cache(maxsize=256)
+@memo(256, table=True)
 def rest_weights(limit: int, pair_cards: int, others: int, most: int) -> FloatArray:
     """``w[t, q, l]``: the chances of the :func:`patterns` of a split to ``limit`` hands (see
     the module's docstring) times how many hands (``t`` = :data:`ONE_NP`, :data:`ONE_ANY`) or

@@ -1,0 +1,51 @@
+"""The analysis's in-memory caches, kept apart from the values they hold: each is an
+``lru_cache`` made by :func:`memo`, which registers it, so :func:`clear` empties them all
+without naming any module's private functions. The figures never depend on them (a cleared
+cache recomputes the same arrays); they only save time within a process.
+
+>>> @memo(2)
+... def square(x: int) -> int:
+...     return x * x
+>>> square(3), square.cache_info().currsize
+(9, 1)
+>>> clear()
+>>> square.cache_info().currsize
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from functools import _lru_cache_wrapper
+
+T = TypeVar("T")
+
+#: The caches of results for a shoe (emptied by every :func:`clear`).
+_RESULTS: list[Any] = []
+#: The caches of tables that depend only on the decks or an up card (emptied with
+#: ``tables=True``: rebuilding them is most of a new process's first analysis).
+_TABLES: list[Any] = []
+
+
+def memo(
+    maxsize: int, *, table: bool = False
+) -> Callable[[Callable[..., T]], _lru_cache_wrapper[T]]:
+    """``functools.lru_cache(maxsize)``, registered for :func:`clear` (``table``: a cache of
+    tables, emptied only with ``tables=True``)."""
+
+    def wrap(func: Callable[..., T]) -> _lru_cache_wrapper[T]:
+        cached = lru_cache(maxsize=maxsize)(func)
+        (_TABLES if table else _RESULTS).append(cached)
+        return cached
+
+    return wrap
+
+
+def clear(tables: bool = False) -> None:
+    """Empty every registered cache of results (and of tables with ``tables``)."""
+    for cache in _RESULTS + (_TABLES if tables else []):
+        cache.cache_clear()
