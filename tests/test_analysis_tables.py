@@ -27,10 +27,10 @@ from twentyone.analysis.split_joint import (
     STATES,
     Atoms,
     DealerRows,
-    _accumulate,
-    _key_rows,
-    _pair_rows,
+    accumulate_kernel,
+    key_rows_kernel,
     pair_joint,
+    pair_rows_kernel,
     split_atoms,
 )
 from twentyone.engine.predicates import dealer_draws
@@ -186,7 +186,7 @@ def test_the_pair_rows_number_each_set_where_first_met_and_survive_growing() -> 
         out = np.zeros(10, dtype=np.int64)
         out[pair] = 2
         before = count
-        row, slots, cards, count = _pair_rows(atoms.drawn, out, slots, cards, count)
+        row, slots, cards, count = pair_rows_kernel(atoms.drawn, out, slots, cards, count)
         want = []
         d = atoms.drawn.tolist()
         for a in range(len(d)):
@@ -200,7 +200,7 @@ def test_the_pair_rows_number_each_set_where_first_met_and_survive_growing() -> 
     # the sets as keys: the same rows, and new ones numbered on
     more = [(1,) * 10, next(iter(seen))]
     keys = np.array([sum(c * KEY_BASE ** (9 - v) for v, c in enumerate(k)) for k in more])
-    row, slots, cards, count2 = _key_rows(keys, slots, cards, count)
+    row, slots, cards, count2 = key_rows_kernel(keys, slots, cards, count)
     assert row.tolist() == [count, 0] and count2 == count + 1
     assert cards[:10].tolist() == [1] * 10
 
@@ -250,7 +250,7 @@ def test_the_joint_takes_each_sets_chance_once_bit_for_bit(decks: int, pair: int
     out[pair] = 2
     rows = DealerRows(shoe + out, up, False)
     row = rows.pair_rows(atoms, out)
-    got = _accumulate(shoe, atoms.drawn, atoms.weight, row, rows.rows)
+    got = accumulate_kernel(shoe, atoms.drawn, atoms.weight, row, rows.rows)
     want = _per_pair(shoe, atoms.drawn, atoms.weight, row, rows.rows)
     assert np.array_equal(got, want) and got.any()
     assert np.array_equal(pair_joint(shoe, atoms, DealerRows(shoe + out, up, False), out), got)

@@ -240,15 +240,15 @@ def test_a_first_simulate_is_announced(tmp_path: Path, monkeypatch: pytest.Monke
 
     from twentyone.analysis import analyze, warmup
     from twentyone.cli import main
-    from twentyone.sim.kernel import _run
+    from twentyone.sim.kernel import flat_kernel
     from twentyone.sim.runner import compile_notice, warm_up
 
     warm_up()
     analyze(load_rules("1D S17 NS"), outcomes=False)
     # every kernel it uses has a cache file
-    assert not warmup.compile_pending("simulate", extra=(_run,))
+    assert not warmup.compile_pending("simulate", extra=(flat_kernel,))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache: all to compile
-    assert warmup.compile_pending("simulate", extra=(_run,))
+    assert warmup.compile_pending("simulate", extra=(flat_kernel,))
     out = io.StringIO()
     assert compile_notice(out)
     assert out.getvalue().strip() == warmup.NOTICE_SIMULATE
@@ -267,10 +267,10 @@ def test_a_first_run_compiles_the_kernel_aside(monkeypatch: pytest.MonkeyPatch) 
     # the kernel compiles in another process (writing numba's cache) while this one works
     from twentyone.analysis import warmup
     from twentyone.sim import runner
-    from twentyone.sim.kernel import _run
+    from twentyone.sim.kernel import flat_kernel
 
     runner.warm_up()
-    assert warmup.kernel_cached(_run)
+    assert warmup.kernel_cached(flat_kernel)
     assert runner.compile_aside() is None  # cached: nothing to do
     monkeypatch.setattr(warmup, "kernel_cached", lambda kernel: False)
     helper = runner.compile_aside()

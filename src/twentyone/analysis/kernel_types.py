@@ -37,7 +37,7 @@ _SOLVE: tuple[Code, ...] = (
 #: ``tests/test_warmup.py`` checks them against the calls an analysis makes.
 EXPORTS: tuple[tuple[str, str, tuple[Code, ...]], ...] = (
     ("twentyone.analysis.dealer", "dealer_dists", ("ai", "ai2", "ai", "ai", "af", "ai")),
-    ("twentyone.analysis.player", "_bonus_need", ("ai",)),
+    ("twentyone.analysis.player", "bonus_need", ("ai",)),
     ("twentyone.analysis.player", "solve", _SOLVE),
     ("twentyone.analysis.player", "stand_rows", ("ai", "ai2", "i", "ab", "ai", "ab")),
     ("twentyone.analysis.player", "gather_stand", ("af2", "ab", "ai", "ai", "ab")),
@@ -70,11 +70,11 @@ EXPORTS: tuple[tuple[str, str, tuple[Code, ...]], ...] = (
     ),
     (
         "twentyone.analysis.split_joint",
-        "_atom_weights",
+        "atom_weights_kernel",
         ("i", "i", HAND_TABLE, "ai", "ai", "b", "b", "b"),
     ),
-    ("twentyone.analysis.split_joint", "_pair_rows", ("ai2", "ai", "ai", "ai", "i")),
-    ("twentyone.analysis.split_joint", "_accumulate", ("ai", "ai2", "af2", "ai32", "af2")),
+    ("twentyone.analysis.split_joint", "pair_rows_kernel", ("ai2", "ai", "ai", "ai", "i")),
+    ("twentyone.analysis.split_joint", "accumulate_kernel", ("ai", "ai2", "af2", "ai32", "af2")),
     (
         "twentyone.analysis.resplit",
         "state_joint",
@@ -89,15 +89,15 @@ EXPORTS: tuple[tuple[str, str, tuple[Code, ...]], ...] = (
             "b",
         ),
     ),
-    ("twentyone.analysis.split_joint", "_key_rows", ("ai", "ai", "ai", "i")),
+    ("twentyone.analysis.split_joint", "key_rows_kernel", ("ai", "ai", "ai", "i")),
     (
         "twentyone.analysis.split_moments",
         "weighted_rows",
         ("ai", "ai2", "i", "ai", "ai", "af", "ai", "af3"),
     ),
-    ("twentyone.analysis.split_moments", "_chances", ("ai", "ai2", "ai32", "b")),
-    ("twentyone.analysis.split_moments", "_singles", ("af", "ai32", "af3", "af3", "i")),
-    ("twentyone.analysis.split_moments", "_pairs", ("af", "ai32", "af3", "af3", "i")),
+    ("twentyone.analysis.split_moments", "chances_kernel", ("ai", "ai2", "ai32", "b")),
+    ("twentyone.analysis.split_moments", "singles_kernel", ("af", "ai32", "af3", "af3", "i")),
+    ("twentyone.analysis.split_moments", "pairs_kernel", ("af", "ai32", "af3", "af3", "i")),
 )
 
 

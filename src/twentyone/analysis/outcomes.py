@@ -46,7 +46,7 @@ from twentyone.analysis.hands import (
     split_decisions,
     two_card_nodes,
 )
-from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, StandValues, _bonus_need
+from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, StandValues, bonus_need
 from twentyone.analysis.resplit import hands_distribution, more_hands
 from twentyone.analysis.resplit_exact import hand_atoms, listable, more_hands_exact
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, HandTable, IntArray
@@ -427,7 +427,7 @@ def _action_dists(
     row = int(t.two[node])
     stand, hit, dbl = (grid.embed(x[row], t.hand) for x in (t.stand, t.hit, t.dbl))
     hit_b, dbl_b = hit, dbl
-    need, share = _bonus_need(nodes.counts[node])
+    need, share = bonus_need(nodes.counts[node])
     comp = t.shoe - nodes.counts[node]
     if ctx.bonus and need >= 0 and comp[need] > 0 and int(nodes.total[node]) < 21:
         c = int(nodes.child[node, need])

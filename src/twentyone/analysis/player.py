@@ -96,7 +96,7 @@ class Work(NamedTuple):
 
 
 @njit(cache=True)
-def _bonus_need(c: IntArray) -> tuple[int, float]:  # pragma: no cover - compiled
+def bonus_need(c: IntArray) -> tuple[int, float]:  # pragma: no cover - compiled
     """For a two-card hand: the value index completing 6-7-8 or 7-7-7, and the share of such
     hands for which it pays (1/4 of 6-7/6-8/7-8 hands are suited; 7-7 always)."""
     if c[6] == 2:
@@ -164,7 +164,7 @@ def _bonus_value(
 ) -> tuple[float, float]:  # pragma: no cover - compiled
     """A two-card hand's 6-7-8 / 7-7-7 bonus: the value of the third card completing it, and
     the share of such hands it pays (0, 0 when it cannot)."""
-    need, share = _bonus_need(hand)
+    need, share = bonus_need(hand)
     if need < 0:
         return 0.0, 0.0
     keep = 1.0

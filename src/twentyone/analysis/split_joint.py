@@ -44,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twentyone.analysis.dealer import BUST, dealer_dists, standing_table
-from twentyone.analysis.player import DOUBLE, STAND, _bonus_need
+from twentyone.analysis.player import DOUBLE, STAND, bonus_need
 from twentyone.analysis.shoe_counts import FloatArray, HandTable, IntArray, Nodes
 from twentyone.analysis.variance import hand_state
 from twentyone.engine.jit import njit
@@ -68,7 +68,7 @@ class Atoms(NamedTuple):
 
 
 @njit(cache=True)
-def _atom_weights(
+def atom_weights_kernel(
     one: int,
     pair: int,
     hands: HandTable,
@@ -103,7 +103,7 @@ def _atom_weights(
             i = level[k]
             need, share = -1, 0.0
             if bonus and size == 2 and not aces:
-                need, share = _bonus_need(counts[i])
+                need, share = bonus_need(counts[i])
             plays = 1
             act[0], mass[0] = dec[i], ways[i]
             if need >= 0:
@@ -158,7 +158,7 @@ def atom_weights(
     hands whose second card is not a pair card, those of a split that ends with two hands;
     ``bonus``: the 6-7-8 / 7-7-7 bonus pays on split hands, its share played by ``decs``)."""
     one = nodes.index[tuple(int(v == pair) for v in range(10))]
-    return _atom_weights(
+    return atom_weights_kernel(
         one, pair, nodes.table, dec, dec if decs is None else decs, aces, two_hands, bonus
     )
 
@@ -228,7 +228,7 @@ def _grown(
 
 
 @njit(cache=True)
-def _pair_rows(
+def pair_rows_kernel(
     drawn: IntArray, extra: IntArray, table: IntArray, cards: IntArray, count: int
 ) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, int]:  # pragma: no cover - compiled
     """For every pair of atoms ``a <= b`` in that order, the row of the set of cards the two
@@ -267,11 +267,11 @@ def _pair_rows(
 
 
 @njit(cache=True)
-def _key_rows(
+def key_rows_kernel(
     keys: IntArray, table: IntArray, cards: IntArray, count: int
 ) -> tuple[npt.NDArray[np.int32], IntArray, IntArray, int]:  # pragma: no cover - compiled
     """The row of each set of cards ``keys[i]`` (the counts as digits, :data:`DIGITS`), as
-    :func:`_pair_rows` gives them."""
+    :func:`pair_rows_kernel` gives them."""
     first = count
     row = np.empty(keys.shape[0], dtype=np.int32)
     for j in range(keys.shape[0]):
@@ -319,7 +319,7 @@ class DealerRows:
     def pair_rows(self, atoms: Atoms, out: IntArray) -> npt.NDArray[np.int32]:
         """The row of each pair of ``atoms`` (in order ``a <= b``), the cards ``out`` taken
         as well; the dealer's outcomes of new sets are computed here."""
-        row, self.slots, _NEW_CARDS[0], self.count = _pair_rows(
+        row, self.slots, _NEW_CARDS[0], self.count = pair_rows_kernel(
             atoms.drawn, out, self.slots, _NEW_CARDS[0], self.count
         )
         self._fill()
@@ -328,7 +328,7 @@ class DealerRows:
     def rows_of(self, keys: IntArray) -> npt.NDArray[np.int32]:
         """The row of each set of cards out of the shoe (``keys``: the counts as digits,
         :data:`DIGITS`); the dealer's outcomes of new sets are computed here."""
-        row, self.slots, _NEW_CARDS[0], self.count = _key_rows(
+        row, self.slots, _NEW_CARDS[0], self.count = key_rows_kernel(
             keys, self.slots, _NEW_CARDS[0], self.count
         )
         self._fill()
@@ -373,7 +373,7 @@ def falling_tables(shoe: IntArray, top: int) -> tuple[FloatArray, FloatArray]:  
 
 
 @njit(cache=True)
-def _accumulate(
+def accumulate_kernel(
     shoe: IntArray,
     drawn: IntArray,
     weight: FloatArray,
@@ -449,4 +449,4 @@ def pair_joint(shoe: IntArray, atoms: Atoms, dealer: DealerRows, out: IntArray) 
     hands drawing from ``shoe`` (the cards left after the up card and the two pair cards,
     ``out`` of ``dealer``'s shoe) and the dealer after them."""
     row = dealer.pair_rows(atoms, out)
-    return _accumulate(shoe, atoms.drawn, atoms.weight, row, dealer.rows)
+    return accumulate_kernel(shoe, atoms.drawn, atoms.weight, row, dealer.rows)

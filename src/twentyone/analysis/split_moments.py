@@ -24,8 +24,8 @@ of each kind they hold, these chances are five tables (:mod:`twentyone.analysis.
 the dealer's outcomes are then read weighted by them (:func:`weighted_rows`), by the cards the
 dealer takes and the pair cards among them, and
 every set of cards a hand takes and every pair of them (the hands' atoms:
-:func:`~twentyone.analysis.resplit_exact.hand_weights`) adds its terms (:func:`_singles`,
-:func:`_pairs`). Nothing is taken independent: the figures are exact for any number
+:func:`~twentyone.analysis.resplit_exact.hand_weights`) adds its terms (:func:`singles_kernel`,
+:func:`pairs_kernel`). Nothing is taken independent: the figures are exact for any number
 of hands, ``max_hands = "unlimited"`` included (every pair card of the shoe making a hand).
 
 A round's whole distribution would need every hand jointly, which this does not give; it
@@ -46,7 +46,13 @@ from twentyone.analysis.caches import memo
 from twentyone.analysis.dealer import BUST, MAX_RUN, MAX_SIZE, standing_table
 from twentyone.analysis.resplit_exact import hand_weights
 from twentyone.analysis.shoe_counts import FloatArray, IntArray, Nodes
-from twentyone.analysis.split_joint import DIGITS, FREE, _key_rows, _pair_rows, falling_tables
+from twentyone.analysis.split_joint import (
+    DIGITS,
+    FREE,
+    falling_tables,
+    key_rows_kernel,
+    pair_rows_kernel,
+)
 from twentyone.analysis.split_patterns import ONE_ANY, ONE_NP, TWO_ANY, TWO_NP, rest_weights
 from twentyone.engine.jit import njit
 
@@ -210,7 +216,7 @@ def weighted_rows(
 
 
 @njit(cache=True)
-def _chances(
+def chances_kernel(
     shoe: IntArray, drawn: IntArray, row: npt.NDArray[np.int32], pairs: bool
 ) -> FloatArray:  # pragma: no cover - compiled
     """Each set's chance of being drawn from ``shoe`` or, with ``pairs``, each pair ``a <=
@@ -244,7 +250,7 @@ def _chances(
 
 
 @njit(cache=True)
-def _singles(
+def singles_kernel(
     chance: FloatArray,
     row: npt.NDArray[np.int32],
     rows: FloatArray,
@@ -269,7 +275,7 @@ def _singles(
 
 
 @njit(cache=True)
-def _pairs(
+def pairs_kernel(
     chance: FloatArray,
     row: npt.NDArray[np.int32],
     rows: FloatArray,
@@ -277,7 +283,7 @@ def _pairs(
     outcomes: int,
 ) -> float:  # pragma: no cover - compiled
     """The sum of two hands' nets' product (half bets, squared) over every ordered pair of
-    hands' sets of cards (each pair ``a <= b`` once, ``nets`` as :func:`_singles` reads it),
+    hands' sets of cards (each pair ``a <= b`` once, ``nets`` as :func:`singles_kernel` reads it),
     the hands ``np`` or ``any`` in every way, against the dealer's first ``outcomes``
     outcomes."""
     t = nets.shape[0]
@@ -336,7 +342,7 @@ class WeightedRows:
 
     def single_rows(self, drawn: IntArray) -> npt.NDArray[np.int32]:
         """The row of each atom's set of cards."""
-        row, self.slots, self.cards, self.count = _key_rows(
+        row, self.slots, self.cards, self.count = key_rows_kernel(
             np.ascontiguousarray(drawn @ DIGITS), self.slots, self.cards, self.count
         )
         self._fill()
@@ -344,7 +350,7 @@ class WeightedRows:
 
     def pair_rows(self, drawn: IntArray) -> npt.NDArray[np.int32]:
         """The row of each pair of atoms ``a <= b`` (their cards together)."""
-        row, self.slots, self.cards, self.count = _pair_rows(
+        row, self.slots, self.cards, self.count = pair_rows_kernel(
             drawn, np.zeros(10, dtype=np.int64), self.slots, self.cards, self.count
         )
         self._fill()
@@ -422,14 +428,14 @@ def split_moments(
     if partial is None:
         sets, nets = _hand_sets(nodes, (dec, dec if decs is None else decs), pair, aces, net, bonus)
         one = rows.one.single_rows(sets)
-        chance = _chances(rows.one.shoe, sets, one, False)
-        m1, m2 = _singles(chance, one, rows.one.rows, nets, outcomes)
+        chance = chances_kernel(rows.one.shoe, sets, one, False)
+        m1, m2 = singles_kernel(chance, one, rows.one.rows, nets, outcomes)
         partial = _Partial(sets, nets, m1, m2)
     if not second:
         return SplitMoments(partial.first / 2.0, None), partial
     two = rows.two.pair_rows(partial.sets)
-    chance = _chances(rows.two.shoe, partial.sets, two, True)
-    m2 = partial.single + _pairs(chance, two, rows.two.rows, partial.nets, outcomes)
+    chance = chances_kernel(rows.two.shoe, partial.sets, two, True)
+    m2 = partial.single + pairs_kernel(chance, two, rows.two.rows, partial.nets, outcomes)
     return SplitMoments(partial.first / 2.0, m2 / 4.0), partial
 
 

@@ -24,7 +24,7 @@ from twentyone.analysis.hands import (
     split_table,
     two_card_deals,
 )
-from twentyone.analysis.player import CHART, HIT, STAND, StandValues, _bonus_need, action_of
+from twentyone.analysis.player import CHART, HIT, STAND, StandValues, action_of, bonus_need
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
@@ -122,7 +122,7 @@ def moments(
                             hf[k] += p * fs[c, k]
                         df[7 + hand_state(total[c])] += p
                 if ncards[i] == 2 and bonus > 0.0:
-                    need, share = _bonus_need(counts[i])
+                    need, share = bonus_need(counts[i])
                     if need >= 0 and comp[need] > 0:
                         c = child[i, need]
                         keep = 1.0

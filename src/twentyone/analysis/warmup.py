@@ -40,7 +40,7 @@ def _chart_kernels() -> list[Any]:
     return [
         dealer.dealer_dists,
         player.solve,
-        player._bonus_need,
+        player.bonus_need,
         player.gather_stand,
         player.stand_needed,
         player.stand_rows,
@@ -64,11 +64,19 @@ def _kernels(
     if command == "simulate":  # the chart's analysis and the simulator
         return [*_chart_kernels(), *extra]
     out = [*_return_kernels(), *extra]
-    splits = [split_joint._atom_weights, split_joint._pair_rows, split_joint._accumulate]
+    splits = [
+        split_joint.atom_weights_kernel,
+        split_joint.pair_rows_kernel,
+        split_joint.accumulate_kernel,
+    ]
     more = []  # rounds reaching three hands: approximated, matched to their exact moments
     if resplits:
-        more = [resplit.state_joint, split_joint._key_rows, split_moments.weighted_rows]
-        more += [split_moments._chances, split_moments._singles, split_moments._pairs]
+        more = [resplit.state_joint, split_joint.key_rows_kernel, split_moments.weighted_rows]
+        more += [
+            split_moments.chances_kernel,
+            split_moments.singles_kernel,
+            split_moments.pairs_kernel,
+        ]
     return [*out, outcomes.hand_distributions, *splits, *more]
 
 
@@ -84,9 +92,16 @@ def _aside_signatures(resplits: bool = True) -> list[tuple[Any, tuple[Any, ...]]
 
     by_name = {kernel.py_func.__name__: (kernel, args) for kernel, args in signatures()}
     names = ["moments", "stand_needed", "hand_distributions"]
-    names += ["_atom_weights", "_pair_rows", "_accumulate"]
+    names += ["atom_weights_kernel", "pair_rows_kernel", "accumulate_kernel"]
     if resplits:
-        names += ["state_joint", "_key_rows", "weighted_rows", "_chances", "_singles", "_pairs"]
+        names += [
+            "state_joint",
+            "key_rows_kernel",
+            "weighted_rows",
+            "chances_kernel",
+            "singles_kernel",
+            "pairs_kernel",
+        ]
     return [by_name[n] for n in names]
 
 

@@ -164,11 +164,11 @@ def index_list(
         got = _shipped(rules, system, dl, method)
         if got is not None:
             return got
-    return _generated(rules, count, dl, progress, method)
+    return generated_indices(rules, count, dl, progress, method)
 
 
 @lru_cache(maxsize=8)
-def _generated(
+def generated_indices(
     rules: Rules,
     count: str,
     dl: Fraction,

@@ -18,12 +18,12 @@ def ship(preset: str, root: Path) -> None:
     """Generate one preset's Hi-Lo lists (ev and risk-averse, from the same shoes' analyses)
     and write their JSON and pages under ``root``."""
     from twentyone.counting.count_line import count_line, default_decks_left
-    from twentyone.counting.indices import _generated
+    from twentyone.counting.indices import generated_indices
 
     rules = load_rules(preset)
     dl = count_line("hilo", default_decks_left(rules)).decks_left
     for method in METHODS:
-        lst = _generated(rules, "hilo", dl, None, method, True)
+        lst = generated_indices(rules, "hilo", dl, None, method, True)
         lst = IndexList.from_json(lst.to_json())  # the page shows what the file holds
         name = shipped_path(preset, method=method)
         data = root / "src" / "twentyone" / "counting" / "indices" / name

@@ -50,7 +50,7 @@ from twentyone.sim.rng import Arr
 
 __all__ = ["TC_HI", "TC_LO", "play_counting_kernel"]
 
-_run_counting = kernel_function(True, "_run_counting")
+counting_kernel = kernel_function(True, "counting_kernel")
 
 
 def play_counting_kernel(
@@ -100,5 +100,5 @@ def play_counting_kernel(
         rec, flag = record, True
     table = (bm, pbox, ramp, wong, bank, acc, bins)
     deck, work = (rng, shoe, st), (hands, nh)
-    _run_counting(n, counter_boxes, (p, f, chart), deck, work, (flag, rec), count, table)
+    counting_kernel(n, counter_boxes, (p, f, chart), deck, work, (flag, rec), count, table)
     return acc, bins

@@ -113,7 +113,7 @@ def round_result(rnd: Round) -> dict[str, Any]:
     }
 
 
-def _boxes(data: Any) -> list[BoxBet]:
+def replay_boxes(data: Any) -> list[BoxBet]:
     if not isinstance(data, list) or not data:
         raise ReplayError("replay-boxes")
     out = []
@@ -165,7 +165,7 @@ def replay_round(data: Mapping[str, Any]) -> Round:
     index = 0
     rnd: Round | None = None
     try:
-        rnd = Round(rules, StackedShoe(data["shoe"]), _boxes(data["boxes"]), bankrolls)
+        rnd = Round(rules, StackedShoe(data["shoe"]), replay_boxes(data["boxes"]), bankrolls)
         for index, decision in enumerate(decisions):
             if rnd.is_over:
                 raise ReplayError("left-over-decision", decision=index, text=decision, count=index)

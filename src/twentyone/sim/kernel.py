@@ -15,7 +15,7 @@ shuffle: every round; cut card: when the cut card is out, or when a round emptie
 
 The loop and the round are written once, in :func:`kernel_function`, and compiled twice:
 ``counting`` is a closure constant of each, which numba prunes on before typing, so the flat
-kernel :data:`_run` has none of the counter's code (no count, no index plays, no insurance,
+kernel :data:`flat_kernel` has none of the counter's code (no count, no index plays, no insurance,
 no ramp) and plays as fast as before counting existed, while the counting kernel
 (:mod:`twentyone.counting.sim_kernel`) has it all. Two entry points share the flat kernel (the
 ``record`` flag is their only difference). The hand and shoe helpers are
@@ -116,7 +116,7 @@ def kernel_function(counting: bool, name: str) -> Any:
     counter's boxes by the indices. Each is one compiled function (no numba-level inlining:
     copying a big function's IR into its caller was a third of the first compile).
 
-    >>> [k.py_func.__closure__[0].cell_contents for k in (_run, kernel_function(True, "c"))]
+    >>> [k.py_func.__closure__[0].cell_contents for k in (flat_kernel, kernel_function(True, "c"))]
     [False, True]
     """
 
@@ -371,7 +371,7 @@ def kernel_function(counting: bool, name: str) -> Any:
     return fast()(run)
 
 
-_run = kernel_function(False, "_run")
+flat_kernel = kernel_function(False, "flat_kernel")
 
 
 def new_state(decks: int, boxes: int) -> tuple[Arr, Arr, Arr, Arr]:
@@ -385,9 +385,9 @@ def new_state(decks: int, boxes: int) -> tuple[Arr, Arr, Arr, Arr]:
 
 
 def no_count(boxes: int) -> tuple[tuple[Arr, ...], tuple[Arr, ...]]:
-    """The ``count`` and ``table`` arguments of :data:`_run` for one player on ``boxes`` boxes
-    who does not count: empty counting tables, each box's money, the player's boxes for
-    each box, and an unused ramp, wonging, bankroll and sums."""
+    """The ``count`` and ``table`` arguments of :data:`flat_kernel` for one player on
+    ``boxes`` boxes who does not count: empty counting tables, each box's money, the
+    player's boxes for each box, and an unused ramp, wonging, bankroll and sums."""
     cp = np.zeros(CP_SIZE, dtype=np.int64)
     cp[CP_SCALE] = 1
     count = (
@@ -464,5 +464,7 @@ def _play(
     shoe, st, hands, nh = new_state(int(p[P_DECKS]), boxes)
     count, table = no_count(boxes)
     play = (p, f, chart)
-    total, squares = _run(n, boxes, play, (rng, shoe, st), (hands, nh), (record, rec), count, table)
+    total, squares = flat_kernel(
+        n, boxes, play, (rng, shoe, st), (hands, nh), (record, rec), count, table
+    )
     return float(total), float(squares)

@@ -119,9 +119,11 @@ def compile_notice(out: TextIO | None = None, exact: bool = False) -> bool:
     whether it did."""
     from twentyone.analysis import variance
     from twentyone.analysis.warmup import notice
-    from twentyone.sim.kernel import _run
+    from twentyone.sim.kernel import flat_kernel
 
-    return notice(out, "simulate", extra=(_run, variance.moments) if exact else (_run,))
+    return notice(
+        out, "simulate", extra=(flat_kernel, variance.moments) if exact else (flat_kernel,)
+    )
 
 
 def compile_aside() -> Any | None:
@@ -131,9 +133,9 @@ def compile_aside() -> Any | None:
     Returns the process to ``join()`` before :func:`warm_up`, or None when nothing is to
     compile (or no process could start: :func:`warm_up` then compiles here)."""
     from twentyone.analysis.warmup import kernel_cached
-    from twentyone.sim.kernel import _run
+    from twentyone.sim.kernel import flat_kernel
 
-    if kernel_cached(_run):
+    if kernel_cached(flat_kernel):
         return None
     try:
         helper = _pool_context().Process(target=warm_up, daemon=True)

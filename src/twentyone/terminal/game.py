@@ -30,7 +30,7 @@ from twentyone.engine.rulesets import load_rules
 from twentyone.engine.shoe import CardSource
 from twentyone.engine.sidebets import SideBet
 from twentyone.engine.table import Table
-from twentyone.terminal.input import _EndOfInput
+from twentyone.terminal.input import EndOfInput
 from twentyone.terminal.show import TableView
 from twentyone.terminal.text import (
     ACTION_KEYS,
@@ -98,7 +98,7 @@ class Game(TableView):
                 break
             try:
                 bets = self.ask_bets()
-            except _EndOfInput:
+            except EndOfInput:
                 self.say(_("Interrupted.") if self.interrupted else _("End of input."))
                 break
             if bets is None:
@@ -272,7 +272,7 @@ class Game(TableView):
     # ------------------------------------------------------------------ a round
     def play_round(self, rnd: Round) -> None:
         self.show_table(rnd)
-        seen = _initial_records(rnd)
+        seen = initial_records(rnd)
         while True:
             seen = self.narrate(rnd, seen)
             if rnd.question is None:
@@ -320,7 +320,7 @@ class Game(TableView):
                 choice = self.ask(rnd, q)
                 self.tell_cost(rnd, choice)
                 return choice
-            except _EndOfInput:
+            except EndOfInput:
                 self.ended = True
         if q.kind == "play":
             choice = "stand" if "stand" in q.actions else "hit"
@@ -514,7 +514,7 @@ class Game(TableView):
             self.say(line)
 
 
-def _initial_records(rnd: Round) -> int:
+def initial_records(rnd: Round) -> int:
     """How many log records the stakes and the initial deal take (nothing to narrate there)."""
     stakes = len(rnd.boxes) + sum(len(b.side_bets) for b in rnd.boxes)
     return stakes + 2 * len(rnd.boxes) + 1 + (1 if rnd.rules.hole_card else 0)

@@ -23,7 +23,7 @@ from twentyone.engine.errors import IllegalActionError
 from twentyone.terminal.text import _, latin_key, money, parse_amount, reason, yes_no_keys
 
 
-class _EndOfInput(Exception):
+class EndOfInput(Exception):
     """Standard input ended (or was interrupted): the game finishes the round and stops."""
 
 
@@ -47,7 +47,7 @@ class Prompter:
         self.say(Text("  " + message, style="yellow"))
 
     def read(self, prompt: str | Text) -> str:
-        """Print ``prompt`` and read one line; the end of input raises :class:`_EndOfInput`."""
+        """Print ``prompt`` and read one line; the end of input raises :class:`EndOfInput`."""
         self.console.print(Text.assemble(prompt, " "), end="")
         self.console.file.flush()
         try:
@@ -59,11 +59,11 @@ class Prompter:
                     raise EOFError
         except EOFError:
             self.console.print()
-            raise _EndOfInput from None
+            raise EndOfInput from None
         except KeyboardInterrupt:
             self.console.print()
             self.interrupted = True
-            raise _EndOfInput from None
+            raise EndOfInput from None
         line = line.rstrip("\r\n")
         if self.echo:
             self.console.print(Text(line))
@@ -72,7 +72,7 @@ class Prompter:
     def read_key(self, prompt: str | Text) -> str:
         """Print ``prompt`` and read one answer: a single key (no Enter; Enter reads as ``""``)
         where :attr:`single_keys`, else a line (:meth:`read`). The end of input or Ctrl-C
-        raises :class:`_EndOfInput`."""
+        raises :class:`EndOfInput`."""
         if not self.single_keys:
             return self.read(prompt)
         fd = self.stdin.fileno()
@@ -86,7 +86,7 @@ class Prompter:
         if key in ("\x03", "\x04"):  # Ctrl-C, Ctrl-D (the terminal's own keys are off)
             self.console.print()
             self.interrupted = key == "\x03"
-            raise _EndOfInput from None
+            raise EndOfInput from None
         key = "" if key in ("\r", "\n") else key
         self.console.print(Text(key if key.isprintable() else ""))
         return key

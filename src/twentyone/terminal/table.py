@@ -31,8 +31,8 @@ from twentyone.engine.session import SessionError, TableSession, is_multi_player
 from twentyone.engine.shoe import CardSource, Shoe
 from twentyone.engine.sidebets import SideBet
 from twentyone.engine.table import Stats
-from twentyone.terminal.game import Game, _initial_records
-from twentyone.terminal.input import Prompter, _EndOfInput
+from twentyone.terminal.game import Game, initial_records
+from twentyone.terminal.input import EndOfInput, Prompter
 from twentyone.terminal.text import (
     RESULT_WORDS,
     _,
@@ -162,7 +162,7 @@ class SharedGame(Game):
             try:
                 if not self.ask_all_bets():
                     break
-            except _EndOfInput:
+            except EndOfInput:
                 self.say(_("Interrupted.") if self.interrupted else _("End of input."))
                 break
             played = self.session.played
@@ -354,7 +354,7 @@ class SharedGame(Game):
             if isinstance(pay, Payment):
                 before[rnd.boxes[pay.box].player] -= pay.amount
         self.show_table(rnd)
-        seen = _initial_records(rnd)
+        seen = initial_records(rnd)
         while True:
             seen = self.narrate(rnd, seen)
             turn = self.session.turn

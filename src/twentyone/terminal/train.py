@@ -44,7 +44,7 @@ from twentyone.engine.errors import N_, TrainerError, TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.rulesets import load_rules
 from twentyone.engine.strategy import Strategy
-from twentyone.terminal.input import Prompter, _EndOfInput
+from twentyone.terminal.input import EndOfInput, Prompter
 from twentyone.terminal.text import (
     _,
     action_name,
@@ -197,7 +197,7 @@ class CountTrainer(Trainer):
             for n in range(1, self.rounds + 1):
                 if not self.round(n):
                     break
-        except _EndOfInput:
+        except EndOfInput:
             self.say(_("Interrupted.") if self.interrupted else _("End of input."))
         self.summary()
         return 130 if self.interrupted else 0
@@ -289,7 +289,7 @@ class StrategyTrainer(Trainer):
             for n in range(1, self.rounds + 1):
                 if not self.card(n, self.deck.draw()):
                     break
-        except _EndOfInput:
+        except EndOfInput:
             self.say(_("Interrupted.") if self.interrupted else _("End of input."))
         self.summary()
         return 130 if self.interrupted else 0

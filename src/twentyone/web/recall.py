@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from twentyone.engine.errors import TwentyOneError
-from twentyone.engine.replay import _boxes, replay, rules_from_spec
+from twentyone.engine.replay import replay, replay_boxes, rules_from_spec
 from twentyone.engine.round import Round
 from twentyone.engine.shoe import StackedShoe
 
@@ -72,7 +72,9 @@ def decision_steps(data: dict[str, Any]) -> list[dict[str, Any]]:
     """
     try:
         rules = rules_from_spec(data["rules"])
-        rnd = Round(rules, StackedShoe(data["shoe"]), _boxes(data["boxes"]), data.get("bankrolls"))
+        rnd = Round(
+            rules, StackedShoe(data["shoe"]), replay_boxes(data["boxes"]), data.get("bankrolls")
+        )
         steps = []
         for decision in data["decisions"]:
             q = rnd.question
