@@ -4,7 +4,7 @@ A round is made with its bets, takes the stakes and deals; then it asks its ques
 order of the round (:attr:`Round.question`): insurance box by box (a blackjack facing an ace is
 asked once: even money, insurance, or neither: ro.9, pt.10, hu.9), a surrender phase box by box
 where the rules decide surrender before play (ro.11), then each hand's actions. Every action
-comes in three (:mod:`twentyone.engine.round_actions`): ``verify_x`` raises
+comes in three: ``verify_x`` raises
 :class:`IllegalActionError` with the reason, ``can_x`` answers, ``x`` acts and returns the
 :class:`~twentyone.engine.records.Action` appended to :attr:`Round.log`.
 
@@ -12,7 +12,8 @@ When no question is left the dealer draws only what settlement still needs (ru.1
 more when no hand or insurance waits (in a hole-card game the hole card is only shown); only the
 second card when just blackjacks, insurance or late surrenders wait on a possible dealer
 blackjack; otherwise up to 17 (S17 or H17). Then every hand and insurance is settled exactly
-once, every amount from :meth:`Round.payout`.
+once, every amount from :meth:`Round.payout` (the settlement's functions:
+:mod:`twentyone.engine.round_settlement`).
 
 >>> from twentyone.engine.rulesets import load_rules
 >>> from twentyone.engine.shoe import StackedShoe
@@ -28,14 +29,21 @@ once, every amount from :meth:`Round.payout`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
 from twentyone.engine.cards import Card, hand_total
 from twentyone.engine.errors import IllegalActionError
 from twentyone.engine.hands import Box, BoxBet, Hand
 from twentyone.engine.predicates import DOUBLE_ON, cards_pair, may_stand, total_may_double
-from twentyone.engine.records import Action, Payment, Peek, Question
-from twentyone.engine.round_actions import RoundActions, spell
-from twentyone.engine.round_settlement import RoundSettlement, dealer_must_draw
+from twentyone.engine.records import Action, Payment, Peek, Question, Result, Reveal
+from twentyone.engine.round_settlement import (
+    close_hand,
+    close_insurance,
+    dealer_must_draw,
+    payout,
+    settle_box,
+)
+from twentyone.engine.round_state import RoundState
 from twentyone.engine.rules import Rules
 from twentyone.engine.shoe import CardSource
 
@@ -45,13 +53,22 @@ __all__ = ["Round", "dealer_must_draw"]
 _AMOUNT_DIGITS = 12
 
 
-class Round(RoundSettlement, RoundActions):
+def spell(name: str, amount: int | None) -> str:
+    """A decision's replay spelling: ``spell("double", 50)`` is ``'double:50'``.
+
+    >>> spell("insure", None), spell("insure", 250)
+    ('insure', 'insure:250')
+    """
+    return name if amount is None else f"{name}:{amount}"
+
+
+class Round(RoundState):
     """One round at a table. ``bankrolls`` (per player, minor units) limits what a player may
     stake; ``None`` means unlimited (replays of logs that never needed more).
 
-    Its state and bookkeeping are :class:`~twentyone.engine.round_state.RoundState`'s, its
-    settlement :class:`~twentyone.engine.round_settlement.RoundSettlement`'s; this class takes the
-    stakes, deals, asks the questions and acts on the decisions."""
+    Its state and bookkeeping are :class:`~twentyone.engine.round_state.RoundState`'s; this
+    class takes the stakes, deals, asks the questions, acts on the decisions and books the
+    payments the settlement's functions (:mod:`twentyone.engine.round_settlement`) return."""
 
     def __init__(
         self,
@@ -167,7 +184,7 @@ class Round(RoundSettlement, RoundActions):
                 return
             for box in self.boxes:
                 if box.insurance and not box.insurance_settled:
-                    self._settle_insurance(box)
+                    self._book(box, [close_insurance(box, bool(self.dealer_blackjack))])
         if self.rules.blackjack_paid_at_once and self.dealer_blackjack is False:
             for box in self.boxes:
                 hand = box.hands[0]
@@ -209,6 +226,53 @@ class Round(RoundSettlement, RoundActions):
             hand.done = True
         elif hand.split_aces and not rules.hit_split_aces and len(cards) == 2:
             hand.done = not self._split_allowed(box, hand)
+
+    # ----------------------------------------------------------------- settlement
+    def payout(self, result: Result, bet: int) -> Fraction:
+        """What a hand's ``result`` returns on ``bet`` (stake included), exactly.
+
+        >>> from twentyone import BoxBet, Round, StackedShoe, load_rules
+        >>> rnd = Round(load_rules("ru-online"), StackedShoe("TS 9D 7H 8C"), [BoxBet("a", 100)])
+        >>> rnd.payout("blackjack", 1000), rnd.payout("surrender", 25), rnd.payout("bust", 9)
+        (Fraction(2500, 1), Fraction(25, 2), Fraction(0, 1))
+        """
+        return payout(self.rules, result, bet)
+
+    def _book(self, box: Box, payments: list[Payment]) -> None:
+        """Book the settlement's payments to ``box`` (each pays out: none is a stake)."""
+        for pay in payments:
+            box.paid += pay.amount
+            self.log.append(pay)
+
+    def _settle_hand(self, box: Box, i: int, result: Result) -> None:
+        self._book(box, [close_hand(self.rules, box, i, result)])
+
+    def _settle(self) -> None:
+        """Play the dealer's hand as far as needed and settle everything still open."""
+        rules = self.rules
+        open_hands = [h for b in self.boxes for h in b.hands if not h.settled]
+        live = [h for h in open_hands if not h.surrendered and not h.is_blackjack]
+        waits_on_blackjack = bool(open_hands) or any(
+            b.insurance and not b.insurance_settled for b in self.boxes
+        )
+        if rules.hole_card:
+            if not self.hole_revealed:
+                self.hole_revealed = True
+                self.log.append(Reveal(self.dealer[1]))
+        elif len(self.dealer) == 1 and (
+            live or (waits_on_blackjack and self.dealer_blackjack is None)
+        ):
+            self._draw(None, 0)
+        if len(self.dealer) >= 2:
+            self.dealer_blackjack = hand_total(self.dealer[:2]).total == 21
+        if live and not self.dealer_blackjack:
+            while dealer_must_draw(self.dealer, rules):
+                self._draw(None, 0)
+        dealer_total = hand_total(self.dealer).total
+        blackjack = bool(self.dealer_blackjack)
+        for box in self.boxes:
+            self._book(box, settle_box(rules, box, dealer_total, blackjack, self.dealer[0]))
+        self.phase = "done"
 
     # ----------------------------------------------------------------- legal actions
     def _double_range(self, box: Box, hand: Hand) -> tuple[bool, tuple[int, int] | None]:
@@ -410,3 +474,79 @@ class Round(RoundSettlement, RoundActions):
             drawn.append(self._draw(box, i + 1))
             self._after_card(box, i + 1)
         return drawn
+
+    # ----------------------------------------------------------------- the decisions, by name
+    def verify_hit(self) -> None:
+        self.verify("hit")
+
+    def can_hit(self) -> bool:
+        return self.can("hit")
+
+    def hit(self) -> Action:
+        return self.apply("hit")
+
+    def verify_stand(self) -> None:
+        self.verify("stand")
+
+    def can_stand(self) -> bool:
+        return self.can("stand")
+
+    def stand(self) -> Action:
+        return self.apply("stand")
+
+    def verify_double(self, amount: int | None = None) -> None:
+        self.verify(spell("double", amount))
+
+    def can_double(self, amount: int | None = None) -> bool:
+        return self.can(spell("double", amount))
+
+    def double(self, amount: int | None = None) -> Action:
+        """Double the bet (``amount`` for less, where the rules allow it) and take one card."""
+        return self.apply(spell("double", amount))
+
+    def verify_split(self) -> None:
+        self.verify("split")
+
+    def can_split(self) -> bool:
+        return self.can("split")
+
+    def split(self) -> Action:
+        return self.apply("split")
+
+    def verify_surrender(self) -> None:
+        self.verify("surrender")
+
+    def can_surrender(self) -> bool:
+        return self.can("surrender")
+
+    def surrender(self) -> Action:
+        return self.apply("surrender")
+
+    def decline_surrender(self) -> Action:
+        return self.apply("no-surrender")
+
+    def verify_insure(self, amount: int | None = None) -> None:
+        self.verify(spell("insure", amount))
+
+    def can_insure(self, amount: int | None = None) -> bool:
+        return self.can(spell("insure", amount))
+
+    def insure(self, amount: int | None = None) -> Action:
+        """Insure the box (a blackjack facing an ace too, instead of even money: ro.9)."""
+        return self.apply(spell("insure", amount))
+
+    def decline_insurance(self) -> Action:
+        return self.apply("no-insurance")
+
+    def verify_even_money(self) -> None:
+        self.verify("even-money")
+
+    def can_even_money(self) -> bool:
+        return self.can("even-money")
+
+    def even_money(self) -> Action:
+        return self.apply("even-money")
+
+    def decline_even_money(self) -> Action:
+        """Neither even money nor insurance for a blackjack facing an ace."""
+        return self.apply("no-even-money")

@@ -2,8 +2,8 @@
 can still stake, and the three ways the state changes (a payment, a side bet settled, a card
 drawn), each appended to the log.
 
-:class:`RoundState` is the base of :class:`~twentyone.engine.round.Round`, which deals and plays;
-:class:`~twentyone.engine.round_settlement.RoundSettlement` settles on it.
+:class:`RoundState` is the base of :class:`~twentyone.engine.round.Round`, which deals, plays
+and settles on it (with the functions of :mod:`twentyone.engine.round_settlement`).
 
 >>> from twentyone.engine.hands import BoxBet
 >>> from twentyone.engine.rulesets import load_rules
