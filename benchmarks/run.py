@@ -382,11 +382,11 @@ def docs(latest: Result | None, compared: Result | None) -> str:
         "Each figure is the median of every timing of one call: wall time, and beside it CPU",
         "time (the process's and its children's: the steadier figure on a machine shared with",
         "other work). A call's work is fixed, so a throughput is the work of one call over the",
-        "wall time's median. The analysis, `advise`,"
-        "the simulator, the engine and the vector environment are timed warm (kernels loaded,",
-        "tables built, in a process that has run them before); `new_process_edge` is a new",
-        "process's `twentyone edge --json` for a query never asked (no result cache, numba's",
-        "cache warm).",
+        "wall time's median. The analysis, `advise`, the simulator, the engine and the vector",
+        "environment are timed warm (kernels loaded, tables built, in a process that has run",
+        "them before); `new_process_edge` is a new process's `twentyone edge --json` for a",
+        "query never asked (no result cache, numba's cache warm). The targets are the ones",
+        "stated for them (issue 12's for the exact analysis).",
         "",
     ]
     if latest is None:
@@ -406,8 +406,9 @@ def docs(latest: Result | None, compared: Result | None) -> str:
         out += [
             f"## Against `{base['rev']}`",
             "",
-            f"Commit {_commit(head)} against `{base['rev']}` ({base['short']}), "
-            f"{compared['date']}: {compared['passes']} timed passes of each tree, alternating, "
+            f"Commit {_commit(head)} against `{base['rev']}`"
+            + (f" ({base['short']})" if not base["short"].startswith(base["rev"]) else "")
+            + f", {compared['date']}: {compared['passes']} timed passes of each tree, alternating, "
             "after one untimed pass of each; every timing of a tree pooled. Ratio: this tree's "
             "median over the other's (above 1: slower); the passes' ratios show how far one "
             "pass's own ratio strays on this machine. "
