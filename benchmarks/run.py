@@ -102,6 +102,7 @@ def run_pass(tree: Path, out: Path | None, *, select: str | None = None) -> Resu
     """The benchmark file once against ``tree``'s source: timed into ``out`` (pytest-benchmark's
     JSON, read back), or untimed when ``out`` is None (each benchmark runs once: a warm-up)."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"), TWENTYONE_CACHE_DIR="off")
+    env.pop("PYTEST_ADDOPTS", None)  # coverage (.ci/run's --cov) would time its tracing
     cmd = [sys.executable, "-m", "pytest", str(BENCH), "-q", "-p", "no:cacheprovider"]
     cmd += ["-o", "addopts=", "--benchmark-columns=min,median,max,rounds"]
     cmd += (
