@@ -72,6 +72,16 @@ NOTES = {
     "importing numba) was removed on purpose: a new process imports numba and loads its cache "
     "(a stated trade-off, with the target raised to 1.0 s)",
 }
+_SINCE = (
+    "slower since 1eb6b9e, where the {0} kernels take named tuples instead of flat "
+    "arguments: its parent 57f7e1f was within 5% of a4da959 here, 1eb6b9e within 5% of this "
+    "tree (`run.py --compare REV -k NAME`)"
+)
+NOTES["analyze_full_shoe"] = NOTES["analyze_depleted_shoe"] = _SINCE.format("analysis's")
+NOTES["vector_env_steps"] = _SINCE.format("vector environment's") + (
+    "; building the tuples each step and the call itself are a small part of the "
+    "difference: the time is lost inside the kernel"
+)
 
 Result = dict[str, Any]
 
