@@ -130,15 +130,15 @@ def _draw_values(
     comp: IntArray,
     nn: int,
     child: IntArray,
-    stand: StandValues,
+    nb: FloatArray,
+    pbj: FloatArray,
     played: FloatArray,
     rules: PlayRules,
 ) -> tuple[float, float]:  # pragma: no cover - compiled
     """Hand ``i``'s hit value (each next card, then the hand as played) and double value (each
-    next card, then stand on a doubled stake), drawing from ``comp`` (``nn`` cards)."""
+    next card, then stand on a doubled stake), drawing from ``comp`` (``nn`` cards; ``nb``,
+    ``pbj``: :class:`StandValues`' arrays, taken out of the tuple once by the caller)."""
     bj = rules.bj
-    nb = stand.nb
-    pbj = stand.pbj
     h = 0.0
     d = 0.0
     for v in range(10):
@@ -308,8 +308,12 @@ def _row_values(
     ``sf``) and, with ``weigh``, the deal weight (``w``, from the factors ``lead`` and
     ``per``) of the hands of chart row ``g`` (their children's played values ``B`` already
     known; ``comp`` a scratch array for the cards left)."""
+    # every array out of its tuple once, before the loop (not an extraction per hand)
     order, counts, ncards, total = hands.order, hands.counts, hands.ncards, hands.total
-    comp = work.comp
+    child, nb, pbj = hands.child, stand.nb, stand.pbj
+    S, H, D, B, bb, sf, w = work.S, work.H, work.D, work.B, work.bb, work.sf, work.w
+    lead, per, comp = work.lead, work.per, work.comp
+    f1, bonus, bj, peek = rules.f1, rules.bonus, rules.bj, rules.peek
     for j in range(hands.bounds[g], hands.bounds[g + 1]):
         i = order[j]
         if not use[i]:
@@ -318,17 +322,15 @@ def _row_values(
         for v in range(10):
             comp[v] = comp_base[v] - counts[i, v]
             nn += comp[v]
-        work.S[i] = stand.nb[i] - rules.f1 * stand.pbj[i]
+        S[i] = nb[i] - f1 * pbj[i]
         if total[i] < 21:
-            work.H[i], d = _draw_values(i, comp, nn, hands.child, stand, work.B, rules)
+            H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, rules)
             if ncards[i] == 2:
-                work.D[i] = d
-        if ncards[i] == 2 and rules.bonus > 0.0:
-            work.bb[i], work.sf[i] = _bonus_value(
-                counts[i], comp, nn, rules.bj, rules.peek, rules.bonus
-            )
+                D[i] = d
+        if ncards[i] == 2 and bonus > 0.0:
+            bb[i], sf[i] = _bonus_value(counts[i], comp, nn, bj, peek, bonus)
         if weigh and ncards[i] >= 2:
-            work.w[i] = _deal_weight(counts[i], ncards[i], work.lead, work.per)
+            w[i] = _deal_weight(counts[i], ncards[i], lead, per)
 
 
 @njit(cache=True, inline="always")
@@ -416,33 +418,36 @@ def solve(
         hands.order,
         hands.bounds,
     )
+    chart_hard, chart_soft, dec_in, decs_in = play.hard, play.soft, play.dec, play.decs
+    min_stand, force_stand2 = rules.min_stand, rules.force_stand2
+    dbl_split, double_rule = rules.dbl_split, rules.double_rule
     ngroups = bounds.shape[0] - 1
     gdec = np.zeros(ngroups, dtype=np.int64)
     for g in range(ngroups):
         _row_values(g, comp_base, hands, use, stand, rules, mode == BY_TOTAL, work)
         if mode == BY_TOTAL:
-            gdec[g] = _row_hits(g, hands, use, work, rules.min_stand)
+            gdec[g] = _row_hits(g, hands, use, work, min_stand)
         for j in range(bounds[g], bounds[g + 1]):
             i = order[j]
             if not use[i] or ncards[i] < 2:
                 continue
             t = total[i]
             can_hit = t < 21
-            can_stand = may_stand_jit(t, rules.min_stand)
-            code = play.soft[t] if soft[i] else play.hard[t]
+            can_stand = may_stand_jit(t, min_stand)
+            code = chart_soft[t] if soft[i] else chart_hard[t]
             if ncards[i] >= 3:
-                a = _later_action(mode, code, play.dec[i], gdec[g], S[i], H[i], can_hit, can_stand)
+                a = _later_action(mode, code, dec_in[i], gdec[g], S[i], H[i], can_hit, can_stand)
                 dec[i] = a
                 B[i] = H[i] if a == HIT else S[i]
-            elif rules.force_stand2:
+            elif force_stand2:
                 B[i] = S[i]
             else:
-                can_dbl = rules.dbl_split and total_may_double_jit(t, soft[i], rules.double_rule)
+                can_dbl = dbl_split and total_may_double_jit(t, soft[i], double_rule)
                 dec[i], decs[i] = _first_decisions(
                     mode,
                     code,
                     gdec[g],
-                    (play.dec[i], play.decs[i]),
+                    (dec_in[i], decs_in[i]),
                     (S[i], H[i], D[i], bb[i]),
                     (can_hit, can_stand, can_dbl),
                 )

@@ -126,7 +126,11 @@ def _dealer_card(shoe: Arr, pos: Arr, rng: Arr, d: Arr, rec: Arr, i: Int) -> Non
     d[i, D_N] += 1
 
 
-@fast()
+# _settle, _apply_play and _begin are inlined into their callers: passing the state's named
+# tuples to a call per environment and step cost 1024 environments x 200 steps 8% against the
+# separate arrays they replaced; inlined, the steps are 3% faster than before and the kernel's
+# first compile takes 12 s instead of 10 s (all six helpers inlined: 30% faster, 100 s).
+@fast(inline="always")
 def _settle(t: Tables, s: EnvArrays, i: Int, hm: Int) -> None:
     """The dealer plays as far as settlement needs, then every open bet is settled
     (``Round._settle``)."""
@@ -298,7 +302,7 @@ def _deal(t: Tables, s: EnvArrays, i: Int, hm: Int, level: Int) -> None:
         _after_insurance(t, s, i, hm)
 
 
-@fast()
+@fast(inline="always")
 def _apply_play(t: Tables, s: EnvArrays, i: Int, hm: Int, a: Int) -> None:
     p, f = t.p, t.f
     shoe, pos, rng, d, money, hands, hc, nh, rec = (
@@ -442,7 +446,7 @@ def _legal(d: Arr, q: Arr, i: Int, a: Int, n_levels: Int) -> bool:
     return a in (SURRENDER, DECLINE)
 
 
-@fast()
+@fast(inline="always")
 def _begin(t: Tables, s: EnvArrays, i: Int, hm: Int, n_levels: Int) -> None:
     """An episode's start: the betting step, or a round at one bet."""
     d = s.d
