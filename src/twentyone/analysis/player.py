@@ -334,30 +334,6 @@ def _row_values(
 
 
 @njit(cache=True, inline="always")
-def _first_decisions(
-    mode: int,
-    code: int,
-    row_hit: int,
-    fixed: tuple[int, int],
-    values: tuple[float, float, float, float],
-    can: tuple[bool, bool, bool],
-) -> tuple[int, int]:  # pragma: no cover - compiled
-    """The decisions on a two-card (split) hand in ``mode``: where no bonus can pay, and
-    where it can (``fixed``: the fixed decisions, unsuited and suited; ``values``: stand, hit,
-    double and the third card's bonus; ``can``: may hit, may stand, may double)."""
-    s, h, d, b = values
-    can_hit, can_stand, can_dbl = can
-    if mode == OPTIMUM:
-        return _best_first_action(s, h, d, b, can_stand, can_hit, can_dbl)
-    if mode == BY_TOTAL:
-        return row_hit, row_hit
-    if mode == CHART:
-        a = _pick(code, can_hit, can_stand, can_dbl)
-        return a, a
-    return fixed
-
-
-@njit(cache=True, inline="always")
 def _split_hand_value(
     dec: int, decs: int, s: float, h: float, d: float, b: float, share: float
 ) -> float:  # pragma: no cover - compiled
@@ -443,14 +419,18 @@ def solve(
                 B[i] = S[i]
             else:
                 can_dbl = dbl_split and total_may_double_jit(t, soft[i], double_rule)
-                dec[i], decs[i] = _first_decisions(
-                    mode,
-                    code,
-                    gdec[g],
-                    (dec_in[i], decs_in[i]),
-                    (S[i], H[i], D[i], bb[i]),
-                    (can_hit, can_stand, can_dbl),
-                )
+                # the decisions on a two-card (split) hand: where no bonus can pay, and
+                # where it can
+                if mode == OPTIMUM:
+                    dec[i], decs[i] = _best_first_action(
+                        S[i], H[i], D[i], bb[i], can_stand, can_hit, can_dbl
+                    )
+                elif mode == BY_TOTAL:
+                    dec[i] = decs[i] = gdec[g]
+                elif mode == CHART:
+                    dec[i] = decs[i] = _pick(code, can_hit, can_stand, can_dbl)
+                else:
+                    dec[i], decs[i] = dec_in[i], decs_in[i]
                 B[i] = _split_hand_value(dec[i], decs[i], S[i], H[i], D[i], bb[i], sf[i])
     return S, H, D, B, bb, sf, dec, decs, gdec
 

@@ -15,6 +15,7 @@ matters to its total or to the cards left in the shoe), with a hard sum of 21 or
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -100,9 +101,10 @@ class Nodes:
     def size(self) -> int:
         return int(self.counts.shape[0])
 
-    @property
+    @cached_property
     def table(self) -> HandTable:
-        """The arrays the kernels read (:class:`HandTable`)."""
+        """The arrays the kernels read (:class:`HandTable`; made once: a kernel call would
+        otherwise pay for a new tuple)."""
         return HandTable(
             self.counts, self.total, self.soft, self.ncards, self.child, self.order, self.bounds
         )
