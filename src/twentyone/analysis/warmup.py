@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 #: What the user is told while the kernels compile (the first run's wall time on two idle cores
-#: of the project's benchmark machine: docs/benchmarks.md, "Issue 12 targets").
+#: of the project's benchmark machine: benchmarks/bench_analysis_targets.py's first run).
 NOTICE = (
     "twentyone: compiling the exact analysis (once after an install or an update: about "
     "6 s on two idle cores; later runs load it from numba's cache)"

@@ -151,8 +151,7 @@ def cmd_eor(args: argparse.Namespace) -> int:
     from twentyone.engine.rulesets import load_rules
 
     rules = load_rules(args.rules)
-    # the saved code where there is some: its calls' argument checks over eleven shoes cost
-    # less than numba's start-up (docs/benchmarks.md)
+    # the returns' kernels only: effects of removal never call the distribution's
     _compile_notice(rules, args.boxes, distributions=False)
     got = effects_of_removal(rules, boxes=args.boxes)
     if args.json:
