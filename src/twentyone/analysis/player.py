@@ -78,23 +78,6 @@ class PlayMode(NamedTuple):
     decs: IntArray
 
 
-class Work(NamedTuple):
-    """:func:`solve`'s arrays, filled chart row by chart row: the values (``S``, ``H``,
-    ``D``, ``B``), the bonus (``bb``, ``sf``), the deal weights (``w``) and their factors
-    (``lead``, ``per``), and ``comp``, scratch for the cards left."""
-
-    S: FloatArray
-    H: FloatArray
-    D: FloatArray
-    B: FloatArray
-    bb: FloatArray
-    sf: FloatArray
-    w: FloatArray
-    lead: FloatArray
-    per: FloatArray
-    comp: IntArray
-
-
 @njit(cache=True)
 def bonus_need(c: IntArray) -> tuple[int, float]:  # pragma: no cover - compiled
     """For a two-card hand: the value index completing 6-7-8 or 7-7-7, and the share of such
@@ -209,17 +192,22 @@ def _deal_weight(
 
 @njit(cache=True, inline="always")
 def _row_hits(
-    g: int, hands: HandTable, use: BoolArray, work: Work, min_stand: int
+    lo: int,
+    hi: int,
+    hands: HandTable,
+    use: BoolArray,
+    values: tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray],
+    min_stand: int,
 ) -> int:  # pragma: no cover - compiled
-    """Chart row ``g``'s decision in mode ``BY_TOTAL`` (its hands ``order[bounds[g]:
-    bounds[g + 1]]``): HIT when its hands' weighted hit value beats their weighted stand value
-    (or it may not stand)."""
+    """A chart row's decision in mode ``BY_TOTAL`` (its hands ``order[lo:hi]``; ``values``:
+    the deal weights, stand, hit, bonus and bonus share of every hand): HIT when its hands'
+    weighted hit value beats their weighted stand value (or it may not stand)."""
     order, total, ncards = hands.order, hands.total, hands.ncards
-    weight, stand, hit, bonus, share = work.w, work.S, work.H, work.bb, work.sf
+    weight, stand, hit, bonus, share = values
     ws = 0.0
     wh = 0.0
     t = -1
-    for j in range(hands.bounds[g], hands.bounds[g + 1]):
+    for j in range(lo, hi):
         i = order[j]
         if not use[i] or ncards[i] < 2:
             continue
@@ -294,46 +282,6 @@ def _value_of(a: int, s: float, h: float, d: float) -> float:  # pragma: no cove
 
 
 @njit(cache=True, inline="always")
-def _row_values(
-    g: int,
-    comp_base: IntArray,
-    hands: HandTable,
-    use: BoolArray,
-    stand: StandValues,
-    rules: PlayRules,
-    weigh: bool,
-    work: Work,
-) -> None:  # pragma: no cover - compiled
-    """Fill the stand, hit and double values (``work.S``, ``H``, ``D``), the bonus (``bb``,
-    ``sf``) and, with ``weigh``, the deal weight (``w``, from the factors ``lead`` and
-    ``per``) of the hands of chart row ``g`` (their children's played values ``B`` already
-    known; ``comp`` a scratch array for the cards left)."""
-    # every array out of its tuple once, before the loop (not an extraction per hand)
-    order, counts, ncards, total = hands.order, hands.counts, hands.ncards, hands.total
-    child, nb, pbj = hands.child, stand.nb, stand.pbj
-    S, H, D, B, bb, sf, w = work.S, work.H, work.D, work.B, work.bb, work.sf, work.w
-    lead, per, comp = work.lead, work.per, work.comp
-    f1, bonus, bj, peek = rules.f1, rules.bonus, rules.bj, rules.peek
-    for j in range(hands.bounds[g], hands.bounds[g + 1]):
-        i = order[j]
-        if not use[i]:
-            continue
-        nn = 0
-        for v in range(10):
-            comp[v] = comp_base[v] - counts[i, v]
-            nn += comp[v]
-        S[i] = nb[i] - f1 * pbj[i]
-        if total[i] < 21:
-            H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, rules)
-            if ncards[i] == 2:
-                D[i] = d
-        if ncards[i] == 2 and bonus > 0.0:
-            bb[i], sf[i] = _bonus_value(counts[i], comp, nn, bj, peek, bonus)
-        if weigh and ncards[i] >= 2:
-            w[i] = _deal_weight(counts[i], ncards[i], lead, per)
-
-
-@njit(cache=True, inline="always")
 def _split_hand_value(
     dec: int, decs: int, s: float, h: float, d: float, b: float, share: float
 ) -> float:  # pragma: no cover - compiled
@@ -378,31 +326,52 @@ def solve(
     for i in range(n):
         H[i] = NEG
         D[i] = NEG
-    work = Work(
-        np.zeros(n), H, D, np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n),
-        np.zeros(22), np.zeros(220), np.zeros(10, dtype=np.int64),
-    )  # fmt: skip
-    S, B, bb, sf = work.S, work.B, work.bb, work.sf
+    # every array out of its tuple once: an extraction inside the rows' loops costs a
+    # reference count each time (about 5% of a solve when the rows were a helper of their own)
+    S = np.zeros(n)
+    B = np.zeros(n)
+    bb = np.zeros(n)
+    sf = np.zeros(n)
+    w = np.zeros(n)
+    lead = np.zeros(22)
+    per = np.zeros(220)
+    comp = np.zeros(10, dtype=np.int64)
     dec = np.zeros(n, dtype=np.int64)
     decs = np.zeros(n, dtype=np.int64)
-    if mode == BY_TOTAL:
-        _deal_factors(comp_base, work.lead, work.per)
-    total, soft, ncards, order, bounds = (
-        hands.total,
-        hands.soft,
-        hands.ncards,
-        hands.order,
-        hands.bounds,
-    )
+    weigh = mode == BY_TOTAL
+    if weigh:
+        _deal_factors(comp_base, lead, per)
+    counts, total, soft, ncards = hands.counts, hands.total, hands.soft, hands.ncards
+    child, order, bounds = hands.child, hands.order, hands.bounds
+    nb, pbj = stand.nb, stand.pbj
     chart_hard, chart_soft, dec_in, decs_in = play.hard, play.soft, play.dec, play.decs
+    bj, peek, f1, bonus = rules.bj, rules.peek, rules.f1, rules.bonus
     min_stand, force_stand2 = rules.min_stand, rules.force_stand2
     dbl_split, double_rule = rules.dbl_split, rules.double_rule
     ngroups = bounds.shape[0] - 1
     gdec = np.zeros(ngroups, dtype=np.int64)
     for g in range(ngroups):
-        _row_values(g, comp_base, hands, use, stand, rules, mode == BY_TOTAL, work)
-        if mode == BY_TOTAL:
-            gdec[g] = _row_hits(g, hands, use, work, min_stand)
+        # the row's stand, hit and double values, the bonus and (BY_TOTAL) the deal weights;
+        # its hands' children's played values B are known
+        for j in range(bounds[g], bounds[g + 1]):
+            i = order[j]
+            if not use[i]:
+                continue
+            nn = 0
+            for v in range(10):
+                comp[v] = comp_base[v] - counts[i, v]
+                nn += comp[v]
+            S[i] = nb[i] - f1 * pbj[i]
+            if total[i] < 21:
+                H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, rules)
+                if ncards[i] == 2:
+                    D[i] = d
+            if ncards[i] == 2 and bonus > 0.0:
+                bb[i], sf[i] = _bonus_value(counts[i], comp, nn, bj, peek, bonus)
+            if weigh and ncards[i] >= 2:
+                w[i] = _deal_weight(counts[i], ncards[i], lead, per)
+        if weigh:
+            gdec[g] = _row_hits(bounds[g], bounds[g + 1], hands, use, (w, S, H, bb, sf), min_stand)
         for j in range(bounds[g], bounds[g + 1]):
             i = order[j]
             if not use[i] or ncards[i] < 2:
