@@ -41,7 +41,6 @@ from twentyone.terminal.text import (
     card_text,
     cards_text,
     check_options,
-    dealer_rule,
     even_money_hint,
     hand_paid,
     hint_text,
@@ -53,6 +52,7 @@ from twentyone.terminal.text import (
     reason,
     side_outcome,
     summary_lines,
+    table_facts,
     total_text,
     use_language,
 )
@@ -119,15 +119,7 @@ class Game(TableView):
     def header(self) -> None:
         r, t = self.rules, self.table
         self.console.rule(Text(f"twentyone · {r.name}", style="bold"))
-        bj = f"{r.blackjack_pays.numerator}:{r.blackjack_pays.denominator}"
-        parts = [
-            _n("{n} box", "{n} boxes", t.boxes),
-            _("bets {lo} to {hi}", lo=money(r.table_min), hi=money(r.table_max)),
-            _("blackjack pays {ratio}", ratio=bj),
-            dealer_rule(r),
-            *([] if r.hole_card else [_("no hole card")]),
-            _n("{n} deck", "{n} decks", r.decks),
-        ]
+        parts = [_n("{n} box", "{n} boxes", t.boxes), *table_facts(r)]
         bankroll = Text(_("Bankroll {amount}", amount=money(t.bankroll)), style="bold")
         self.say(bankroll, "".join(" · " + part for part in parts))
         self.say(

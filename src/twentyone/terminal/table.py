@@ -36,15 +36,14 @@ from twentyone.terminal.input import EndOfInput, Prompter
 from twentyone.terminal.text import (
     RESULT_WORDS,
     _,
-    _n,
     check_options,
-    dealer_rule,
     hand_paid,
     latin_key,
     money,
     parse_amount,
     side_outcome,
     stats_lines,
+    table_facts,
     use_language,
 )
 
@@ -182,14 +181,7 @@ class SharedGame(Game):
     def header(self) -> None:
         r = self.rules
         self.console.rule(Text(f"twentyone · {r.name}", style="bold"))
-        bj = f"{r.blackjack_pays.numerator}:{r.blackjack_pays.denominator}"
-        parts = [
-            _("bets {lo} to {hi}", lo=money(r.table_min), hi=money(r.table_max)),
-            _("blackjack pays {ratio}", ratio=bj),
-            dealer_rule(r),
-            *([] if r.hole_card else [_("no hole card")]),
-            _n("{n} deck", "{n} decks", r.decks),
-        ]
+        parts = table_facts(r)
         self.say(Text(_("Players"), style="bold"), "".join(" · " + part for part in parts))
         for name in self.names:
             seats = ", ".join(_("Box {seat}", seat=b + 1) for b in self.boxes[name])

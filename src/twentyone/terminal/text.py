@@ -241,6 +241,23 @@ def dealer_rule(rules: Rules) -> str:
     return _("dealer stands on soft 17")
 
 
+def table_facts(rules: Rules) -> list[str]:
+    """The table's line of facts as a header shows it: the limits, the blackjack payout, the
+    dealer's soft-17 rule, no hole card where there is none, the decks.
+
+    >>> table_facts(Rules(decks=6, hole_card=False, peek=False))[1:]
+    ['blackjack pays 3:2', 'dealer stands on soft 17', 'no hole card', '6 decks']
+    """
+    bj = f"{rules.blackjack_pays.numerator}:{rules.blackjack_pays.denominator}"
+    return [
+        _("bets {lo} to {hi}", lo=money(rules.table_min), hi=money(rules.table_max)),
+        _("blackjack pays {ratio}", ratio=bj),
+        dealer_rule(rules),
+        *([] if rules.hole_card else [_("no hole card")]),
+        _n("{n} deck", "{n} decks", rules.decks),
+    ]
+
+
 def yes_no_keys() -> tuple[str, str]:
     """The keys for yes and no in the game's language (``y``/``n`` are always accepted too)."""
     return _p("yes key", "y"), _p("no key", "n")
