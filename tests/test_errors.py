@@ -32,9 +32,9 @@ from twentyone.engine.replay import replay
 from twentyone.engine.rules import Rules
 from twentyone.engine.rulesets import load_rules
 from twentyone.engine.shoe import StackedShoe
-from twentyone.engine.table import Table
 from twentyone.i18n import describe, format_money
 from twentyone.terminal.game import play
+from twentyone.terminal.seat import PlayerSeat
 from twentyone.web.tables import TableConfig
 from web_support import Player, cookie, make_app, register
 
@@ -117,7 +117,7 @@ def test_engine_errors_carry_code_and_parameters() -> None:
         Rules(decks=9)
     assert ruled.value.code == "out-of-range"
     assert ruled.value.params == {"field": "decks", "value": 9, "lo": 1, "hi": 8}
-    rnd = Table(rules, bankroll=10_000, shoe=StackedShoe("TS 9D 7H 8C")).deal([1000])
+    rnd = PlayerSeat(rules, bankroll=10_000, shoe=StackedShoe("TS 9D 7H 8C")).deal([1000])
     with pytest.raises(IllegalActionError) as act:
         rnd.apply("split")
     assert act.value.code == "not-allowed" and act.value.params["decision"] == "split"
@@ -182,11 +182,11 @@ def _terminal(answers: list[str], lang: str, rules: str | Rules = "ru-online") -
 
 
 def test_the_terminal_shows_the_engines_refusal_from_the_catalog() -> None:
-    # 0,50 is below ru-online's minimum (1,00): the engine refuses it (Table.check_bet), the
+    # 0,50 is below ru-online's minimum (1,00): the engine refuses it (PlayerSeat.check_bet), the
     # terminal prints the catalog's Russian for the engine's code, filled with its parameters.
     rules = load_rules("ru-online")
     with pytest.raises(BetError) as err:
-        Table(rules, bankroll=5000).check_bet(50, 5000, box=1)
+        PlayerSeat(rules, bankroll=5000).check_bet(50, 5000, box=1)
     text = _terminal(["0,50", "10", "s", "q"], "ru")
     russian = _catalog("ru")[TEMPLATES["outside-limits"].text]
     assert russian.startswith("бокс {box}: ставка {bet}")
@@ -211,7 +211,7 @@ def test_the_terminal_refusal_follows_the_rules_limits() -> None:
 # ---------------------------------------------------------------------------- one bet check
 def test_bet_limits_are_checked_in_the_engine_only() -> None:
     rules = load_rules("ro-casino").replace(table_min=300, table_max=900, boxes_per_player=2)
-    table = Table(rules, bankroll=5000)
+    table = PlayerSeat(rules, bankroll=5000)
     checks: tuple[Callable[[], object], ...] = (
         lambda: check_box_bet(rules, 1, 200),
         lambda: verify_bets(rules, [BoxBet("ann", 200)]),

@@ -19,12 +19,13 @@ from pathlib import Path
 import pytest
 
 from twentyone.engine.errors import BetError
+from twentyone.engine.money import format_money, parse_money
 from twentyone.engine.replay import replay
 from twentyone.engine.rulesets import load_rules
 from twentyone.engine.shoe import StackedShoe
-from twentyone.engine.table import Table, format_money, parse_money
 from twentyone.i18n import parse_amount
 from twentyone.terminal.game import play
+from twentyone.terminal.seat import PlayerSeat
 
 ROOT = Path(__file__).resolve().parents[1]
 CONSOLE_SCRIPT = Path(sys.executable).parent / "twentyone"
@@ -73,7 +74,7 @@ def summary(text: str) -> tuple[int, int, int, int]:
     return rounds, net, parse_amount(m[1], "en"), parse_amount(m[2], "en")
 
 
-# ----------------------------------------------------------------------------- money and Table
+# ----------------------------------------------------------------------------- money and the seat
 def test_money_is_typed_and_shown_in_units_with_two_decimals() -> None:
     assert parse_money("10") == 1000
     assert parse_money("10.50") == 1050
@@ -89,7 +90,7 @@ def test_money_is_typed_and_shown_in_units_with_two_decimals() -> None:
 
 def test_table_books_a_blackjack_paid_3_to_2_into_bankroll_and_stats() -> None:
     # ru-online: A♠ K♥ against a 9: no insurance, blackjack paid 3:2 at once (ru.7): +15.00.
-    table = Table(load_rules("ru-online"), bankroll=10_000, shoe=StackedShoe("AS 9D KH 8C"))
+    table = PlayerSeat(load_rules("ru-online"), bankroll=10_000, shoe=StackedShoe("AS 9D KH 8C"))
     rnd = table.deal([1000])
     assert rnd.is_over
     assert table.settle(rnd) == 1500

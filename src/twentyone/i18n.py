@@ -29,7 +29,7 @@ from pathlib import Path
 from babel.numbers import format_decimal, get_decimal_symbol
 
 from twentyone.engine.errors import N_, TwentyOneError
-from twentyone.engine.table import parse_money
+from twentyone.engine.money import parse_money
 
 #: The languages with a catalog, English first (the source language).
 LANGUAGES = ("en", "ro", "pl", "pt", "hu", "ru")

@@ -1,11 +1,12 @@
 """The table's limits and the players' money: the one place a bet is checked.
 
 :func:`verify_bets` (a round's bets, as :class:`~twentyone.engine.round.Round` starts),
-:meth:`twentyone.engine.table.Table.check_bet` (the terminal's bet prompt) and the web table (chips
-placed one by one) all call these, and show the :class:`~twentyone.engine.errors.BetError` they
-raise (translated by its code, see :func:`twentyone.i18n.describe`); no front end checks a
-limit of its own. Boxes are numbered as the caller counts them (from 1, as a player does; the
-web table passes its 0-based index); money is minor units.
+:meth:`twentyone.terminal.seat.PlayerSeat.check_bet` (the terminal's bet prompt) and the table
+session (chips placed one by one) all call these, and show the
+:class:`~twentyone.engine.errors.BetError` they raise (translated by its code, see
+:func:`twentyone.i18n.describe`); no front end checks a limit of its own. Boxes are numbered as
+the caller counts them (from 1, as a player does; the table session passes its 0-based index);
+money is minor units.
 
 >>> from twentyone.engine.rules import Rules
 >>> rules = Rules(decks=6, table_min=100, table_max=500_000)

@@ -30,11 +30,17 @@ from __future__ import annotations
 
 from twentyone.engine.errors import N_, TwentyOneError
 from twentyone.engine.hands import BoxBet
-from twentyone.engine.ledger import InsufficientFundsError, LedgerUnavailableError
+from twentyone.engine.ledger import (
+    InsufficientFundsError,
+    Ledger,
+    LedgerUnavailableError,
+)
+from twentyone.engine.money import format_money
 from twentyone.engine.records import Action
 from twentyone.engine.replay import round_to_replay
 from twentyone.engine.round import Round
-from twentyone.engine.session_betting import BettingTable
+from twentyone.engine.rules import Rules
+from twentyone.engine.session_betting import Betting
 from twentyone.engine.session_parts import (
     Chip,
     Clock,
@@ -43,14 +49,17 @@ from twentyone.engine.session_parts import (
     Played,
     Seat,
     SessionError,
+    Settling,
     Turn,
     box_bet,
     is_multi_player,
     round_moves,
     stakes_by_box,
 )
-from twentyone.engine.session_settlement import SETTLE_PATIENCE, SettlingTable
-from twentyone.engine.table import format_money
+from twentyone.engine.session_seats import Seating
+from twentyone.engine.session_settlement import SETTLE_PATIENCE, Settlement
+from twentyone.engine.session_state import Shared, TableState
+from twentyone.engine.shoe import CardSource
 
 __all__ = [
     "SETTLE_PATIENCE",
@@ -62,19 +71,145 @@ __all__ = [
     "Seat",
     "SessionError",
     "TableSession",
+    "TableState",
     "Turn",
     "box_bet",
     "is_multi_player",
 ]
 
 
-class TableSession(BettingTable, SettlingTable):
+class TableSession:
     """One table, alive: its seats, chips, countdown, round in play and decision clock.
 
-    The seats and the table's state are :class:`~twentyone.engine.session_seats.SeatedTable`'s, the
-    betting :class:`~twentyone.engine.session_betting.BettingTable`'s, the settlement
-    :class:`~twentyone.engine.session_settlement.SettlingTable`'s; this class starts and plays the
-    round and runs the clock."""
+    Built from parts over one :class:`~twentyone.engine.session_state.TableState` (``state``,
+    whose fields it shows as its own): :class:`~twentyone.engine.session_seats.Seating`
+    (``seating``), :class:`~twentyone.engine.session_betting.Betting` (``betting``) and
+    :class:`~twentyone.engine.session_settlement.Settlement` (``settlement``); the session
+    starts and plays the round and runs the clock. ``idle_seconds`` (None: never) stands up a
+    player idle that long at a single-player table, ``idle_rounds`` one who lets that many
+    betting rounds pass without a bet at a multi-player table."""
+
+    id: Shared[str] = Shared()
+    rules: Shared[Rules] = Shared()
+    ledger: Shared[Ledger] = Shared()
+    clock: Shared[Clock] = Shared()
+    shoe: Shared[CardSource] = Shared()
+    default_action: Shared[DefaultAction] = Shared()
+    multi_player: Shared[bool] = Shared()
+    countdown_seconds: Shared[float] = Shared()
+    decision_seconds: Shared[float] = Shared()
+    idle_seconds: Shared[float | None] = Shared()
+    idle_rounds: Shared[int] = Shared()
+    seq: Shared[int] = Shared()
+    seats: Shared[dict[str, Seat]] = Shared()
+    played: Shared[Played | None] = Shared()
+    countdown: Shared[float | None] = Shared()
+    last_played: Shared[Played | None] = Shared()
+    notices: Shared[list[Notice]] = Shared()
+    settling: Shared[Settling | None] = Shared()
+    voids: Shared[list[int]] = Shared()
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        ledger: Ledger,
+        clock: Clock,
+        shoe: CardSource | None = None,
+        default_action: DefaultAction | None = None,
+        table_id: str = "table",
+        multi_player: bool | None = None,
+        countdown_seconds: float = 15.0,
+        decision_seconds: float = 20.0,
+        idle_seconds: float | None = None,
+        idle_rounds: int = 3,
+    ) -> None:
+        self.state = TableState.create(
+            rules,
+            ledger=ledger,
+            clock=clock,
+            shoe=shoe,
+            default_action=default_action,
+            multi_player=multi_player,
+            id=table_id,
+            countdown_seconds=countdown_seconds,
+            decision_seconds=decision_seconds,
+            idle_seconds=idle_seconds,
+            idle_rounds=idle_rounds,
+        )
+        self.seating = Seating(self.state, seat_freed=self._seat_freed)
+        self.betting = Betting(self.state, self.seating, start_round=self._start_round)
+        self.settlement = Settlement(self.state)
+
+    # ----------------------------------------------------------------- reading (the state's)
+    def owner(self, box: int) -> str | None:
+        """Who owns a table box: the round's player, or whoever has chips on it."""
+        return self.state.owner(box)
+
+    def pending(self, name: str) -> int:
+        """The total of a player's chips not yet staked."""
+        return self.state.pending(name)
+
+    def free_boxes(self) -> int:
+        """Boxes a newcomer could bet on (:meth:`TableState.free_boxes`)."""
+        return self.state.free_boxes()
+
+    def in_round(self, name: str) -> bool:
+        """Whether a player has a box in the round in play."""
+        return self.state.in_round(name)
+
+    def stakes(self, name: str) -> dict[int, dict[str, int]]:
+        """A player's pending chips per table box and side."""
+        return self.state.stakes(name)
+
+    def take_notices(self) -> list[Notice]:
+        """The notices since the last call (a front end shows or broadcasts them)."""
+        return self.state.take_notices()
+
+    # ----------------------------------------------------------------- seats (Seating's)
+    def connect(self, name: str) -> None:
+        """A connection of a player opened (seated or not)."""
+        self.seating.connect(name)
+
+    def disconnect(self, name: str) -> None:
+        """A connection closed (:meth:`Seating.disconnect`)."""
+        self.seating.disconnect(name)
+
+    def sit(self, name: str, account: int, connections: int = 1) -> None:
+        """Take a seat with a ledger account (a no-op for a seated player)."""
+        self.seating.sit(name, account, connections)
+
+    def leave(self, name: str) -> None:
+        """Stand up between rounds; chips go back."""
+        self.seating.leave(name)
+
+    # ----------------------------------------------------------------- bets (Betting's)
+    def bet(self, name: str, box: object, amount: object, side: object = "main") -> None:
+        """Add a chip to a table box (numbered from 0), on its main bet or a side bet."""
+        self.betting.bet(name, box, amount, side)
+
+    def undo(self, name: str) -> None:
+        """Take back the player's last chip."""
+        self.betting.undo(name)
+
+    def clear(self, name: str) -> None:
+        """Take back all the player's chips."""
+        self.betting.clear(name)
+
+    def rebet(self, name: str, factor: int = 1) -> None:
+        """The bets of the player's last round again (``factor`` 2: doubled)."""
+        self.betting.rebet(name, factor)
+
+    def ready(self, name: str) -> None:
+        """Multi-player: ready (the round starts once all are); single-player: deal now."""
+        self.betting.ready(name)
+
+    def close_betting(self) -> None:
+        """Close the betting window now, as if the countdown ran out."""
+        self.betting.close_betting()
+
+    def _seat_freed(self) -> None:
+        self.betting.countdown_check()  # the others may all be ready now
 
     @property
     def turn(self) -> Turn | None:
@@ -96,14 +231,14 @@ class TableSession(BettingTable, SettlingTable):
 
     # ----------------------------------------------------------------- the round
     def _start_round(self) -> None:
-        self._count_rounds_without_bet()
+        self.seating.count_rounds_without_bet()
         bets: list[tuple[int, BoxBet]] = []
         accounts: dict[str, int] = {}
         for name, seat in self.seats.items():
-            refused = self._refused_box(seat)
+            refused = self.betting.refused_box(seat)
             if refused is not None:
                 low = int(refused.value)
-                self._notice(
+                self.state.notice(
                     "bets-dropped",
                     N_(
                         "{player}: box {seat} is below the table minimum {min}; {player}'s bets "
@@ -121,7 +256,7 @@ class TableSession(BettingTable, SettlingTable):
                 accounts[name] = seat.account
         self.countdown = None
         if not bets:
-            self._changed()
+            self.state.changed()
             return
         bets.sort(key=lambda pair: pair[0])
         try:
@@ -149,7 +284,7 @@ class TableSession(BettingTable, SettlingTable):
             seat.chips = []
             seat.ready = False
         self.played = Played(round_id, rnd, [b for b, _ in bets], accounts, posted=len(rnd.log))
-        self._notice(
+        self.state.notice(
             "round-start", N_("round {round}: no more bets"), {"round": round_id}, round=round_id
         )
         self._after_change()
@@ -159,13 +294,13 @@ class TableSession(BettingTable, SettlingTable):
         for seat in self.seats.values():
             seat.chips = []
             seat.ready = False
-        self._notice(
+        self.state.notice(
             "table-error",
             N_("the round could not start: the bets are taken back"),
             {},
             text=f"the round could not start: {exc}",
         )
-        self._changed()
+        self.state.changed()
 
     def decide(self, name: str, decision: object, box: object = None, hand: object = None) -> None:
         """Answer the round's question (only the player whose turn it is); ``box`` (the
@@ -248,7 +383,7 @@ class TableSession(BettingTable, SettlingTable):
             {
                 "box": played.box_map[q.box],
                 "hand": q.hand,
-                "decision": record.decision,
+                "decision": str(record.decision),
                 "player": player,
                 "by": by,
             }
@@ -262,7 +397,7 @@ class TableSession(BettingTable, SettlingTable):
         moves = round_moves(rnd, played.posted, played.accounts)
         if rnd.is_over:
             played.posted = len(rnd.log)
-            self._finish(played, moves)
+            self.settlement.finish(played, moves)
             return
         if moves:  # money moved: post it, with the replay so far (hits and stands wait)
             try:
@@ -281,19 +416,19 @@ class TableSession(BettingTable, SettlingTable):
             played.question_key = key
             played.deadline = self.clock() + self.decision_seconds
             played.default = self.default_action.decide(rnd)
-        self._changed()
+        self.state.changed()
 
     # ----------------------------------------------------------------- time
     def tick(self, now: float) -> bool:
         """Fire the countdown and the decision clock if their time has come; True when the
         table changed."""
         before = self.seq
-        self._retry_settlement(now)
+        self.settlement.retry(now)
         if self.voids:
-            self._flush_voids()
-        self._idle_check(now)
+            self.settlement.flush_voids()
+        self.seating.idle_check(now)
         if self.countdown is not None and now >= self.countdown:
-            self.close_betting()
+            self.betting.close_betting()
         played = self.played
         if (
             played is not None
@@ -304,7 +439,7 @@ class TableSession(BettingTable, SettlingTable):
             q = played.rnd.question
             player = played.rnd.boxes[q.box].player
             decision = played.default or self.default_action.decide(played.rnd)
-            self._notice(
+            self.state.notice(
                 "default-action",
                 N_("{player} did not act in time: {decision} (table default: {default})"),
                 {"player": player, "decision": decision, "default": self.default_action.name},

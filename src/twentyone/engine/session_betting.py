@@ -2,6 +2,10 @@
 checks against the table and the engine's limits, ready, and the countdown that closes the
 betting window.
 
+:class:`Betting` is one of the parts :class:`~twentyone.engine.session.TableSession` is built
+from: it changes the chips in the table's :class:`~twentyone.engine.session_state.TableState` and
+calls ``start_round`` when the betting is over.
+
 >>> from twentyone.engine.ledger import MemoryLedger
 >>> from twentyone.engine.rulesets import load_rules
 >>> from twentyone.engine.session import TableSession
@@ -17,21 +21,29 @@ betting window.
 
 from __future__ import annotations
 
-from abc import abstractmethod
+from collections.abc import Callable
 
 from twentyone.engine.bets import check_box_bet, check_player_bets
 from twentyone.engine.errors import N_, BetError
 from twentyone.engine.session_parts import Chip, Seat, SessionError, stakes_by_box
-from twentyone.engine.session_seats import SeatedTable
+from twentyone.engine.session_seats import Seating
+from twentyone.engine.session_state import TableState
 
 
-class BettingTable(SeatedTable):
-    """A table's betting window: the chips, ready, the countdown (the round itself starts in
-    :meth:`~twentyone.engine.session.TableSession._start_round`)."""
+class Betting:
+    """A table's betting window: the chips, ready, the countdown. ``start_round`` closes the
+    bets and starts the round with them (the session's)."""
+
+    def __init__(
+        self, state: TableState, seating: Seating, *, start_round: Callable[[], None]
+    ) -> None:
+        self.state = state
+        self.seating = seating
+        self.start_round = start_round
 
     def _betting_seat(self, name: str) -> Seat:
-        seat = self._seat(name)
-        if self.played is not None:
+        seat = self.seating.seat(name)
+        if self.state.played is not None:
             raise SessionError(N_("bets are closed: a round is in play"), "type")
         return seat
 
@@ -39,7 +51,7 @@ class BettingTable(SeatedTable):
         """Raise unless these chips are a valid set of pending bets for the seat: the seats
         here, and the limits and the balance by the engine's check (:mod:`twentyone.engine.bets`,
         placing: the minimum waits for ready)."""
-        rules = self.rules
+        rules = self.state.rules
         boxes: dict[int, tuple[int, dict[str, int]]] = {}
         for c in chips:
             if not 0 <= c.box < rules.table_boxes:
@@ -50,7 +62,7 @@ class BettingTable(SeatedTable):
                     box=c.box,
                     last=rules.table_boxes - 1,
                 )
-            owner = self.owner(c.box)
+            owner = self.state.owner(c.box)
             if owner is not None and owner != seat.name:
                 raise SessionError(
                     N_("box {box} is {owner}'s"), "box", c.box, box=c.box, owner=owner
@@ -71,7 +83,7 @@ class BettingTable(SeatedTable):
             return
         try:
             check_player_bets(
-                rules, seat.name, boxes, self.ledger.balance(seat.account), placing=True
+                rules, seat.name, boxes, self.state.ledger.balance(seat.account), placing=True
             )
         except BetError as exc:
             last = chips[-1]
@@ -83,10 +95,10 @@ class BettingTable(SeatedTable):
         self._check_chips(seat, chips)
         seat.chips = chips
         seat.ready = False
-        if self.multi_player and self.countdown is None and chips:
-            self.countdown = self.clock() + self.countdown_seconds
-        self._countdown_check()
-        self._changed()
+        if self.state.multi_player and self.state.countdown is None and chips:
+            self.state.countdown = self.state.clock() + self.state.countdown_seconds
+        self.countdown_check()
+        self.state.changed()
 
     def bet(self, name: str, box: object, amount: object, side: object = "main") -> None:
         """Add a chip to a table box (numbered from 0): on its main bet, or on a side bet the
@@ -101,7 +113,7 @@ class BettingTable(SeatedTable):
                 amount,
                 amount=amount,
             )
-        ids = [b.id for b in self.rules.staked_side_bets]
+        ids = [b.id for b in self.state.rules.staked_side_bets]
         if side != "main" and side not in ids:
             raise SessionError(
                 N_("side {side!r}: expected 'main' or a side bet of the table ({ids})"),
@@ -139,43 +151,39 @@ class BettingTable(SeatedTable):
         seat = self._betting_seat(name)
         if not seat.chips:
             raise SessionError(N_("place a bet first"), "type", "ready")
-        refused = self._refused_box(seat)
+        refused = self.refused_box(seat)
         if refused is not None:
             raise refused
         seat.ready = True
-        self._changed()
-        if not self.multi_player:
-            self._start_round()
+        self.state.changed()
+        if not self.state.multi_player:
+            self.start_round()
         else:
-            self._countdown_check()
+            self.countdown_check()
 
-    def _refused_box(self, seat: Seat) -> SessionError | None:
+    def refused_box(self, seat: Seat) -> SessionError | None:
         """The engine's refusal of the first of the seat's boxes it would not take as the bets
         close (a main bet below the minimum: :func:`twentyone.engine.bets.check_box_bet`)."""
         for box, stakes in stakes_by_box(seat.chips).items():
             sides = {k: v for k, v in stakes.items() if k != "main"}
             try:
-                check_box_bet(self.rules, box, stakes.get("main", 0), sides)
+                check_box_bet(self.state.rules, box, stakes.get("main", 0), sides)
             except BetError as exc:
                 return SessionError.from_engine(exc, "box", box)
         return None
 
-    def _countdown_check(self) -> None:
+    def countdown_check(self) -> None:
         """Multi-player: start when every seated player is ready and someone bets."""
-        if self.played is not None or not self.multi_player:
+        if self.state.played is not None or not self.state.multi_player:
             return
-        if not any(s.chips for s in self.seats.values()):
-            self.countdown = None
+        if not any(s.chips for s in self.state.seats.values()):
+            self.state.countdown = None
             return
-        if all(s.ready for s in self.seats.values()):
-            self._start_round()
+        if all(s.ready for s in self.state.seats.values()):
+            self.start_round()
 
     def close_betting(self) -> None:
         """Close the betting window now, as if the countdown ran out: the round starts with
         the bets placed (bets below the table minimum sit out). A no-op without bets."""
-        if self.played is None and self.countdown is not None:
-            self._start_round()
-
-    @abstractmethod
-    def _start_round(self) -> None:
-        """Close the bets and start the round with them (:mod:`twentyone.engine.session`)."""
+        if self.state.played is None and self.state.countdown is not None:
+            self.start_round()

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from twentyone.analysis.hints import Advisor
-from twentyone.engine.errors import IllegalActionError, TwentyOneError
+from twentyone.engine.errors import TwentyOneError
 from twentyone.engine.hands import Box, Hand
 from twentyone.engine.records import Payment, Question
 from twentyone.engine.round import Round
@@ -29,8 +29,8 @@ from twentyone.engine.rules import Rules
 from twentyone.engine.rulesets import load_rules
 from twentyone.engine.shoe import CardSource
 from twentyone.engine.sidebets import SideBet
-from twentyone.engine.table import Table
 from twentyone.terminal.input import EndOfInput
+from twentyone.terminal.seat import PlayerSeat
 from twentyone.terminal.show import TableView
 from twentyone.terminal.text import (
     ACTION_KEYS,
@@ -51,7 +51,7 @@ from twentyone.terminal.text import (
     percent,
     reason,
     side_outcome,
-    summary_lines,
+    stats_lines,
     table_facts,
     total_text,
     use_language,
@@ -59,11 +59,12 @@ from twentyone.terminal.text import (
 
 
 class Game(TableView):
-    """One terminal session over a :class:`~twentyone.engine.table.Table`."""
+    """One terminal session over a :class:`~twentyone.terminal.seat.PlayerSeat` (a player
+    alone at a :class:`~twentyone.engine.session.TableSession`)."""
 
     def __init__(
         self,
-        table: Table,
+        table: PlayerSeat,
         stdin: TextIO,
         console: Console,
         log_path: str | None = None,
@@ -270,8 +271,8 @@ class Game(TableView):
             if rnd.question is None:
                 break
             try:
-                rnd.apply(self.decide(rnd, rnd.question))
-            except IllegalActionError as exc:  # not expected: only legal actions are offered
+                self.table.decide(self.decide(rnd, rnd.question))
+            except TwentyOneError as exc:  # not expected: only legal actions are offered
                 self.refuse(reason(exc))
         net = self.table.settle(rnd)
         self.show_result(rnd, net)
@@ -502,7 +503,8 @@ class Game(TableView):
 
     def summary(self) -> None:
         self.console.rule(Text(_("Session summary"), style="bold"))
-        for line in summary_lines(self.table):
+        t = self.table
+        for line in stats_lines(t.stats, t.start_bankroll, t.bankroll):
             self.say(line)
 
 
@@ -539,7 +541,7 @@ def play(
     use_language(lang)
     table_rules = load_rules(rules)
     check_options(table_rules, boxes, bankroll, log_path)
-    table = Table(table_rules, bankroll=bankroll, boxes=boxes, seed=seed, shoe=shoe)
+    table = PlayerSeat(table_rules, bankroll=bankroll, boxes=boxes, seed=seed, shoe=shoe)
     out = stdout if stdout is not None else sys.stdout
     console = Console(
         file=out,

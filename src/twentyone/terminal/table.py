@@ -30,7 +30,7 @@ from twentyone.engine.rulesets import load_rules
 from twentyone.engine.session import SessionError, TableSession, is_multi_player
 from twentyone.engine.shoe import CardSource, Shoe
 from twentyone.engine.sidebets import SideBet
-from twentyone.engine.table import Stats
+from twentyone.engine.stats import Stats
 from twentyone.terminal.game import Game, initial_records
 from twentyone.terminal.input import EndOfInput, Prompter
 from twentyone.terminal.text import (
@@ -106,8 +106,8 @@ class SharedGame(Game):
     """Several players at one :class:`~twentyone.engine.session.TableSession`, taking turns.
 
     It plays rounds with :class:`~twentyone.terminal.game.Game`'s display and questions; the
-    single-player game's :class:`~twentyone.engine.table.Table` has no part here (the session and
-    its ledger hold the bets and the money).
+    session and its ledger hold the bets and the money, as under the one-player game's
+    :class:`~twentyone.terminal.seat.PlayerSeat`.
     """
 
     def __init__(

@@ -31,7 +31,7 @@ from twentyone.engine.cards import Card, hand_total
 from twentyone.engine.errors import N_, BetError, TwentyOneError
 from twentyone.engine.hands import Hand
 from twentyone.engine.rules import Rules
-from twentyone.engine.table import Stats, Table
+from twentyone.engine.stats import Stats
 
 
 class _Speech:
@@ -334,11 +334,6 @@ def hand_paid(hand: Hand) -> str:
     extra = _(" + bonus {amount}", amount=money(hand.bonus)) if hand.bonus else ""
     net = money(hand.returned + hand.bonus - hand.bet, sign=True)
     return _("paid {amount}{extra} ({net})", amount=money(hand.returned), extra=extra, net=net)
-
-
-def summary_lines(table: Table) -> list[str | Text]:
-    """The session summary's lines (after its heading)."""
-    return stats_lines(table.stats, table.start_bankroll, table.bankroll)
 
 
 def stats_lines(s: Stats, start: int, end: int) -> list[str | Text]:
