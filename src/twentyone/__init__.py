@@ -32,7 +32,7 @@ if TYPE_CHECKING:
         TwentyOneError,
     )
     from twentyone.engine.hands import BoxBet
-    from twentyone.engine.records import Action, Deal, Payment, Peek, Question, Reveal
+    from twentyone.engine.records import Action, Deal, Decision, Payment, Peek, Question, Reveal
     from twentyone.engine.replay import replay, round_result, round_to_replay
     from twentyone.engine.round import Round
     from twentyone.engine.rules import Rules
@@ -58,7 +58,9 @@ _WHERE = {
         "engine.errors",
     ),
     "BoxBet": "engine.hands",
-    **dict.fromkeys(("Action", "Deal", "Payment", "Peek", "Question", "Reveal"), "engine.records"),
+    **dict.fromkeys(
+        ("Action", "Deal", "Decision", "Payment", "Peek", "Question", "Reveal"), "engine.records"
+    ),
     **dict.fromkeys(("replay", "round_result", "round_to_replay"), "engine.replay"),
     "Round": "engine.round",
     "Rules": "engine.rules",
@@ -74,6 +76,7 @@ __all__ = [
     "Card",
     "CardError",
     "Deal",
+    "Decision",
     "HandTotal",
     "IllegalActionError",
     "Payment",

@@ -41,10 +41,10 @@ def _money(units: int, *, sign: bool = False) -> str:
 
 def _decision(act: Action) -> str:
     """An action in words: ``double (5.00)``, ``insure (2.50)``, ``hit → 7♥``."""
-    name, _, amount = act.decision.partition(":")
+    name, amount = act.decision.name, act.decision.amount
     words = name.replace("-", " ")
-    if amount.isdigit():
-        words += f" ({_money(int(amount))})"
+    if amount is not None:
+        words += f" ({_money(amount)})"
     elif act.amount and name in ("double", "insure"):
         words += f" ({_money(act.amount)})"
     if act.cards and name in ("hit", "double"):

@@ -1,9 +1,10 @@
 """The frozen records a round appends to its log: the hand history.
 
 Three kinds: :class:`Deal` (a card leaves the shoe, in order), :class:`Action` (a player's
-decision, spelled as in replay files) and :class:`Payment` (money moving between a box and
-the house). :class:`Peek` is the dealer checking the hole card for blackjack (pl.3, pl.4, ru.5)
-and :class:`Reveal` marks the hole card being turned.
+:class:`Decision`, a typed value whose ``str()`` is the replay files' spelling) and
+:class:`Payment` (money moving between a box and the house). :class:`Peek` is the dealer
+checking the hole card for blackjack (pl.3, pl.4, ru.5) and :class:`Reveal` marks the hole card
+being turned.
 
 >>> from twentyone.engine.cards import Card
 >>> Deal(card=Card.parse("AS"), box=0, hand=0)
@@ -14,11 +15,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, get_args
 
 from twentyone.engine.cards import Card
 
 QuestionKind = Literal["even-money", "insurance", "surrender", "play"]
+DecisionName = Literal[
+    "hit",
+    "stand",
+    "double",
+    "split",
+    "surrender",
+    "no-surrender",
+    "insure",
+    "no-insurance",
+    "even-money",
+    "no-even-money",
+]
+#: Every decision a round may ask for, in replay spelling (without an amount).
+DECISION_NAMES: tuple[DecisionName, ...] = get_args(DecisionName)
 PaymentKind = Literal["stake", "return", "insurance", "side-bet", "even-money"]
 Result = Literal["blackjack", "win", "push", "lose", "bust", "surrender", "even-money"]
 
@@ -50,6 +65,48 @@ class Question:
 
 
 @dataclass(frozen=True, slots=True)
+class Decision:
+    """A player's decision as a value: its ``name`` and the ``amount`` the player chose
+    (``double:50`` doubles for 50; ``None``: the bare word, which stakes the usual amount).
+    ``str()`` is the replay spelling, which the JSON formats keep.
+
+    >>> d = Decision.parse("double:50")
+    >>> d, str(d), str(Decision("stand"))
+    (Decision(name='double', amount=50), 'double:50', 'stand')
+    >>> Decision.parse("fold")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: decision 'fold': expected one of hit, stand, double, ... (double and insure may ...
+    """
+
+    name: DecisionName
+    amount: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in DECISION_NAMES:
+            raise ValueError(f"decision {self.name!r}: expected one of {', '.join(DECISION_NAMES)}")
+        if self.amount is not None and (self.name not in ("double", "insure") or self.amount < 0):
+            raise ValueError(
+                f"decision {self.name}:{self.amount}: only double and insure take an amount"
+                " (a whole number of minor units)"
+            )
+
+    def __str__(self) -> str:
+        return self.name if self.amount is None else f"{self.name}:{self.amount}"
+
+    @classmethod
+    def parse(cls, text: str) -> Decision:
+        """A decision from its replay spelling (``hit``, ``double:50``, ``no-insurance``)."""
+        name, colon, amount = text.strip().partition(":")
+        if name not in DECISION_NAMES or (colon and not (amount.isascii() and amount.isdigit())):
+            raise ValueError(
+                f"decision {text!r}: expected one of {', '.join(DECISION_NAMES)}"
+                " (double and insure may take :N)"
+            )
+        return cls(name, int(amount) if colon else None)
+
+
+@dataclass(frozen=True, slots=True)
 class Deal:
     """A card leaves the shoe. ``box`` is ``None`` for the dealer's cards."""
 
@@ -76,13 +133,14 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A player's decision. ``decision`` is the replay spelling (``double:50``, ``insure``…);
-    ``amount`` is the money it staked; ``cards`` the cards it drew."""
+    """A player's decision. ``decision`` is the typed :class:`Decision` (``str()`` of it is the
+    replay spelling: ``double:50``, ``insure``…); ``amount`` is the money it staked; ``cards``
+    the cards it drew."""
 
     kind: QuestionKind
     box: int
     hand: int
-    decision: str
+    decision: Decision
     amount: int = 0
     cards: tuple[Card, ...] = ()
 

@@ -21,7 +21,7 @@ once, every amount from :meth:`Round.payout` (the settlement's functions:
 >>> rnd.question.actions
 ('hit', 'stand', 'double')
 >>> rnd.stand().decision
-'stand'
+Decision(name='stand', amount=None)
 >>> rnd.is_over, rnd.boxes[0].hands[0].result, rnd.net()
 (True, 'push', {'ann': 0})
 """
@@ -30,12 +30,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import cast
 
 from twentyone.engine.cards import Card, hand_total
 from twentyone.engine.errors import IllegalActionError
 from twentyone.engine.hands import Box, BoxBet, Hand
 from twentyone.engine.predicates import DOUBLE_ON, cards_pair, may_stand, total_may_double
-from twentyone.engine.records import Action, Payment, Peek, Question, Result, Reveal
+from twentyone.engine.records import (
+    Action,
+    Decision,
+    DecisionName,
+    Payment,
+    Peek,
+    Question,
+    Result,
+    Reveal,
+)
 from twentyone.engine.round_settlement import (
     close_hand,
     close_insurance,
@@ -344,7 +354,7 @@ class Round(RoundState):
         return Question("play", box.index, i, tuple(acts), span) if acts else None
 
     # ----------------------------------------------------------------- verify / can / act
-    def verify(self, decision: str) -> tuple[str, int | None]:
+    def verify(self, decision: str | Decision) -> tuple[str, int | None]:
         """Check a decision in replay spelling against the current question.
 
         Returns the action name and its amount (``None`` for the bare word: an amount equal
@@ -357,6 +367,7 @@ class Round(RoundState):
         >>> rnd.verify("double:1000"), rnd.verify("stand")
         (('double', None), ('stand', None))
         """
+        decision = str(decision)
         q = self.question
         if q is None:
             raise IllegalActionError("round-over", decision=decision)
@@ -400,15 +411,16 @@ class Round(RoundState):
             return box.bet // 2
         return None
 
-    def can(self, decision: str) -> bool:
+    def can(self, decision: str | Decision) -> bool:
         try:
             self.verify(decision)
         except IllegalActionError:
             return False
         return True
 
-    def apply(self, decision: str) -> Action:
-        """Act on a decision in replay spelling (``hit``, ``double:50``, ``no-insurance``…)."""
+    def apply(self, decision: str | Decision) -> Action:
+        """Act on a decision in replay spelling (``hit``, ``double:50``, ``no-insurance``…) or
+        as a :class:`~twentyone.engine.records.Decision`."""
         name, amount = self.verify(decision)
         q = self.question
         assert q is not None
@@ -447,7 +459,9 @@ class Round(RoundState):
             elif name == "split":
                 staked = box.bet
                 drawn.extend(self._split(box, q.hand))
-        record = Action(q.kind, q.box, q.hand, spell(name, amount), staked, tuple(drawn))
+        record = Action(
+            q.kind, q.box, q.hand, Decision(cast(DecisionName, name), amount), staked, tuple(drawn)
+        )
         self.log.append(record)
         self._advance()
         return record

@@ -93,7 +93,7 @@ class RoundState:
 
     @property
     def decisions(self) -> list[str]:
-        return [r.decision for r in self.log if isinstance(r, Action)]
+        return [str(r.decision) for r in self.log if isinstance(r, Action)]
 
     @property
     def cards_dealt(self) -> list[Card]:

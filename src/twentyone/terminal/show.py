@@ -69,7 +69,7 @@ class TableView(Prompter):
         for rec in new:
             if isinstance(rec, Deal) and rec.box is not None:
                 changed.append((rec.box, rec.hand))
-            elif isinstance(rec, Action) and rec.decision == "split":
+            elif isinstance(rec, Action) and rec.decision.name == "split":
                 changed += [(rec.box, rec.hand), (rec.box, rec.hand + 1)]
         changed = sorted(dict.fromkeys(changed))
         q = rnd.question
