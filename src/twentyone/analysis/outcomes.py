@@ -46,7 +46,7 @@ from twentyone.analysis.hands import (
     split_decisions,
     two_card_nodes,
 )
-from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, StandValues, bonus_need
+from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, StandValues, bonus_need, cards_left
 from twentyone.analysis.resplit import hands_distribution, more_hands
 from twentyone.analysis.resplit_exact import hand_atoms, listable, more_hands_exact
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, HandTable, IntArray
@@ -173,10 +173,7 @@ def hand_distributions(
                     stand[r, k] = 0.0
                     hit[r, k] = 0.0
                     dbl[r, k] = 0.0
-            nn = 0
-            for v in range(10):
-                comp[v] = comp_base[v] - counts[i, v]
-                nn += comp[v]
+            nn = cards_left(comp_base, counts, i, comp)
             t = total[i]
             rest = 1.0 - push[i] - pbj[i]
             stand[r, off + 2] += (rest + nb[i]) / 2.0

@@ -108,6 +108,20 @@ def _pick(code: int, can_hit: bool, can_stand: bool, can_dbl: bool) -> int:  # p
 
 
 @njit(cache=True, inline="always")
+def cards_left(
+    comp_base: IntArray, counts: IntArray, i: int, comp: IntArray
+) -> int:  # pragma: no cover - compiled
+    """The shoe after hand ``i``'s cards (``comp_base`` less row ``i`` of the hand table's
+    ``counts``) into ``comp``; returns how many cards it holds. Each kernel that walks the hand
+    table (the play here, the moments, the distributions, the resplits) starts a hand with it."""
+    nn = 0
+    for v in range(10):
+        comp[v] = comp_base[v] - counts[i, v]
+        nn += comp[v]
+    return nn
+
+
+@njit(cache=True, inline="always")
 def _draw_values(
     i: int,
     comp: IntArray,
@@ -357,10 +371,7 @@ def solve(
             i = order[j]
             if not use[i]:
                 continue
-            nn = 0
-            for v in range(10):
-                comp[v] = comp_base[v] - counts[i, v]
-                nn += comp[v]
+            nn = cards_left(comp_base, counts, i, comp)
             S[i] = nb[i] - f1 * pbj[i]
             if total[i] < 21:
                 H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, rules)

@@ -18,7 +18,7 @@ from twentyone.analysis.caches import memo
 from twentyone.analysis.context import Base, Context, shoe_after
 from twentyone.analysis.dealer import blackjack_card, dealer_distribution
 from twentyone.analysis.grid import STEP, Grid, split_hand_net
-from twentyone.analysis.player import DOUBLE, STAND
+from twentyone.analysis.player import DOUBLE, STAND, cards_left
 from twentyone.analysis.shoe_counts import ACE, BoolArray, FloatArray, HandTable, IntArray
 from twentyone.analysis.variance import hand_state
 from twentyone.engine.jit import njit
@@ -60,10 +60,7 @@ def state_joint(
             i = order[j]
             if not use[i]:
                 continue
-            nn = 0
-            for v in range(10):
-                comp[v] = comp_base[v] - counts[i, v]
-                nn += comp[v]
+            nn = cards_left(comp_base, counts, i, comp)
             t = total[i]
             a = dec[i]
             if t == 21 or (ncards[i] == 2 and force_stand2) or a == STAND:

@@ -24,7 +24,15 @@ from twentyone.analysis.hands import (
     split_table,
     two_card_deals,
 )
-from twentyone.analysis.player import CHART, HIT, STAND, StandValues, action_of, bonus_need
+from twentyone.analysis.player import (
+    CHART,
+    HIT,
+    STAND,
+    StandValues,
+    action_of,
+    bonus_need,
+    cards_left,
+)
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
@@ -88,10 +96,7 @@ def moments(
             i = order[j]
             if not use[i]:
                 continue
-            nn = 0
-            for v in range(10):
-                comp[v] = comp_base[v] - counts[i, v]
-                nn += comp[v]
+            nn = cards_left(comp_base, counts, i, comp)
             t = total[i]
             s2[i] = 1.0 - push[i] - (pbj[i] if peek else 0.0)
             st = hand_state(t)
