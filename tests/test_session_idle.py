@@ -3,9 +3,11 @@ up, and the lobby's free boxes are the real free boxes."""
 
 from __future__ import annotations
 
+import pytest
+
 from twentyone.engine.ledger import MemoryLedger
 from twentyone.engine.rulesets import load_rules
-from twentyone.engine.session import TableSession
+from twentyone.engine.session import SessionError, TableSession
 from twentyone.engine.shoe import Shoe
 
 
@@ -96,3 +98,71 @@ def test_row_2_free_boxes_count_free_seats_too() -> None:
     assert session.free_boxes() == 0  # seven sit at seven boxes: nobody else can play
     session.leave("p0")
     assert session.free_boxes() == 1
+
+
+# ----------------------------------------------- issue 27, item 1: idle means not playing
+def test_refused_intentions_do_not_keep_an_idle_seat() -> None:
+    # pl-online: ann sends undo every 5 s with no chips down (refused each time): at 120 s
+    # without an accepted bet she is stood up all the same.
+    clock = Clock()
+    session = table("pl-online", ("ann",), clock)
+    for _ in range(23):  # 115 s
+        clock.now += 5
+        with pytest.raises(SessionError, match="no chips"):
+            session.undo("ann")
+        session.tick(clock.now)
+        assert "ann" in session.seats
+    clock.now += 5
+    session.tick(clock.now)
+    assert "ann" not in session.seats and "stood-up" in kinds(session)
+
+
+def test_an_accepted_bet_or_decision_keeps_the_seat() -> None:
+    clock = Clock()
+    session = table("pl-online", ("ann",), clock)
+    clock.now += 100
+    session.bet("ann", 0, 100)  # accepted: the idle time starts again
+    clock.now += 100
+    session.tick(clock.now)
+    assert "ann" in session.seats
+    session.clear("ann")  # taking chips back is not playing
+    clock.now += 20
+    session.tick(clock.now)
+    assert "ann" not in session.seats
+
+
+def test_a_seat_at_a_multi_player_table_with_no_round_is_stood_up_when_idle() -> None:
+    # ro-casino: seven players sit and nobody ever bets (no round starts, so "rounds without
+    # a bet" never count): after idle_seconds every seat is free again.
+    clock = Clock()
+    names = tuple(f"p{i}" for i in range(7))
+    session = table("ro-casino", names, clock)
+    assert session.free_boxes() == 0
+    clock.now += 90
+    session.tick(clock.now)
+    assert kinds(session) == ["idle-warning"] * 7
+    clock.now += 30
+    session.tick(clock.now)
+    assert session.seats == {} and session.free_boxes() == 7
+
+
+def test_a_round_the_player_waits_out_is_not_idle_time() -> None:
+    # pt-casino: ann sits; bob plays a round that takes 100 s of decision clock. ann's idle
+    # time is the betting time only: 20 s before and 90 s after the round keep her seated.
+    clock = Clock()
+    session = table("pt-casino", ("ann", "bob"), clock)
+    clock.now += 20
+    session.bet("bob", 0, 100)
+    session.ready("bob")
+    clock.now += 16  # ann does not bet: the countdown runs out and bob's round starts
+    session.tick(clock.now)
+    assert session.played is not None
+    while session.played is not None:
+        clock.now += 21  # bob lets the decision clock play for him
+        session.tick(clock.now)
+    clock.now += 70  # 20 + 16 + 70 = 106 s of open betting
+    session.tick(clock.now)
+    assert "ann" in session.seats
+    clock.now += 14
+    session.tick(clock.now)
+    assert "ann" not in session.seats

@@ -212,3 +212,34 @@ def test_row_2_an_idle_seat_is_freed_after_a_warning_and_the_lobby_counts_real_b
             assert free()["pl-online"] == before["pl-online"]
             with players_at(client, "pl-online", {"bob": tokens["bob"]}) as (bob,):
                 bob.ok("sit")  # the seat is free for somebody else
+
+
+@pytest.mark.parametrize(
+    ("table", "keep_alive"),
+    [("pl-online", "undo"), ("pl-online", "view"), ("ro-casino", "view"), ("ro-casino", "undo")],
+)
+def test_issue_27_1_a_seat_kept_only_by_messages_that_are_not_play_is_stood_up(
+    url: str, table: str, keep_alive: str
+) -> None:
+    # A player who sits and then only sends `view` (or a refused `undo`: no chips) every 3 s
+    # plays nothing: after the idle time (120 s) the seat is free, at single- and
+    # multi-player tables alike.
+    clock = FakeClock()
+    with TestClient(make_app(url, clock=clock)) as client:
+        tokens = {"ann": register(client, "ann")}
+        with players_at(client, table, tokens) as (ann,):
+            ann.ok("sit")
+            for _ in range(39):  # 117 s
+                clock.advance(3)
+                ann.do(keep_alive)
+            assert _seated(client, table) == ["ann"]
+            clock.advance(3)
+            stood = ann.until(lambda m: m["type"] == "notice" and m["kind"] == "stood-up")
+            assert stood["player"] == "ann"
+            assert _seated(client, table) == []
+
+
+def _seated(client: TestClient, table: str) -> list[str]:
+    """Who the lobby says sits at a table."""
+    row = next(t for t in client.get("/api/tables").json() if t["id"] == table)
+    return [str(p) for p in row["players"]]

@@ -139,7 +139,7 @@ class TableSession:
         )
         self.seating = Seating(self.state, seat_freed=self._seat_freed)
         self.betting = Betting(self.state, self.seating, start_round=self._start_round)
-        self.settlement = Settlement(self.state)
+        self.settlement = Settlement(self.state, round_ended=self.seating.round_ended)
 
     # ----------------------------------------------------------------- reading (the state's)
     def owner(self, box: int) -> str | None:
@@ -284,6 +284,7 @@ class TableSession:
             seat.chips = []
             seat.ready = False
         self.played = Played(round_id, rnd, [b for b, _ in bets], accounts, posted=len(rnd.log))
+        self.state.round_started = self.clock()  # the seats' idle time stops meanwhile
         self.state.notice(
             "round-start", N_("round {round}: no more bets"), {"round": round_id}, round=round_id
         )
@@ -330,10 +331,6 @@ class TableSession:
                 decision=decision,
                 whose=whose,
             )
-        seat = self.seats.get(name)
-        if seat is not None:  # a move: the player is there
-            seat.active_at = self.clock()
-            seat.warned = False
         table_box = played.box_map[q.box]
         if box is not None and box != table_box:
             raise SessionError(
@@ -370,6 +367,7 @@ class TableSession:
                 engine=exc,
                 decision=decision,
             ) from exc
+        self.seating.active(name)  # an accepted decision: the player is playing
 
     def _apply(self, played: Played, decision: str, by: str) -> None:
         rnd = played.rnd

@@ -123,6 +123,7 @@ class Betting:
                 ids=", ".join(ids) or "-",
             )
         self._set_chips(seat, [*seat.chips, Chip(box, side, amount)])
+        self.seating.active(name)  # an accepted bet
 
     def undo(self, name: str) -> None:
         """Take back the player's last chip."""
@@ -145,6 +146,7 @@ class Betting:
                 N_("{name}: you have no last round to repeat here"), "type", what, name=what
             )
         self._set_chips(seat, [Chip(c.box, c.side, c.amount * factor) for c in seat.last_bets])
+        self.seating.active(name)  # accepted bets
 
     def ready(self, name: str) -> None:
         """Multi-player: ready (the round starts once all are); single-player: deal now."""
@@ -155,6 +157,7 @@ class Betting:
         if refused is not None:
             raise refused
         seat.ready = True
+        self.seating.active(name)  # the bets confirmed
         self.state.changed()
         if not self.state.multi_player:
             self.start_round()

@@ -147,7 +147,7 @@ class Seat:
     connections: int = 0
     chips: list[Chip] = field(default_factory=list)
     last_bets: list[Chip] = field(default_factory=list)
-    active_at: float = 0.0  # the player's last intention (idle seats are stood up)
+    idle_since: float = 0.0  # their idle time counts from here (rounds in play pushed it on)
     warned: bool = False  # told they will be stood up
     rounds_without_bet: int = 0  # betting rounds passed without a bet (multi-player)
 

@@ -1,5 +1,11 @@
 """A table session's seats: players sitting down, leaving, connecting and going idle.
 
+Idle means not playing: a seat's idle time is the time betting was open (no round in play:
+from the moment the seat is taken, whether or not a round starts) since its player's last
+accepted bet or decision (:meth:`Seating.active`); nothing else a player sends (a refused
+intention, a request for the view) counts. A seat idle for the table's ``idle_seconds`` is
+warned at three quarters of it, then stood up, at single- and multi-player tables alike.
+
 :class:`Seating` is one of the parts :class:`~twentyone.engine.session.TableSession` is built
 from; it changes the table's :class:`~twentyone.engine.session_state.TableState` and, when a seat
 is freed, lets the betting know (a round may start once everyone left is ready).
@@ -73,7 +79,7 @@ class Seating:
                 table=state.id,
                 seats=state.rules.table_boxes,
             )
-        state.seats[name] = Seat(name, account, connections=connections, active_at=state.clock())
+        state.seats[name] = Seat(name, account, connections=connections, idle_since=state.clock())
         state.changed()
 
     def leave(self, name: str) -> None:
@@ -88,14 +94,27 @@ class Seating:
         state.changed()
 
     def seat(self, name: str) -> Seat:
-        """The seat of a player who shows an intention (they are there: the idle clock starts
-        again); raises :class:`SessionError` when they are not seated."""
+        """The seat of a player; raises :class:`SessionError` when they are not seated."""
         seat = self.state.seats.get(name)
         if seat is None:
             raise SessionError(N_("sit down first: you are not seated at this table"), "type")
-        seat.active_at = self.state.clock()
-        seat.warned = False
         return seat
+
+    def active(self, name: str) -> None:
+        """A bet or a decision of the player's was accepted: their seat is not idle."""
+        seat = self.state.seats.get(name)
+        if seat is not None:
+            seat.idle_since = self.state.clock()
+            seat.warned = False
+
+    def round_ended(self, now: float) -> None:
+        """The round in play is over: the time it took is not idle time for anyone."""
+        state = self.state
+        if state.round_started is None:
+            return
+        took, state.round_started = now - state.round_started, None
+        for seat in state.seats.values():
+            seat.idle_since = min(seat.idle_since + took, now)
 
     def stand_up(self, name: str, why: str) -> None:
         """Stand an idle player up: the seat and its chips are free (not during their round)."""
@@ -112,15 +131,14 @@ class Seating:
         state.changed()
 
     def idle_check(self, now: float) -> None:
-        """Single-player tables: warn, then stand up, a player idle for ``idle_seconds``."""
+        """Warn, then stand up, a seat idle for ``idle_seconds`` (betting open: during a
+        round nobody can bet, its players are playing and the others waiting)."""
         state = self.state
         limit = state.idle_seconds
-        if limit is None or state.multi_player:
+        if limit is None or state.played is not None:
             return
         for name, seat in list(state.seats.items()):
-            if state.in_round(name):
-                continue
-            idle = now - seat.active_at
+            idle = now - seat.idle_since
             if idle >= limit:
                 self.stand_up(name, f"{idle:.0f} s without a move")
             elif idle >= 0.75 * limit and not seat.warned:

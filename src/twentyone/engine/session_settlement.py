@@ -9,6 +9,8 @@ every tick.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from twentyone.engine.cards import format_cards
 from twentyone.engine.errors import N_
 from twentyone.engine.ledger import LedgerUnavailableError, RoundMove
@@ -26,8 +28,9 @@ class Settlement:
     """A table's finished rounds: settled in the ledger, or settling, or voided (one of the
     parts :class:`~twentyone.engine.session.TableSession` is built from)."""
 
-    def __init__(self, state: TableState) -> None:
+    def __init__(self, state: TableState, *, round_ended: Callable[[float], None]) -> None:
         self.state = state
+        self.round_ended = round_ended  # told the time a round is done with
 
     def finish(self, played: Played, moves: list[RoundMove]) -> None:
         """Settle a finished round in the ledger, or (the ledger cannot write) keep it as
@@ -80,6 +83,7 @@ class Settlement:
             finish()
         state.last_played = played
         state.played = None
+        self.round_ended(state.clock())
         for name in [n for n, s in state.seats.items() if s.connections == 0]:
             del state.seats[name]
         if void:

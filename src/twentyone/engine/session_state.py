@@ -63,6 +63,7 @@ class TableState:
     notices: list[Notice] = field(default_factory=list)
     settling: Settling | None = None  # a finished round the ledger has not taken
     voids: list[int] = field(default_factory=list)  # voided rounds not yet refunded
+    round_started: float | None = None  # when the round in play started (idle time stops)
 
     @classmethod
     def create(
