@@ -4,6 +4,7 @@ one, and the table and the money go on."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -243,3 +244,72 @@ def _seated(client: TestClient, table: str) -> list[str]:
     """Who the lobby says sits at a table."""
     row = next(t for t in client.get("/api/tables").json() if t["id"] == table)
     return [str(p) for p in row["players"]]
+
+
+def test_issue_27_2_binary_frames_count_against_the_rate_and_a_flood_is_closed(
+    url: str,
+) -> None:
+    # A socket that sends binary frames as fast as it can: the replies stop at the rate
+    # limit (no error reply per frame over it), and after flood_seconds it is closed (1008).
+    limits = SocketLimits(rate=5.0, burst=10, flood_seconds=0.5)
+    with TestClient(make_app(url, socket_limits=limits)) as client:
+        tokens = {"ann": register(client, "ann")}
+        with players_at(client, "hu-casino", tokens) as (ann,):
+            started = time.monotonic()
+            sent = 0
+            while time.monotonic() - started < 1.5:
+                ann.ws.send_bytes(b"\x00")
+                sent += 1
+                time.sleep(0.0005)
+            replies = 0
+            code = None
+            with anyio.from_thread.start_blocking_portal() as portal:
+                while code is None:
+                    try:
+                        msg = portal.call(_next_message, ann)
+                    except WebSocketDisconnect as exc:
+                        code = exc.code
+                        break
+                    replies += msg.get("type") == "error" and "binary" in msg.get("error", "")
+            elapsed = time.monotonic() - started
+            assert code == 1008
+            assert sent > 200 and replies <= limits.burst + limits.rate * elapsed + 1
+
+
+async def _next_message(player: Player) -> dict[str, Any]:
+    with anyio.fail_after(5):
+        return await anyio.to_thread.run_sync(player.ws.receive_json)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": list(range(3000)), "id": 1},
+        {"type": "bet", "id": list(range(3000))},
+        {"type": {"k" * 5000: 1}, "id": 2},
+        {"type": "bet", "id": 3, "box": list(range(3000)), "amount": 100},
+        {"type": "decide", "id": 4, "decision": {"d": "x" * 9000}},
+        list(range(3000)),
+    ],
+)
+def test_issue_27_2_an_error_reply_quotes_at_most_64_characters_of_any_json_value(
+    url: str, message: Any
+) -> None:
+    with TestClient(make_app(url)) as client:
+        tokens = {"ann": register(client, "ann")}
+        with players_at(client, "hu-casino", tokens) as (ann,):
+            ann.ok("sit")
+            ann.ws.send_json(message)
+            reply = ann.until(lambda m: m["type"] == "error")
+            assert len(json.dumps(reply, ensure_ascii=False)) < 1000, reply
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/tables/{id}", "/api/tables/{id}/shoes", "/i18n/{id}", "/api/train/card?table={id}"],
+)
+def test_issue_27_2_ids_in_paths_are_never_echoed_past_64_characters(url: str, path: str) -> None:
+    with TestClient(make_app(url)) as client:
+        r = client.get(path.format(id="x" * 5000))
+        assert r.status_code in (400, 404), r.text
+        assert len(r.content) < 500 and "x" * 65 not in r.text, r.text[:200]

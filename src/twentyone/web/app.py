@@ -52,7 +52,7 @@ from twentyone.web.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate
 from twentyone.web.tables import Clock, LiveTable, TableConfig, table_house
 from twentyone.web.views import side_bets_info
 from twentyone.web.ws import Hub
-from twentyone.web.ws_limits import SocketLimits
+from twentyone.web.ws_limits import SocketLimits, clip
 
 STATIC = Path(__file__).with_name("static")
 ShoeFactory = Callable[[TableConfig, Rules], CardSource]
@@ -371,7 +371,7 @@ def _add_lobby(app: FastAPI) -> None:
     def get_table(table_id: str, lang: Lang = None) -> TableOut:
         """One table of the lobby (its rule card in ``lang``)."""
         if table_id not in state.configs:
-            raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=table_id)
+            raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=clip(table_id))
         return next(t for t in _lobby(state, _lang(lang)) if t.id == table_id)
 
     @app.get("/api/tables/{table_id}/shoes", tags=["lobby"])
@@ -380,7 +380,7 @@ def _add_lobby(app: FastAPI) -> None:
         the order they left the shoe: the file ``twentyone verify`` checks."""
         table = state.hub.tables.get(table_id)
         if table is None:
-            raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=table_id)
+            raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=clip(table_id))
         shoe: Any = table.shoe
         return list(shoe.verification()) if hasattr(shoe, "verification") else []
 

@@ -30,6 +30,7 @@ from twentyone.web.auth import current_player, me_of
 from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Me
 from twentyone.web.storage.accounts import Player
+from twentyone.web.ws_limits import clip
 
 #: gettext's separator of a message's context and its msgid.
 CONTEXT_SEPARATOR = "\u0004"
@@ -41,7 +42,7 @@ def no_such_language(lang: str, status_code: int = status.HTTP_404_NOT_FOUND) ->
     return Refusal(
         status_code,
         N_("language {lang!r}: no such language; choose one of {languages}"),
-        lang=lang,
+        lang=clip(lang),
         languages=names,
     )
 

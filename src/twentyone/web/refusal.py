@@ -16,7 +16,8 @@ from twentyone.i18n import describe
 class Refusal(HTTPException):
     """An HTTP error the page translates: ``detail`` is the English text, ``message`` the
     catalog message (marked with ``N_``) and ``params`` its placeholders' values; the app's
-    handler answers ``{"detail", "message", "params"}``.
+    handler answers ``{"detail", "message", "params"}``. What a client sent (a path's id) is
+    passed through :func:`~twentyone.web.ws_limits.clip` first: quoted to at most 64 characters.
 
     >>> r = Refusal(404, "no table {table!r}", table="x")
     >>> r.status_code, r.detail, r.params

@@ -41,6 +41,7 @@ from twentyone.engine.errors import N_, CountError, TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
 from twentyone.web.refusal import Refusal
+from twentyone.web.ws_limits import clip
 
 router = APIRouter(prefix="/api/train", tags=["trainer"])
 
@@ -62,7 +63,7 @@ def _rules(request: Request, table: str) -> Rules:
     """The rules of a lobby table (any node's: a cluster node knows every table's rules)."""
     rules: Rules | None = request.app.state.rules_of.get(table)
     if rules is None:
-        raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=table)
+        raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=clip(table))
     return rules
 
 

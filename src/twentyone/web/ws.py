@@ -459,10 +459,14 @@ class Hub:
             if message["type"] == "websocket.disconnect":
                 return None
             text = message.get("text")
-            if text is None:  # a binary frame
-                conn.send(
-                    _error(None, TableError(N_("binary frames are not read: send JSON text")))
-                )
+            if text is None:  # a binary frame: refused, and counted against the rate
+                now = self.monotonic()
+                if conn.bucket.take(now):  # over the rate: no reply at all
+                    refused = TableError(N_("binary frames are not read: send JSON text"))
+                    conn.send(_error(None, refused))
+                elif conn.bucket.flooding_for(now) >= limits.flood_seconds:
+                    conn.closing = POLICY
+                    return None
                 continue
             if len(text) > limits.max_message_bytes or (
                 4 * len(text) > limits.max_message_bytes
@@ -520,10 +524,8 @@ def _error(mid: Any, exc: TableError, sent: Any = None, lang: str = "en") -> dic
     to at most 64 characters (``sent``: the message, whose long strings are clipped). A
     refusal of the engine's also carries its error ``code`` and ``text``, the engine's reason
     in ``lang``."""
-    long = [v for v in (sent.values() if isinstance(sent, dict) else ()) if isinstance(v, str)]
-    long += [v for v in exc.params.values() if isinstance(v, str)]
-    if isinstance(exc.value, str):
-        long.append(exc.value)
+    long = list(sent.values()) if isinstance(sent, dict) else [sent]
+    long += [*exc.params.values(), exc.value]
     reply = {
         "type": "error",
         "id": clip(mid),

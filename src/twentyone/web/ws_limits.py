@@ -88,10 +88,23 @@ def clip(value: Any) -> Any:
 
 
 def clip_text(text: str, sent: list[Any]) -> str:
-    """An error's English text with every long string the client ``sent`` clipped."""
+    """An error's English text with every long value the client ``sent`` clipped: a string
+    (quoted or not), or any other JSON value as the text quotes it (its ``repr``), which
+    becomes its clipped JSON text.
+
+    >>> clip_text(f"type {list(range(100))!r}: expected a string", [list(range(100))])[-30:]
+    '21,22,23,2…: expected a string'
+    >>> len(clip_text(f"type {list(range(100))!r}: expected", [list(range(100))]))
+    80
+    """
     for value in sent:
-        if isinstance(value, str) and len(value) > QUOTE:
-            text = text.replace(repr(value), repr(clip(value))).replace(value, clip(value))
+        if isinstance(value, str):
+            if len(value) > QUOTE:
+                text = text.replace(repr(value), repr(clip(value))).replace(value, clip(value))
+        elif not isinstance(value, int | float | bool) and value is not None:
+            quoted = repr(value)
+            if len(quoted) > QUOTE:
+                text = text.replace(quoted, str(clip(value)))
     return text
 
 
