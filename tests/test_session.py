@@ -268,7 +268,10 @@ def test_a_round_the_ledger_cannot_pay_is_not_dealt() -> None:
     table.ready("ann")
     assert table.played is None and table.pending("ann") == 0
     (notice,) = table.take_notices()
-    assert notice.kind == "table-error" and "cannot pay 1000" in notice.text
+    # the table is told, without the ledger's reason (it names an account and its balance)
+    assert notice.kind == "table-error"
+    assert notice.text == "the round could not start: the bets are taken back"
+    assert "account" not in str(notice.as_message()) and "1000" not in str(notice.as_message())
 
 
 # ---------------------------------------------------------------------------- turns and clock
@@ -482,3 +485,21 @@ def test_a_table_seats_several_players_by_its_rules_not_its_name(tmp_path: Path)
         False,
         False,
     ]
+
+
+def test_issue_27_3_a_player_whose_money_went_elsewhere_sits_out_and_the_others_play() -> None:
+    # ro-casino: ann and bob bet 1000 each; before the bets close, ann's money leaves her
+    # account (a withdrawal, another table of an old session): her bets are dropped, told
+    # without her balance, and bob's round is dealt.
+    table, ledger, _ = table_at("ro-casino", "TS 9H 6D 7C 2S 9C TD 8H")
+    table.bet("ann", 0, 1000)
+    table.bet("bob", 1, 1000)
+    ledger.accounts[1] = 500  # ann's balance, changed behind the table's back
+    table.close_betting()
+    played = table.played
+    assert played is not None and list(played.accounts) == ["bob"]
+    notices = table.take_notices()
+    dropped = next(n for n in notices if n.kind == "bets-dropped")
+    assert dropped.extra == {"player": "ann"} and "500" not in dropped.text
+    assert "table-error" not in [n.kind for n in notices]
+    assert table.pending("ann") == 0 and ledger.balances([1]) == {1: 500}

@@ -261,22 +261,38 @@ class TableSession:
         bets.sort(key=lambda pair: pair[0])
         try:
             bankrolls = self.ledger.balances(accounts.values())
-        except LedgerUnavailableError as exc:
-            self._not_started(exc)
+        except LedgerUnavailableError:
+            self._not_started()
             return
         by_name = {name: bankrolls.get(acct, 0) for name, acct in accounts.items()}
+        for name in [n for n in accounts if _staked(bets, n) > by_name[n]]:
+            # chips are checked against the balance when they are placed; money that left
+            # since (elsewhere) costs this player the round, never the others theirs
+            self.state.notice(
+                "bets-dropped",
+                N_("{player}: the bets are more than {player}'s balance; {player}'s bets are not "
+                   "in this round"),
+                {"player": name},
+                player=name,
+            )  # fmt: skip
+            self.seats[name].chips = []
+            bets = [(b, bet) for b, bet in bets if bet.player != name]
+            del accounts[name], by_name[name]
+        if not bets:
+            self.state.changed()
+            return
         try:
             rnd = Round(self.rules, self.shoe, [b for _, b in bets], by_name)
-        except TwentyOneError as exc:
-            self._not_started(exc)
+        except TwentyOneError:
+            self._not_started()
             return
         moves = round_moves(rnd, 0, accounts)
         try:
             round_id = self.ledger.start_round(
                 self.id, self.rules.name, round_to_replay(rnd), list(accounts.values()), moves
             )
-        except (InsufficientFundsError, LedgerUnavailableError) as exc:
-            self._not_started(exc)
+        except (InsufficientFundsError, LedgerUnavailableError):
+            self._not_started()
             return
         for seat in self.seats.values():
             if seat.chips:
@@ -290,16 +306,14 @@ class TableSession:
         )
         self._after_change()
 
-    def _not_started(self, exc: Exception) -> None:
+    def _not_started(self) -> None:
         """A round that could not start: the bets go back, and the table is told why."""
         for seat in self.seats.values():
             seat.chips = []
             seat.ready = False
+        # the table is told without the reason: it may name a player's balance or account
         self.state.notice(
-            "table-error",
-            N_("the round could not start: the bets are taken back"),
-            {},
-            text=f"the round could not start: {exc}",
+            "table-error", N_("the round could not start: the bets are taken back"), {}
         )
         self.state.changed()
 
@@ -448,3 +462,8 @@ class TableSession:
             )
             self._apply(played, decision, "clock")
         return self.seq != before
+
+
+def _staked(bets: list[tuple[int, BoxBet]], name: str) -> int:
+    """What a player's bets stake in all (main bets and side bets)."""
+    return sum(b.bet + sum(b.side_bets.values()) for _, b in bets if b.player == name)

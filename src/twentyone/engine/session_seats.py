@@ -57,7 +57,7 @@ class Seating:
             return
         seat.connections = max(0, seat.connections - 1)
         if seat.connections == 0 and not state.in_round(name):
-            del state.seats[name]
+            state.unseat(name)
             self.seat_freed()
         state.changed()
 
@@ -89,7 +89,7 @@ class Seating:
             raise SessionError(N_("you are not seated at this table"), "type", "leave")
         if state.in_round(name):
             raise SessionError(N_("you play in this round: leave after it"), "type", "leave")
-        del state.seats[name]
+        state.unseat(name)
         self.seat_freed()
         state.changed()
 
@@ -119,7 +119,7 @@ class Seating:
     def stand_up(self, name: str, why: str) -> None:
         """Stand an idle player up: the seat and its chips are free (not during their round)."""
         state = self.state
-        del state.seats[name]
+        state.unseat(name)
         state.notice(
             "stood-up",
             N_("{player} was idle and is stood up: the seat is free"),

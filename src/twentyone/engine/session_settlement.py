@@ -85,7 +85,7 @@ class Settlement:
         state.played = None
         self.round_ended(state.clock())
         for name in [n for n, s in state.seats.items() if s.connections == 0]:
-            del state.seats[name]
+            state.unseat(name)
         if void:
             state.notice(
                 "round-void",

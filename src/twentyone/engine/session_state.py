@@ -19,6 +19,7 @@ it answers what the table reads (who owns a box, a player's pending chips, free 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
@@ -64,6 +65,8 @@ class TableState:
     settling: Settling | None = None  # a finished round the ledger has not taken
     voids: list[int] = field(default_factory=list)  # voided rounds not yet refunded
     round_started: float | None = None  # when the round in play started (idle time stops)
+    #: told of every seat freed (a front end that keeps seats elsewhere lets them go)
+    seat_released: Callable[[Seat], None] | None = None
 
     @classmethod
     def create(
@@ -131,6 +134,12 @@ class TableState:
         return out
 
     # ----------------------------------------------------------------- changing
+    def unseat(self, name: str) -> None:
+        """Free a player's seat (its chips go back) and tell :attr:`seat_released`."""
+        seat = self.seats.pop(name)
+        if self.seat_released is not None:
+            self.seat_released(seat)
+
     def changed(self) -> None:
         """Count a change (what a front end watches to know when to show the table again)."""
         self.seq += 1

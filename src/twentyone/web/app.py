@@ -49,6 +49,7 @@ from twentyone.web.schemas import Limits, RoundRecord, RuleSection, Stats, Table
 from twentyone.web.storage.accounts import Accounts, Player
 from twentyone.web.storage.checkpoints import BackgroundCheckpoints
 from twentyone.web.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate
+from twentyone.web.storage.seats import SeatClaims
 from twentyone.web.tables import Clock, LiveTable, TableConfig, table_house
 from twentyone.web.views import side_bets_info
 from twentyone.web.ws import Hub
@@ -139,6 +140,8 @@ def create_app(
         advice.default_action(rules)
         advice.exact_hints(rules)
 
+    claims = SeatClaims(engine)  # one table at a time per account, on every node
+
     def make_live(config: TableConfig) -> LiveTable:
         rules = rules_of[config.id]
         return LiveTable(
@@ -150,6 +153,7 @@ def create_app(
             default_action=advice.default_action(rules),
             idle_seconds=(socket_limits or SocketLimits()).idle_seconds,
             exact_hints=advice.exact_hints(rules),
+            claims=claims,
         )
 
     live = {} if leases is not None else {t: make_live(c) for t, c in configs.items()}

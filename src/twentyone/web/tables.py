@@ -12,7 +12,11 @@ calls :meth:`LiveTable.tick` with the clock's time (which also picks up the exac
 from __future__ import annotations
 
 import functools
+import logging
+import sqlite3
 from typing import Any
+
+from sqlalchemy.exc import DBAPIError
 
 from twentyone.engine.rules import Rules
 from twentyone.engine.rulesets import load_house
@@ -24,8 +28,11 @@ from twentyone.web.hint_worker import ExactHints, TableHint
 from twentyone.web.ledger import Ledger
 from twentyone.web.refusal import TableError as TableError  # where it always was
 from twentyone.web.storage.accounts import Player
+from twentyone.web.storage.seats import SeatClaims
 from twentyone.web.table_parts import Clock, DefaultAction, TableConfig
 from twentyone.web.views import boxes_view, dealer_view
+
+log = logging.getLogger(__name__)
 
 __all__ = ["Clock", "DefaultAction", "LiveTable", "TableConfig", "TableError", "table_house"]
 
@@ -67,6 +74,7 @@ class LiveTable:
         default_action: DefaultAction,
         idle_seconds: float | None = None,
         exact_hints: ExactHints | None = None,
+        claims: SeatClaims | None = None,
     ) -> None:
         self.config = config
         self.id = config.id
@@ -88,6 +96,12 @@ class LiveTable:
             idle_seconds=idle_seconds,
         )
         self.multi_player = self.session.multi_player
+        #: the seats in the database (one table at a time per account, every node): a table
+        #: coming alive here frees what a previous holder left; a freed seat is let go
+        self.claims = claims
+        if claims is not None:
+            claims.release_table(config.id)
+            self.session.state.seat_released = self._seat_released
         #: the name players see and the house's country (ISO 3166-1 code, or None)
         self.name, self.country = table_house(config)
         self._last_round: tuple[Played, dict[str, Any]] | None = None
@@ -166,11 +180,41 @@ class LiveTable:
         self.session.disconnect(player.username)
 
     def sit(self, player: Player, connections: int = 1) -> None:
-        """Take a seat (a no-op for a seated player)."""
+        """Take a seat (a no-op for a seated player): claimed in the database first, so an
+        account seated at another table (on any node) is refused."""
+        claims = self.claims
+        if claims is not None and player.username not in self.session.seats:
+            try:
+                elsewhere = claims.claim(player.id, self.id)
+            except (DBAPIError, sqlite3.DatabaseError) as exc:
+                raise TableError(
+                    N_("the database is unavailable: try again in {seconds} seconds"),
+                    "type",
+                    "sit",
+                    seconds=5,
+                ) from exc
+            if elsewhere is not None:
+                raise TableError(
+                    N_("you are seated at table {table}: leave it first"),
+                    "type",
+                    "sit",
+                    table=elsewhere,
+                )
         try:
             self.session.sit(player.username, player.id, connections)
         except SessionError as exc:
+            if claims is not None:
+                claims.release(player.id, self.id)
             raise _refused(exc) from exc
+
+    def _seat_released(self, seat: Seat) -> None:
+        """A seat freed at the table: its claim goes (a database that cannot write now keeps
+        it until this table next comes alive somewhere)."""
+        assert self.claims is not None
+        try:
+            self.claims.release(seat.account, self.id)
+        except (DBAPIError, sqlite3.DatabaseError):
+            log.warning("table %s: the seat of account %s stays claimed", self.id, seat.account)
 
     def set_client_seed(self, player: Player, seed: Any) -> None:
         """A seated player's seed for the next provable shoe (``shuffle = "provable"``)."""

@@ -166,3 +166,18 @@ class PlayerStats(Base):
     net: Mapped[int] = mapped_column(BigInteger, default=0)
     best: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     worst: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class SeatClaim(Base):
+    """The table an account is seated at, across every node of a cluster: one row per
+    seated account, so an account sits at one table at a time. The table's holder writes
+    it when the player sits and deletes it when the seat is freed; a node that takes a table
+    deletes what the previous holder left (:class:`~twentyone.web.storage.seats.SeatClaims`)."""
+
+    __tablename__ = "seats"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
