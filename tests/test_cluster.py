@@ -337,7 +337,8 @@ def test_proxy_config_names_every_registered_node(pg: str, capsys: Any) -> None:
     assert "server 127.0.0.1:8101" in conf and "server 127.0.0.1:8102" in conf
     # logins and registrations are throttled per address at the proxy, for every node at once
     assert "limit_req_zone $binary_remote_addr zone=twentyone_login:10m rate=30r/m;" in conf
-    assert conf.count("limit_req zone=twentyone_login") == 2
+    # the shared paths (/api/login, /api/register) and each node's own (/n/NODE/api/...)
+    assert conf.count("limit_req zone=twentyone_login") == 2 + 2
     assert main(["proxy-config", "--database-url", pg, "--login-rate", "lots"]) == 2
     assert "login rate 'lots'" in capsys.readouterr().err
     assert main(["proxy-config", "--database-url", pg, "--format", "haproxy"]) == 0

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from twentyone.web.guard import REGISTER_LIMITS
-from web_support import get, make_app, register
+from twentyone.web.guard import REGISTER_LIMITS, Throttle
+from twentyone.web.proxy_config import haproxy, nginx
+from twentyone.web.storage.db import make_engine, migrate
+from web_support import BACKENDS, database_url, get, make_app, register
 
 CREDS = {"username": "ann", "password": "password123"}
 
@@ -83,11 +86,31 @@ def test_row_4_login_failures_are_throttled_per_username_even_for_the_right_pass
         assert r.json()["params"]["seconds"] == int(r.headers["retry-after"])
 
 
-def test_row_4_login_failures_are_throttled_per_address_across_usernames(url: str) -> None:
-    with TestClient(make_app(url)) as client:
+def test_issue_27_4_failures_under_one_name_lock_that_name_there_not_the_address(
+    url: str,
+) -> None:
+    # Six failures on ann's name from one address: ann is refused there (429, the right
+    # password included), bob behind the same address logs in, and ann from a clean address.
+    app = make_app(url)
+    proxied = ProxyHeadersMiddleware(app, trusted_hosts="*")  # type: ignore[arg-type]
+    with TestClient(app) as plain:
+        register(plain, "ann")
+        register(plain, "bob")
+    with TestClient(proxied) as client:  # type: ignore[arg-type]
+        nat = {"x-forwarded-for": "203.0.113.7"}
+        clean = {"x-forwarded-for": "198.51.100.9"}
+        for _ in range(6):
+            login(client, "wrong-password", "ann", headers=nat)
+        assert login(client, "password123", "ann", headers=nat).status_code == 429
+        assert login(client, "password123", "bob", headers=nat).status_code == 200
+        assert login(client, "password123", "ann", headers=clean).status_code == 200
+
+
+def test_issue_27_4_many_names_failing_from_one_address_slow_that_address(url: str) -> None:
+    with TestClient(make_app(url, address_login_limits=("8 per 5 minutes",))) as client:
         register(client, "bob")
-        for name in ("u1", "u2", "u3", "u4", "u5"):
-            assert login(client, "wrong-password", name).status_code == 401
+        for i in range(8):
+            assert login(client, "wrong-password", f"u{i}").status_code == 401
         assert login(client, "password123", "bob").status_code == 429  # same address
 
 
@@ -132,7 +155,7 @@ def test_row_15_registrations_are_throttled_per_address(url: str) -> None:
 
 
 def test_behind_a_trusted_proxy_the_forwarded_address_is_throttled(url: str) -> None:
-    app = make_app(url)
+    app = make_app(url, address_login_limits=("5 per 5 minutes",))
     # uvicorn and Starlette spell the ASGI callable's types each their own way
     proxied = ProxyHeadersMiddleware(app, trusted_hosts="*")  # type: ignore[arg-type]
     with TestClient(app) as plain:
@@ -153,3 +176,69 @@ def test_row_10_a_round_id_out_of_range_is_404(url: str) -> None:
             r = client.get(f"/api/rounds/{rid}", cookies={"twentyone_session": token})
             assert r.status_code == 404, (rid, r.text)
         assert get(client, "/api/rounds", token) == []
+
+
+def test_issue_27_4_registrations_from_one_ipv6_64_count_together(url: str) -> None:
+    app = make_app(url, register_limits=("3 per hour",))
+    proxied = ProxyHeadersMiddleware(app, trusted_hosts="*")  # type: ignore[arg-type]
+    with TestClient(proxied) as client:  # type: ignore[arg-type]
+        codes = [
+            client.post(
+                "/api/register",
+                json={"username": f"v6user{i}", "password": "password123"},
+                headers={"x-forwarded-for": f"2001:db8:7:9:{i:x}::{i + 1:x}"},
+            ).status_code
+            for i in range(5)
+        ]
+        assert codes == [201, 201, 201, 429, 429]
+        other = client.post(
+            "/api/register",
+            json={"username": "v6other", "password": "password123"},
+            headers={"x-forwarded-for": "2001:db8:7:a::1"},  # another /64
+        )
+        assert other.status_code == 201
+
+
+def test_issue_27_4_the_limits_count_in_one_place_for_every_node(url: str) -> None:
+    # Two server processes on one database: registrations from one address count together.
+    limits = ("3 per hour",)
+    with (
+        TestClient(make_app(url, register_limits=limits)) as a,
+        TestClient(make_app(url, register_limits=limits)) as b,
+    ):
+        codes = [
+            node.post("/api/register", json={"username": f"node{i}", "password": "password123"})
+            for i, node in enumerate((a, b, a, b))
+        ]
+        assert [r.status_code for r in codes] == [201, 201, 201, 429]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_issue_27_4_check_and_count_are_one_step(backend: str, tmp_path: Any) -> None:
+    # 40 attempts at once against a limit of 20: exactly 20 get through.
+    for db in database_url(backend, tmp_path):
+        engine = make_engine(db)
+        migrate(engine)
+        throttle = Throttle(["20 per hour"], engine, name="register")
+
+        def attempt(_: int, throttle: Throttle = throttle) -> int | None:
+            return throttle.hit_if_allowed("address:x")
+
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            allowed = list(pool.map(attempt, range(40)))
+        engine.dispose()
+        assert allowed.count(None) == 20
+
+
+def test_issue_27_4_the_proxy_limits_every_path_to_login_and_registration() -> None:
+    conf = nginx([("a", "http://127.0.0.1:9001"), ("b-2", "http://127.0.0.1:9002")], listen="8080")
+    limited = [
+        block.split("{", 1)[0].strip()
+        for block in conf.split("location ")[1:]
+        if "limit_req zone=twentyone_login" in block
+    ]
+    assert "= /api/login" in limited and "= /api/register" in limited
+    assert any("/n/a/api/" in loc and "login|register" in loc for loc in limited)
+    assert any("/n/b-2/api/" in loc and "login|register" in loc for loc in limited)
+    hap = haproxy([("a", "http://127.0.0.1:9001")])
+    assert "sc_http_req_rate" in hap and "path_end /api/login /api/register" in hap

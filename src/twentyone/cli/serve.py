@@ -161,6 +161,7 @@ def _app_on_database(
             after_analysis=gc_tuning.settle,
             max_body_bytes=args.max_body_bytes,
             login_limits=args.login_limits or guard.LOGIN_LIMITS,
+            address_login_limits=args.address_login_limits or guard.ADDRESS_LOGIN_LIMITS,
             register_limits=args.register_limits or guard.REGISTER_LIMITS,
             socket_limits=sockets,
             chart_hints=args.chart_hints,
@@ -233,7 +234,14 @@ def _add_guard_options(w: argparse.ArgumentParser) -> None:
         "--login-limits",
         action="append",
         metavar="N per PERIOD",
-        help=f"login failures per username and per address (default: {guard.LOGIN_LIMITS})",
+        help=f"login failures per username at one address (default: {guard.LOGIN_LIMITS})",
+    )
+    w.add_argument(
+        "--address-login-limits",
+        action="append",
+        metavar="N per PERIOD",
+        help="login failures per address, whatever the usernames "
+        f"(default: {guard.ADDRESS_LOGIN_LIMITS})",
     )
     w.add_argument(
         "--register-limits",
@@ -269,4 +277,4 @@ def _add_guard_options(w: argparse.ArgumentParser) -> None:
         default=sockets.idle_seconds,
         help="a silent socket is closed, and an idle player stood up, after this long",
     )
-    w.set_defaults(login_limits=None, register_limits=None)
+    w.set_defaults(login_limits=None, register_limits=None, address_login_limits=None)

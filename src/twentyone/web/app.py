@@ -35,6 +35,7 @@ from twentyone.web.advice import Advice, edge_text
 from twentyone.web.auth import Auth, current_player
 from twentyone.web.cluster import Leases, NodeConfig
 from twentyone.web.guard import (
+    ADDRESS_LOGIN_LIMITS,
     LOGIN_LIMITS,
     MAX_BODY_BYTES,
     REGISTER_LIMITS,
@@ -88,6 +89,7 @@ def create_app(
     max_body_bytes: int = MAX_BODY_BYTES,
     login_limits: Sequence[str] = LOGIN_LIMITS,
     register_limits: Sequence[str] = REGISTER_LIMITS,
+    address_login_limits: Sequence[str] = ADDRESS_LOGIN_LIMITS,
     socket_limits: SocketLimits | None = None,
     chart_hints: bool = False,
     node: NodeConfig | None = None,
@@ -99,9 +101,11 @@ def create_app(
     seconds) drives countdowns and decision clocks; ``shoe_factory`` makes each table's
     shoe (tests stack them); ``analysis=False`` skips the house edge and basic strategy;
     ``after_analysis`` is called (in the analysis's thread) once it has finished.
-    ``max_body_bytes``, ``login_limits`` and ``register_limits`` are the guards of
+    ``max_body_bytes``, ``login_limits`` (failures per name at an address),
+    ``address_login_limits`` (failures per address) and ``register_limits`` are the guards of
     :mod:`twentyone.web.guard` (bodies over the bound get 413; throttled logins and
-    registrations 429 with ``Retry-After``); ``socket_limits`` those of the table WebSocket
+    registrations 429 with ``Retry-After``, counted in the database for every node);
+    ``socket_limits`` those of the table WebSocket
     (:class:`~twentyone.web.ws_limits.SocketLimits`). The page's hint is the exact
     best play for the cards the players know (``twentyone advise``'s returns on the shoe less
     the cards seen since a cut-card shoe's shuffle, :mod:`twentyone.web.hint_worker`), worked
@@ -201,6 +205,8 @@ def create_app(
         secure=secure_cookies,
         login_limits=login_limits,
         register_limits=register_limits,
+        address_login_limits=address_login_limits,
+        engine=engine,
     )
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)

@@ -9,17 +9,26 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Request, Response, status
 
 from twentyone.i18n import N_
-from twentyone.web.guard import LOGIN_LIMITS, REGISTER_LIMITS, Throttle
+from twentyone.web.guard import (
+    ADDRESS_LOGIN_LIMITS,
+    LOGIN_LIMITS,
+    REGISTER_LIMITS,
+    Throttle,
+    address_key,
+)
 from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Credentials, Me
 from twentyone.web.storage.accounts import Accounts, Player, UsernameTakenError
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 COOKIE = "twentyone_session"
 SESSION_LIFETIME = timedelta(days=30)
@@ -55,8 +64,12 @@ def _too_many(retry: int) -> Refusal:
 
 class Auth:
     """Password hashing and session cookies around :class:`Accounts`, with the throttles:
-    login failures per username and per client address (``login_limits``), registrations per
-    client address (``register_limits``); see :mod:`twentyone.web.guard`."""
+    login failures per username at a client address (``login_limits``) and per client address
+    whatever the username (``address_login_limits``, wider: many players share an address),
+    registrations per client address (``register_limits``), counted in ``engine``'s database
+    for every node (in memory without one); see :mod:`twentyone.web.guard`. An address is
+    keyed by :func:`~twentyone.web.guard.address_key` (IPv6 by its /64). Failures under one
+    name never lock its owner out from another address."""
 
     def __init__(
         self,
@@ -66,22 +79,24 @@ class Auth:
         *,
         login_limits: Sequence[str] = LOGIN_LIMITS,
         register_limits: Sequence[str] = REGISTER_LIMITS,
+        address_login_limits: Sequence[str] = ADDRESS_LOGIN_LIMITS,
+        engine: Engine | None = None,
     ) -> None:
         self.accounts = accounts
         self.hasher = hasher or PasswordHasher()  # Argon2id, RFC 9106 low-memory profile
         self.secure = secure
         self._dummy_hash = self.hasher.hash(_DUMMY_PASSWORD)
-        self.login_failures = Throttle(login_limits)
-        self.registrations = Throttle(register_limits)
+        self.login_failures = Throttle(login_limits, engine, name="login")
+        self.address_failures = Throttle(address_login_limits, engine, name="login-address")
+        self.registrations = Throttle(register_limits, engine, name="register")
 
     def register(self, creds: Credentials, address: str = "") -> Player:
         """A new player, or 409 when the name is taken; 429 when ``address`` registered too
         often."""
-        retry = self.registrations.retry_after(address)
-        if retry is not None:
-            raise _too_many(retry)
         check_credentials(creds)
-        self.registrations.hit(address)
+        retry = self.registrations.hit_if_allowed("address:" + address_key(address))
+        if retry is not None:  # checked and counted in one step: none get past together
+            raise _too_many(retry)
         try:
             return self.accounts.create_player(creds.username, self.hasher.hash(creds.password))
         except UsernameTakenError as exc:
@@ -94,8 +109,10 @@ class Auth:
     def login(self, creds: Credentials, address: str = "") -> Player:
         """The player whose password this is, or 401; 429 (with the seconds to wait) while the
         username or ``address`` has failed too often, the right password included."""
-        keys = ("user:" + creds.username.casefold(), "address:" + address)
-        waits = [w for k in keys if (w := self.login_failures.retry_after(k)) is not None]
+        where = address_key(address)
+        pair = "user:" + creds.username.casefold() + "@" + where
+        throttles = ((self.login_failures, pair), (self.address_failures, "address:" + where))
+        waits = [w for t, k in throttles if (w := t.retry_after(k)) is not None]
         if waits:
             raise _too_many(max(waits))
         found = self.accounts.find(creds.username)
@@ -105,10 +122,10 @@ class Auth:
         except (VerificationError, InvalidHashError):
             found = None
         if found is None:
-            for key in keys:
-                self.login_failures.hit(key)
+            for throttle, key in throttles:
+                throttle.hit(key)
             raise Refusal(status.HTTP_401_UNAUTHORIZED, N_("wrong username or password"))
-        self.login_failures.clear(keys[0])
+        self.login_failures.clear(pair)
         player, stored = found
         if self.hasher.check_needs_rehash(stored):
             self.accounts.set_password_hash(player.id, self.hasher.hash(creds.password))

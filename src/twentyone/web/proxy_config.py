@@ -66,6 +66,19 @@ def nginx(nodes: Nodes, *, listen: str = "8080", login_rate: str = "30r/m") -> s
     ]
     lines += ["server {", f"    listen {listen};", "    client_max_body_size 64k;"]
     for node_id, _url in nodes:
+        # a node's own path to login and registration is limited as the shared one is (a
+        # regular expression location: nginx picks it before the node's prefix location;
+        # node ids are [a-z0-9_-], nothing a pattern must escape)
+        upstream = f"twentyone_{node_id.replace('-', '_')}"
+        lines += [
+            f"    location ~ ^{route(node_id)}/api/(login|register)$ {{",
+            "        limit_req zone=twentyone_login burst=10 nodelay;",
+            "        limit_req_status 429;",
+            f"        rewrite ^{route(node_id)}(/.*)$ $1 break;",
+            f"        proxy_pass http://{upstream};",
+            *common,
+            "    }",
+        ]
         lines += [
             f"    location {route(node_id)}/ {{",
             f"        proxy_pass http://twentyone_{node_id.replace('-', '_')}/;",
@@ -107,6 +120,11 @@ def haproxy(nodes: Nodes, *, listen: str = "8080") -> str:
         "    mode http",
         "    timeout client 1h",
         "    option forwardfor",
+        # logins and registrations per client address, on every path that reaches them
+        "    stick-table type ip size 100k expire 10m store http_req_rate(1m)",
+        "    acl twentyone_login path_end /api/login /api/register",
+        "    http-request track-sc0 src if twentyone_login",
+        "    http-request deny deny_status 429 if twentyone_login { sc_http_req_rate(0) gt 30 }",
     ]
     for node_id, _ in nodes:
         name = node_id.replace("-", "_")

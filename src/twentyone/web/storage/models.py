@@ -15,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -181,3 +182,14 @@ class SeatClaim(Base):
     )
     table_id: Mapped[str] = mapped_column(String(64), index=True)
     claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ThrottleHit(Base):
+    """One counted attempt of a throttle key (a failed login of an address, a registration),
+    shared by every node: the moving windows count the rows newer than their period."""
+
+    __tablename__ = "throttle_hits"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(160), index=True)
+    at: Mapped[float] = mapped_column(Float, index=True)  # epoch seconds
