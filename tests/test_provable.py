@@ -145,3 +145,96 @@ def test_the_production_shoe_puts_a_card_anywhere_alike() -> None:
     # shoes (both fail by chance one run in 10,000).
     first = _chi_square_positions(100_000)
     assert first < 76.15 or _chi_square_positions(100_000) < 76.15, first
+
+
+# ------------------------------------------------- issue 27, item 5: a check a player can trust
+def _forged_entry(shoe_number: int) -> dict[str, Any]:
+    """A self-consistent record the house could make after the fact: a seed of zeros, its
+    own hash as the commitment, and rounds dealt from that order."""
+    forged = ProvableShoe(decks=1, shuffle="continuous", first_number=shoe_number)
+    forged._seed = bytes(32)  # the forger picks the seed
+    forged.commitment = commitment_of(bytes(32))
+    rounds = play_rounds(forged, 1, seed=3)[shoe_number]
+    return {"record": forged.revealed[-1], "rounds": rounds}
+
+
+def test_issue_27_5_a_forged_record_fails_against_the_commitment_the_player_saw() -> None:
+    shoe = ProvableShoe(decks=1, shuffle="continuous")
+    seen = shoe.commitment  # what the page showed before the shoe
+    entry = _forged_entry(shoe.number)
+    assert verify(entry["record"], entry["rounds"]) > 0  # consistent with itself
+    with pytest.raises(ReplayError) as err:
+        verify(entry["record"], entry["rounds"], [seen])
+    assert err.value.code == "commitment-not-seen" and seen in str(err.value)
+
+
+def test_issue_27_5_no_round_and_no_card_may_be_missing() -> None:
+    shoe = ProvableShoe(decks=2, shuffle="cut-card", penetration=Fraction(3, 4))
+    by_shoe = play_rounds(shoe, 12, seed=9)
+    record = shoe.revealed[0]
+    rounds = by_shoe[record["shoe"]]
+    assert verify(record, rounds, [record["commitment"]]) == record["dealt"]
+    with pytest.raises(ReplayError) as dropped:
+        verify(record, rounds[:-1], [record["commitment"]])
+    assert dropped.value.code == "cards-missing"
+    short = [*rounds[:-1], {**rounds[-1], "shoe": rounds[-1]["shoe"].rsplit(" ", 1)[0]}]
+    with pytest.raises(ReplayError) as card:
+        verify(record, short, [record["commitment"]])
+    assert card.value.code == "cards-missing"
+    assert f"{record['dealt']} cards were dealt" in str(card.value)
+
+
+def test_issue_27_5_verify_refuses_an_unseen_commitment_and_prints_the_commitments(
+    tmp_path: Path,
+) -> None:
+    shoe = ProvableShoe(decks=1, shuffle="continuous")
+    seen = shoe.commitment
+    by_shoe = play_rounds(shoe, 1, seed=2)
+    real = {"record": shoe.revealed[0], "rounds": by_shoe[shoe.revealed[0]["shoe"]]}
+    run = [sys.executable, "-m", "twentyone.cli", "verify"]
+    good = tmp_path / "real.json"
+    good.write_text(json.dumps(real))
+    out = subprocess.run([*run, str(good), "--commitment", seen], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert json.loads(out.stdout)["commitments"] == [seen]
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(_forged_entry(1)))
+    out = subprocess.run([*run, str(forged), "--commitment", seen], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert "is not the one you were shown" in json.loads(out.stdout)["error"]
+
+
+class _Keeper:
+    def __init__(self) -> None:
+        self.events: list[tuple[str, Any]] = []
+
+    def committed(self, shoe: int, commitment: str, server_seed: str) -> None:
+        self.events.append(("committed", (shoe, commitment, server_seed)))
+
+    def frozen(self, shoe: int, client_seeds: Any) -> None:
+        self.events.append(("frozen", (shoe, list(client_seeds))))
+
+    def round_dealt(self, shoe: int, round_id: int | None, cards: str) -> None:
+        self.events.append(("round", (shoe, round_id, cards)))
+
+    def revealed(self, record: Any) -> None:
+        self.events.append(("revealed", dict(record)))
+
+
+def test_issue_27_5_the_keeper_hears_everything_and_memory_keeps_the_last_shoes() -> None:
+    keeper = _Keeper()
+    shoe = ProvableShoe(decks=1, shuffle="continuous", keeper=keeper, keep=3, first_number=41)
+    shoe.set_client_seed("ann", "lucky")
+    for round_id in range(1, 11):
+        shoe.begin_round()
+        cards = " ".join(str(shoe.draw()) for _ in range(4))
+        shoe.note_round(round_id, cards)
+        shoe.finish_round()
+    kinds = [k for k, _ in keeper.events]
+    assert kinds[:5] == ["committed", "frozen", "round", "revealed", "committed"]
+    first = keeper.events[0][1]
+    assert first[0] == 41 and commitment_of(bytes.fromhex(first[2])) == first[1]
+    assert keeper.events[1][1] == (41, ["ann:lucky"])
+    assert [r["shoe"] for r in shoe.revealed] == [48, 49, 50]  # the last three in memory
+    assert set(shoe.rounds) <= {48, 49, 50, 51}
+    assert sum(k == "revealed" for k in kinds) == 10  # the keeper has all ten

@@ -35,6 +35,7 @@ from typing import Any
 
 import pytest
 
+from twentyone.engine.provable import ProvableShoe
 from twentyone.engine.rulesets import PRESETS
 from twentyone.i18n import RULEBOOK_LANGUAGES, Words, format_money
 from twentyone.web.tables import TableConfig
@@ -68,6 +69,7 @@ class Server:
         analysis: bool = False,
         languages: bool = False,
         rules: dict[str, str] | None = None,
+        provable: tuple[str, ...] = (),
     ) -> None:
         import uvicorn
 
@@ -79,14 +81,24 @@ class Server:
                 rules=(rules or {}).get(name, name),
                 countdown_seconds=60,
                 decision_seconds=DECISION_SECONDS,
-                language=RULEBOOK_LANGUAGES[name] if languages else None,
+                language=RULEBOOK_LANGUAGES.get(name) if languages else None,
+                shuffle="provable" if name in provable else "secure",
             )
             for name in names
         ]
+        stack = stacked(shoes)
+
+        def shoe_factory(config: TableConfig, rules: Any) -> Any:
+            if config.shuffle == "provable":  # the production shoe: committed, revealed
+                return ProvableShoe(
+                    decks=rules.decks, shuffle=rules.shuffle, penetration=rules.penetration
+                )
+            return stack(config, rules)
+
         self.app = create_app(
             database_url,
             tables=tables,
-            shoe_factory=stacked(shoes),
+            shoe_factory=shoe_factory,
             password_hasher=FAST_HASHER,
             analysis=analysis,
             tick_interval=0.05,

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from twentyone.web.app import create_app
 from twentyone.web.tables import TableConfig
-from web_support import FAST_HASHER, FakeClock, players_at, register
+from web_support import FAST_HASHER, FakeClock, Player, players_at, register
 
 
 def test_a_provable_table_deals_the_committed_shoe_and_verify_checks_it(tmp_path: Path) -> None:
@@ -64,3 +64,48 @@ def test_a_provable_table_deals_the_committed_shoe_and_verify_checks_it(tmp_path
     path.write_text(json.dumps(shoes), "utf-8")
     out = subprocess.run(run, capture_output=True, text=True)
     assert out.returncode == 2 and "committed order" in json.loads(out.stdout)["error"]
+
+
+def _play_round(ann: Player) -> dict[str, Any]:
+    ann.ok("bet", box=0, amount=100)
+    view = ann.ok("ready")
+    while view["phase"] == "playing":
+        actions = view["turn"]["actions"]
+        pick = next(a for a in ("stand", "no-insurance", "no-even-money", "no-surrender")
+                    if a in actions)  # fmt: skip
+        view = ann.ok("decide", decision=pick)
+    return view
+
+
+def test_issue_27_5_the_shoes_outlive_a_restart_and_a_live_shoe_is_revealed_after_it(
+    tmp_path: Path,
+) -> None:
+    # a cut-card shoe: two rounds dealt, then the server stops with the shoe still live; the
+    # next server reveals it from the database and serves it, and it verifies against the
+    # commitment the player saw before the shoe
+    config = TableConfig(id="fair", rules="1D S17", shuffle="provable")
+    url = f"sqlite:///{tmp_path / 'fair.db'}"
+
+    def app() -> Any:
+        return create_app(url, tables=[config], clock=FakeClock(), password_hasher=FAST_HASHER,
+                          analysis=False, tick_interval=0.01)  # fmt: skip
+
+    with TestClient(app()) as client:
+        token = register(client, "ann")
+        with players_at(client, "fair", {"ann": token}) as (ann,):
+            seen = ann.ok("sit")["table"]["provable"]["commitment"]
+            for _ in range(2):
+                _play_round(ann)
+        assert client.get("/api/tables/fair/shoes").json() == []  # not revealed yet
+    with TestClient(app()) as client:
+        shoes = client.get("/api/tables/fair/shoes").json()
+        with players_at(client, "fair", {"ann": token}) as (ann,):
+            next_shoe = ann.ok("sit")["table"]["provable"]
+    assert [s["record"]["commitment"] for s in shoes] == [seen]
+    assert len(shoes[0]["rounds"]) == 2 and next_shoe["shoe"] == shoes[0]["record"]["shoe"] + 1
+    path = tmp_path / "fair.json"
+    path.write_text(json.dumps(shoes), "utf-8")
+    run = [sys.executable, "-m", "twentyone.cli", "verify", str(path), "--commitment", seen]
+    out = subprocess.run(run, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert json.loads(out.stdout)["commitments"] == [seen]

@@ -223,7 +223,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     try:
         with open(args.file, encoding="utf-8") as fh:
             data = json.load(fh)
-        checked = verify_file(data)
+        checked = verify_file(data, args.commitment)
     except OSError as exc:
         print(json.dumps({"error": f"cannot read {args.file!r}: {exc.strerror}"}))
         return 2
@@ -296,6 +296,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help="check a provably fair shoe against its rounds")
     v.add_argument("file", help='JSON: {"record": revealed shoe, "rounds": [replays]} or a list')
+    v.add_argument(
+        "--commitment",
+        action="append",
+        metavar="HEX",
+        help="a commitment you were shown before a shoe (repeatable): a shoe whose record "
+        "names another is refused",
+    )
     v.set_defaults(func=_cmd_verify)
 
     c = sub.add_parser("rules", help="print a rule card")

@@ -252,6 +252,12 @@ TEMPLATES: dict[str, Template] = {
             "position {position}"
         )
     ),
+    "cards-missing": _t(
+        N_("shoe {shoe}: {dealt} cards were dealt from it, the rounds show {checked}")
+    ),
+    "commitment-not-seen": _t(
+        N_("shoe {shoe}: commitment {claimed} is not the one you were shown ({seen})")
+    ),
     "bad-shoe-entry": _t(N_("shoe entry {entry}: expected an object with a record and rounds")),
     "bad-shoe-rounds": _t(N_("shoe entry {entry}: rounds must be a list of replays")),
     "shoe-round-refused": _t(N_("shoe entry {entry}, round {round}: {reason}")),

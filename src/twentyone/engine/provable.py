@@ -17,9 +17,16 @@ The method (version ``twentyone-provable-v1``):
    ``u`` is used only if ``u < 2**32 - 2**32 % (i + 1)`` (then ``j = u % (i + 1)``), so every
    ``j`` is exactly equally likely.
 4. When the shoe ends (the cut card came out, or after every round under continuous
-   shuffling) the server seed is revealed. :func:`verify` (``twentyone verify FILE``) checks
-   the commitment and that the rounds' cards, in the order they left the shoe, are the
-   shuffled order's first cards.
+   shuffling) the server seed is revealed. :func:`verify` (``twentyone verify FILE
+   --commitment HEX``) checks that the commitment is the one the player was shown before the
+   shoe, that the seed is its preimage, and that the rounds' cards, in the order they left the
+   shoe, are the shuffled order's first cards, every one of them: as many as the record says
+   were dealt (no round and no card may be missing).
+
+A :class:`ShoeKeeper` (the web server's database) is told of each commitment with its seed,
+the client seeds as they freeze, each round's cards and each revealed record as they happen,
+so they outlive the process; the shoe itself keeps only the live shoe and the last
+``keep`` revealed ones in memory.
 
 >>> order = shoe_order(bytes(32), ["ann:lucky"], 1, decks=1)
 >>> len(order), sorted(map(str, order)) == sorted(map(str, full_deck()))
@@ -38,7 +45,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from twentyone.engine.cards import Card, full_deck, parse_cards
 from twentyone.engine.errors import ReplayError, RulesError
@@ -95,13 +102,37 @@ def commitment_of(server_seed: bytes) -> str:
     return hashlib.sha256(server_seed).hexdigest()
 
 
+class ShoeKeeper(Protocol):
+    """Where a provable shoe's records go as they happen (the web keeps them in its database:
+    they survive a restart or a failover, and a shoe left live by a stopped process can still
+    be revealed and checked)."""
+
+    def committed(self, shoe: int, commitment: str, server_seed: str) -> None:
+        """A new shoe's commitment, with its (still secret) seed in hex."""
+        ...
+
+    def frozen(self, shoe: int, client_seeds: Sequence[str]) -> None:
+        """The shoe's first round began: its client seeds are these."""
+        ...
+
+    def round_dealt(self, shoe: int, round_id: int | None, cards: str) -> None:
+        """A finished round's cards, in the order they left the shoe."""
+        ...
+
+    def revealed(self, record: Mapping[str, Any]) -> None:
+        """The shoe is over: its record, seed included, is public."""
+        ...
+
+
 class ProvableShoe:
     """A shoe (a :class:`~twentyone.engine.shoe.CardSource`) whose every order is committed to.
 
     ``shuffle`` and ``penetration`` are the rules' (``continuous``: a new shoe every round).
     :attr:`commitment` is the coming (or current) shoe's; :meth:`set_client_seed` takes a
-    player's seed for the next shoe not yet begun; :attr:`revealed` lists the finished shoes'
-    records (what :func:`verify` reads).
+    player's seed for the next shoe not yet begun; :attr:`revealed` lists the last ``keep``
+    finished shoes' records (what :func:`verify` reads), :attr:`rounds` their rounds' cards and
+    the live shoe's. ``keeper`` is told of everything as it happens (:class:`ShoeKeeper`);
+    ``first_number`` numbers the first shoe (a table that already dealt shoes goes on).
 
     >>> shoe = ProvableShoe(decks=1, shuffle="continuous")
     >>> first = shoe.commitment
@@ -115,7 +146,14 @@ class ProvableShoe:
     """
 
     def __init__(
-        self, *, decks: int, shuffle: str = "cut-card", penetration: Fraction = Fraction(3, 4)
+        self,
+        *,
+        decks: int,
+        shuffle: str = "cut-card",
+        penetration: Fraction = Fraction(3, 4),
+        keeper: ShoeKeeper | None = None,
+        first_number: int = 1,
+        keep: int = 20,
     ) -> None:
         if not 1 <= decks <= 8:
             raise RulesError("out-of-range", field="decks", value=decks, lo=1, hi=8)
@@ -127,7 +165,9 @@ class ProvableShoe:
         self.size = 52 * decks
         self.continuous = shuffle == "continuous"
         self.cut_position = int(self.size * penetration)
-        self.number = 0
+        self.keeper = keeper
+        self.keep = keep
+        self.number = first_number - 1
         self.client_seeds: dict[str, str] = {}
         self.revealed: list[dict[str, Any]] = []
         self.rounds: dict[int, list[dict[str, Any]]] = {}  # per shoe: its rounds' cards
@@ -140,11 +180,25 @@ class ProvableShoe:
         self._order: list[Card] | None = None
         self._frozen: list[str] = []
         self._next = 0
+        if self.keeper is not None:
+            self.keeper.committed(self.number, self.commitment, self._seed.hex())
 
-    def note_round(self, round_id: int, cards: str) -> None:
+    def attach(self, keeper: ShoeKeeper, first_number: int) -> None:
+        """Give the shoe its keeper before a card is dealt: the coming shoe is committed
+        afresh as number ``first_number`` (a table that already dealt shoes goes on)."""
+        if self._order is not None:
+            raise RulesError("not-one-of", field="shoe", value="dealing", choices="'not dealt'")
+        self.keeper = keeper
+        self.number = first_number - 1
+        self._new_shoe()
+
+    def note_round(self, round_id: int | None, cards: str) -> None:
         """Remember a finished round's cards (in the order they left the shoe) under the
-        shoe they came from, for :meth:`verification`."""
+        shoe they came from, for :meth:`verification` (``round_id`` None: cards dealt to a
+        round that could not start, which a check must see all the same)."""
         self.rounds.setdefault(self.number, []).append({"id": round_id, "shoe": cards})
+        if self.keeper is not None:
+            self.keeper.round_dealt(self.number, round_id, cards)
 
     def verification(self, last: int = 20) -> list[dict[str, Any]]:
         """The ``twentyone verify`` file of the last revealed shoes: each record with its
@@ -168,20 +222,26 @@ class ProvableShoe:
         if self._order is None:
             self._frozen = sorted(f"{p}:{s}" for p, s in self.client_seeds.items())
             self._order = shoe_order(self._seed, self._frozen, self.number, decks=self.decks)
+            if self.keeper is not None:
+                self.keeper.frozen(self.number, list(self._frozen))
         return self._order
 
     def _reveal(self) -> None:
-        self.revealed.append(
-            {
-                "version": VERSION,
-                "shoe": self.number,
-                "decks": self.decks,
-                "commitment": self.commitment,
-                "server_seed": self._seed.hex(),
-                "client_seeds": list(self._frozen),
-                "dealt": self._next,
-            }
-        )
+        record = {
+            "version": VERSION,
+            "shoe": self.number,
+            "decks": self.decks,
+            "commitment": self.commitment,
+            "server_seed": self._seed.hex(),
+            "client_seeds": list(self._frozen),
+            "dealt": self._next,
+        }
+        self.revealed.append(record)
+        if self.keeper is not None:
+            self.keeper.revealed(record)
+        while len(self.revealed) > self.keep:  # in memory: the last few (the keeper has all)
+            gone = self.revealed.pop(0)
+            self.rounds.pop(gone["shoe"], None)
         self._new_shoe()
 
     def begin_round(self) -> None:
@@ -208,17 +268,25 @@ class ProvableShoe:
         return self.size - self._next
 
 
-def verify(record: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]) -> int:
-    """Check a revealed shoe against the replays of the rounds dealt from it, in order.
+def verify(
+    record: Mapping[str, Any],
+    rounds: Sequence[Mapping[str, Any]],
+    commitments: Sequence[str] | None = None,
+) -> int:
+    """Check a revealed shoe against the replays of the rounds dealt from it, in order:
+    its commitment is one of ``commitments`` (those the player was shown before the shoes;
+    None: not checked), the seed is the commitment's preimage, and the rounds' cards are the
+    committed order's first ``dealt`` cards, every one (none missing, none extra).
 
     Returns the number of cards checked; raises :class:`ReplayError` naming the first thing
-    that does not match (the commitment, or the round and card that differ).
+    that does not match (the commitment, the round and card that differ, the cards missing).
     """
     try:
         seed = bytes.fromhex(str(record["server_seed"]))
         claimed = str(record["commitment"])
         number = int(record["shoe"])
         decks = int(record["decks"])
+        dealt = int(record["dealt"])
         seeds = [str(s) for s in record.get("client_seeds", [])]
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(
@@ -226,6 +294,9 @@ def verify(record: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]) -> in
         ) from exc
     if record.get("version", VERSION) != VERSION:
         raise ReplayError("shoe-version", version=record.get("version"), expected=VERSION)
+    if commitments is not None and claimed.lower() not in {c.lower() for c in commitments}:
+        seen = ", ".join(commitments) or "none"
+        raise ReplayError("commitment-not-seen", shoe=number, claimed=claimed, seen=seen)
     if commitment_of(seed) != claimed:
         raise ReplayError(
             "commitment-mismatch", shoe=number, actual=commitment_of(seed), claimed=claimed
@@ -249,17 +320,21 @@ def verify(record: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]) -> in
                     position=position,
                 )
             position += 1
+    if position != dealt:
+        raise ReplayError("cards-missing", shoe=number, dealt=dealt, checked=position)
     return position
 
 
-def verify_file(data: Any) -> dict[str, int]:
+def verify_file(data: Any, commitments: Sequence[str] | None = None) -> dict[str, Any]:
     """Check a verification file: ``{"record": {...}, "rounds": [replay, ...]}`` for one
-    shoe, or a list of them. Each round is also replayed (its decisions must fit its cards).
-    Returns ``{"shoes": n, "rounds": n, "cards": n}``; raises :class:`ReplayError`."""
+    shoe, or a list of them, against the ``commitments`` the player saw (see :func:`verify`).
+    Each round is also replayed (its decisions must fit its cards). Returns
+    ``{"shoes": n, "rounds": n, "cards": n, "commitments": [...]}``; raises
+    :class:`ReplayError`."""
     from twentyone.engine.replay import replay
 
     shoes = data if isinstance(data, list) else [data]
-    total = {"shoes": 0, "rounds": 0, "cards": 0}
+    total: dict[str, Any] = {"shoes": 0, "rounds": 0, "cards": 0, "commitments": []}
     for s, entry in enumerate(shoes):
         if not isinstance(entry, Mapping) or not isinstance(entry.get("record"), Mapping):
             raise ReplayError("bad-shoe-entry", entry=s)
@@ -275,7 +350,8 @@ def verify_file(data: Any) -> dict[str, int]:
                 raise ReplayError(
                     "shoe-round-refused", decision=exc.decision, entry=s, round=r, reason=exc
                 ) from exc
-        total["cards"] += verify(entry["record"], rounds)
+        total["cards"] += verify(entry["record"], rounds, commitments)
+        total["commitments"].append(str(entry["record"].get("commitment")))
         total["shoes"] += 1
         total["rounds"] += len(rounds)
     return total

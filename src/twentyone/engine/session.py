@@ -28,6 +28,7 @@ and the terminal's shared table are front ends of this one.
 
 from __future__ import annotations
 
+from twentyone.engine.cards import format_cards
 from twentyone.engine.errors import N_, TwentyOneError
 from twentyone.engine.hands import BoxBet
 from twentyone.engine.ledger import (
@@ -292,6 +293,9 @@ class TableSession:
                 self.id, self.rules.name, round_to_replay(rnd), list(accounts.values()), moves
             )
         except (InsufficientFundsError, LedgerUnavailableError):
+            note = getattr(self.shoe, "note_round", None)
+            if note is not None:  # a provable shoe accounts for every card it dealt
+                note(None, format_cards(rnd.cards_dealt))
             self._not_started()
             return
         for seat in self.seats.values():

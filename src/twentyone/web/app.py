@@ -50,6 +50,7 @@ from twentyone.web.schemas import Limits, RoundRecord, RuleSection, Stats, Table
 from twentyone.web.storage.accounts import Accounts, Player
 from twentyone.web.storage.checkpoints import BackgroundCheckpoints
 from twentyone.web.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate
+from twentyone.web.storage.provable import ProvableStore, revealed_shoes
 from twentyone.web.storage.seats import SeatClaims
 from twentyone.web.tables import Clock, LiveTable, TableConfig, table_house
 from twentyone.web.views import side_bets_info
@@ -146,13 +147,20 @@ def create_app(
 
     claims = SeatClaims(engine)  # one table at a time per account, on every node
 
+    def make_shoe(config: TableConfig, rules: Rules) -> CardSource:
+        shoe = shoe_factory(config, rules)
+        if isinstance(shoe, ProvableShoe):  # its shoes kept in the database as they happen
+            store = ProvableStore(engine, config.id, rules.decks)
+            shoe.attach(store, store.adopt())
+        return shoe
+
     def make_live(config: TableConfig) -> LiveTable:
         rules = rules_of[config.id]
         return LiveTable(
             config,
             rules,
             ledger=ledger,
-            shoe=shoe_factory(config, rules),
+            shoe=make_shoe(config, rules),
             clock=clock,
             default_action=advice.default_action(rules),
             idle_seconds=(socket_limits or SocketLimits()).idle_seconds,
@@ -388,11 +396,12 @@ def _add_lobby(app: FastAPI) -> None:
     def provable_shoes(table_id: str) -> list[dict[str, Any]]:
         """A provable table's revealed shoes (the last 20), each with its rounds' cards in
         the order they left the shoe: the file ``twentyone verify`` checks."""
-        table = state.hub.tables.get(table_id)
-        if table is None:
+        config = state.configs.get(table_id)
+        if config is None:
             raise Refusal(status.HTTP_404_NOT_FOUND, N_("no table {table!r}"), table=clip(table_id))
-        shoe: Any = table.shoe
-        return list(shoe.verification()) if hasattr(shoe, "verification") else []
+        if config.shuffle != "provable":
+            return []
+        return revealed_shoes(state.engine, table_id)  # any node answers: in the database
 
     @app.get("/api/me/stats", tags=["recall"])
     def my_stats(player: Annotated[Player, Depends(current_player)]) -> Stats:

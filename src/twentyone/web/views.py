@@ -138,15 +138,21 @@ def table_info(table: LiveTable) -> dict[str, Any]:
 
 
 def provable_info(table: LiveTable) -> dict[str, Any] | None:
-    """A provable table's commitment to its coming (or current) shoe and the seeds given for
-    the next (``null`` at other tables)."""
+    """A provable table's commitment to its coming (or current) shoe, the seeds given for
+    the next, and the last shoe revealed (its number, commitment and server seed: the page
+    checks the seed against the commitment it kept from before that shoe); ``null`` at other
+    tables."""
     shoe: Any = table.shoe
     if not hasattr(shoe, "commitment"):
         return None
+    last = shoe.revealed[-1] if shoe.revealed else None
     return {
         "shoe": shoe.number,
         "commitment": shoe.commitment,
         "client_seeds": sorted(shoe.client_seeds),
+        "revealed": None
+        if last is None
+        else {k: last[k] for k in ("shoe", "commitment", "server_seed")},
     }
 
 

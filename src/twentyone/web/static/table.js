@@ -4,6 +4,7 @@
 
 import { _, _n, lang } from "./i18n.js";
 import { NO, PLAY_KEYS, YES, renderDecision, yesNo } from "./decision.js";
+import { FairnessCheck, fairnessText } from "./fairness.js";
 import { Dealing, announce, fitCards, hideOutcome, renderShoe, showOutcome } from "./felt.js";
 import { play } from "./sound.js";
 import {
@@ -27,6 +28,7 @@ export class TableScreen {
   constructor(tableId, hooks) {
     this.tableId = tableId;
     this.hooks = hooks;
+    this.fairness = new FairnessCheck(tableId);
     this.wantSeat = Boolean(hooks.autoSit);
     this.prefix = "p" + Math.random().toString(36).slice(2, 8);
     this.counter = 0;
@@ -364,6 +366,7 @@ export class TableScreen {
       _("clock {seconds} s, then {action}", { seconds: Math.round(t.decision_seconds), action: defaultActionText(t.default_action) }),
     ];
     $("table-facts").textContent = facts.join(" \u00b7 ");
+    this.renderFairness(t.provable);
     const roundId = v.round ? v.round.id : v.last_round ? v.last_round.id : null;
     if (roundId !== this.dealing.round) this.dealing.reset(roundId);
     renderShoe(v.shoe);
@@ -376,6 +379,20 @@ export class TableScreen {
     this.renderClocks();
     fitCards($("felt"));
     this.animate(v, me);
+  }
+
+  /** A provable table: the coming shoe's commitment (kept by the page) and the check of the
+   * last revealed seed against the commitment kept from before its shoe. */
+  renderFairness(provable) {
+    const line = $("fairness");
+    line.hidden = !provable;
+    if (!provable) return;
+    this.fairness.update(provable).then((shown) => {
+      if (!shown || this.view?.table?.provable !== provable) return; // a newer view drew it
+      line.textContent = fairnessText(shown);
+      line.title = provable.commitment;
+      line.dataset.check = shown.revealed ? shown.revealed.result : "";
+    });
   }
 
   /** Deal the new cards from the shoe, show a round's end, and say what happened. */

@@ -193,3 +193,38 @@ class ThrottleHit(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     key: Mapped[str] = mapped_column(String(160), index=True)
     at: Mapped[float] = mapped_column(Float, index=True)  # epoch seconds
+
+
+class ProvableShoeRecord(Base):
+    """A provable table's shoe: its commitment and seed from the moment it is committed (the
+    seed stays secret until ``revealed_at``), the client seeds once frozen, and the cards
+    dealt from it once revealed. A shoe left live by a stopped node is revealed by the next
+    node that deals the table, so its rounds can still be checked."""
+
+    __tablename__ = "provable_shoes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    number: Mapped[int] = mapped_column(BigInteger)
+    decks: Mapped[int] = mapped_column(Integer)
+    commitment: Mapped[str] = mapped_column(String(64))
+    server_seed: Mapped[str] = mapped_column(String(64))
+    client_seeds: Mapped[list[str]] = mapped_column(JSON, default=list)
+    dealt: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revealed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ProvableRound(Base):
+    """The cards of one round dealt from a provable shoe, in the order they left it (``seq``:
+    the round's place in its shoe; ``round_id`` None: a round that could not start)."""
+
+    __tablename__ = "provable_rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    shoe_id: Mapped[int] = mapped_column(
+        ForeignKey("provable_shoes.id", ondelete="CASCADE"), index=True
+    )
+    seq: Mapped[int] = mapped_column(Integer)
+    round_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    cards: Mapped[str] = mapped_column(String(2048))
