@@ -196,6 +196,7 @@ class Leases:
         self.monotonic = monotonic
         self.held: dict[str, int] = {}  # table -> epoch
         self._valid_until: dict[str, float] = {}
+        self.renewed_at: float | None = None  # monotonic time of the last heartbeat sent
 
     @property
     def _safe(self) -> float:
@@ -210,6 +211,13 @@ class Leases:
                 {"node": self.config.node_id, "url": self.config.advertise_url, "me": self.owner},
             )
 
+    def heartbeat_current(self) -> bool:
+        """Whether this node's last heartbeat went out within the lease time (a node that
+        has not heartbeated yet is current for its first lease time)."""
+        if self.renewed_at is None:
+            return True
+        return self.monotonic() - self.renewed_at < self.config.lease_seconds
+
     def valid(self, table_id: str) -> bool:
         """Whether this node may deal the table now (held, and renewed recently enough)."""
         return self.monotonic() < self._valid_until.get(table_id, float("-inf"))
@@ -223,6 +231,7 @@ class Leases:
             c.execute(_HEARTBEAT, {"node": self.config.node_id})
             renewed = {row[0] for row in c.execute(_RENEW, {"me": self.owner, "ttl": ttl})}
             nodes = [row[0] for row in c.execute(_LIVE_NODES, {"ttl": ttl})]
+        self.renewed_at = sent
         lost = set(self.held) - renewed
         for table_id in renewed & set(self.held):
             self._valid_until[table_id] = sent + self._safe
