@@ -312,6 +312,54 @@ def test_a_killed_node_s_tables_come_back_elsewhere_with_every_stake_refunded_on
     cluster.wait_up(victim)
 
 
+def test_a_clean_stop_voids_no_round_and_the_table_is_back_within_a_second(
+    cluster: Cluster,
+) -> None:
+    # issue 27, item 7: SIGTERM a node while a round is in play at its table: the round is
+    # played out there and settled, the node hands the table over and exits, and another
+    # node deals the table within a second of the hand-over
+    owners = cluster.wait_balanced()
+    victim = owners[sorted(owners)[1]]
+    table = next(t for t, n in sorted(owners.items()) if n == victim)
+    p = Player(cluster, cluster.register("drain-0"), table)
+    p.open()
+    p.send("sit")
+    p.send("bet", box=0, amount=700)
+    view = p.send("deal")
+    cluster.kill(victim, signal.SIGTERM)
+    while view.get("phase") != "betting":  # played out on the draining node
+        actions = (view.get("turn") or {}).get("actions", [])
+        choice = next(a for a in ("stand", "no-insurance", "no-even-money") if a in actions)
+        view = p.send("decide", decision=choice)
+    assert p.ws is not None
+    try:
+        while True:
+            p.ws.recv(timeout=20)
+    except ConnectionClosed as exc:
+        assert exc.rcvd is not None and exc.rcvd.code == 4503  # moving: reconnect
+    handed = time.monotonic()
+    cluster.wait_owned(timeout=10, avoid=victim)
+    took = time.monotonic() - handed
+    assert took < 1.0, took
+    assert cluster.procs[victim].wait(timeout=30) in (0, -signal.SIGTERM)
+    engine = create_engine(cluster.url)
+    with engine.connect() as c:
+        statuses = c.execute(
+            text("SELECT status FROM rounds r JOIN round_players rp ON rp.round_id = r.id "
+                 "JOIN accounts a ON a.id = rp.account_id WHERE a.username = 'drain-0'")
+        ).scalars().all()  # fmt: skip
+    engine.dispose()
+    assert statuses == ["settled"]  # voided nothing
+    p.close()
+    p.node_path = None
+    p.open()
+    p.play_round()  # and play goes on at the new node
+    p.close()
+    _money_check(cluster.url)
+    cluster.start_node(victim)  # the node comes back and takes its share again
+    cluster.wait_up(victim)
+
+
 # ----------------------------------------------------------------- the command line
 def test_a_cluster_needs_postgresql(tmp_path: Any) -> None:
     from twentyone.cli import main

@@ -77,6 +77,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from twentyone.i18n import RULEBOOK_LANGUAGES
     from twentyone.web import gc_tuning
     from twentyone.web.app import create_app, default_tables
+    from twentyone.web.drain import DrainingServer
     from twentyone.web.tables import TableConfig
     from twentyone.web.ws_limits import SocketLimits
 
@@ -150,7 +151,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         forwarded_allow_ips=args.forwarded_allow_ips or "",
     )
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: shut down, then re-raised
-        uvicorn.Server(config).run(sockets=[sock])
+        DrainingServer(config, app, args.drain_seconds).run(sockets=[sock])
     return 0
 
 
@@ -291,6 +292,13 @@ def _add_guard_options(w: argparse.ArgumentParser) -> None:
         type=float,
         default=sockets.idle_seconds,
         help="a silent socket is closed, and an idle player stood up, after this long",
+    )
+    w.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=30.0,
+        help="on SIGTERM: no new rounds, and the open ones get this long to finish before the "
+        "tables are handed over (default 30)",
     )
     w.add_argument(
         "--metrics-port",

@@ -157,8 +157,18 @@ _SUMMARY = text(
     "UPDATE table_leases SET summary = CAST(:summary AS json) "
     "WHERE table_id = :table AND owner = :me"
 )
-_OWNERS = text(
-    "SELECT table_id, node_id, expires_at > clock_timestamp() AS live, summary FROM table_leases"
+_OWNERS = text(  # live: the lease holds and its node's heartbeat is current
+    "SELECT l.table_id, l.node_id, l.expires_at > clock_timestamp() AND coalesce(n.heartbeat_at "
+    "> clock_timestamp() - make_interval(secs => :ttl), false) AS live, l.summary "
+    "FROM table_leases l LEFT JOIN nodes n ON n.node_id = l.node_id"
+)
+_GONE = text(
+    "UPDATE nodes SET heartbeat_at = clock_timestamp() - interval '1 day' "
+    "WHERE node_id = :node AND incarnation = :me"
+)
+_ANY_FREE = text(
+    "SELECT 1 FROM table_leases WHERE expires_at <= clock_timestamp() "
+    "AND table_id = ANY(:tables) LIMIT 1"
 )
 _NODES = text("SELECT node_id, advertise_url FROM nodes ORDER BY node_id")
 _FENCE_TABLE = text(
@@ -273,6 +283,19 @@ class Leases:
         for table_id in list(self.held):
             self.release(table_id)
 
+    def leave(self) -> None:
+        """Give back every lease and mark this node gone (its heartbeat long past), so the
+        other nodes take its tables on their next turn (a drain)."""
+        self.release_all()
+        with self.engine.begin() as c:
+            c.execute(_GONE, {"node": self.config.node_id, "me": self.owner})
+
+    def any_free(self, tables: Sequence[str]) -> bool:
+        """Whether one of ``tables`` has its lease free (given back or expired): a node then
+        renews and rebalances at once instead of on its next turn."""
+        with self.engine.connect() as c:
+            return c.execute(_ANY_FREE, {"tables": list(tables)}).first() is not None
+
     def publish(self, summaries: dict[str, dict[str, Any]]) -> None:
         """Write what the lobby shows of the tables held (free boxes, players)."""
         import json
@@ -286,7 +309,7 @@ class Leases:
     def owners(self) -> dict[str, TableOwner]:
         """Every lease: the node holding it, whether it is live, the lobby's summary."""
         with self.engine.connect() as c:
-            rows = c.execute(_OWNERS).all()
+            rows = c.execute(_OWNERS, {"ttl": self.config.lease_seconds}).all()
         return {t: TableOwner(node, bool(live), summary) for t, node, live, summary in rows}
 
     def fence(self, conn: Connection, table_id: str | None, round_id: int | None) -> None:
