@@ -394,6 +394,47 @@ def test_proxy_config_names_every_registered_node(pg: str, capsys: Any) -> None:
     assert "use_backend twentyone_b_2 if to_b_2" in conf and "bind :8080" in conf
 
 
+def test_proxy_config_watch_follows_the_nodes_and_prunes_the_gone(pg: str, tmp_path: Any) -> None:
+    # issue 27, item 8: a node joining is in the configuration within a second and the
+    # proxy reloaded; a node gone longer than --prune-after is forgotten and written out
+    import subprocess
+    import sys
+
+    out, reloads = tmp_path / "twentyone.conf", tmp_path / "reloads"
+    engine = make_engine(pg)
+    Leases(engine, NodeConfig(node_id="a", advertise_url="http://127.0.0.1:8101")).register()
+    cmd = [sys.executable, "-m", "twentyone", "proxy-config", "--database-url", pg, "--watch",
+           "--output", str(out), "--interval", "0.2", "--prune-after", "30",
+           "--reload", f"sh -c 'echo reload >> {reloads}'"]  # fmt: skip
+    watcher = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def wait_for(check: Any, timeout: float = 10.0) -> float:
+        started = time.monotonic()
+        while not check():
+            assert time.monotonic() - started < timeout, out.read_text() if out.exists() else ""
+            time.sleep(0.05)
+        return time.monotonic() - started
+
+    try:
+        wait_for(lambda: out.exists() and "location /n/a/ {" in out.read_text())
+        b = Leases(engine, NodeConfig(node_id="b", advertise_url="http://127.0.0.1:8102"))
+        b.register()
+        took = wait_for(lambda: "location /n/b/ {" in out.read_text())
+        assert took < 1.5, took
+        assert reloads.read_text().count("reload") == 2
+        with engine.begin() as c:  # b stops heartbeating (a drain marks it gone like this)
+            c.execute(text("UPDATE nodes SET heartbeat_at = now() - interval '1 hour' "
+                           "WHERE node_id = 'b'"))  # fmt: skip
+        wait_for(lambda: "location /n/b/ {" not in out.read_text())
+        assert reloads.read_text().count("reload") == 3
+        with engine.connect() as c:
+            assert [n for (n,) in c.execute(text("SELECT node_id FROM nodes"))] == ["a"]
+    finally:
+        watcher.terminate()
+        assert watcher.wait(timeout=10) == 0
+        engine.dispose()
+
+
 def test_serve_workers_starts_nodes_behind_nginx_and_stops_them(pg: str) -> None:
     import subprocess
     import sys

@@ -171,6 +171,10 @@ _ANY_FREE = text(
     "AND table_id = ANY(:tables) LIMIT 1"
 )
 _NODES = text("SELECT node_id, advertise_url FROM nodes ORDER BY node_id")
+_PRUNE = text(
+    "DELETE FROM nodes WHERE heartbeat_at < clock_timestamp() - make_interval(secs => :age) "
+    "RETURNING node_id"
+)
 _FENCE_TABLE = text(
     "SELECT 1 FROM table_leases WHERE table_id = :table AND owner = :me "
     "AND expires_at > clock_timestamp() FOR SHARE"
@@ -238,7 +242,13 @@ class Leases:
         sent = self.monotonic()
         ttl = self.config.lease_seconds
         with self.engine.begin() as c:
-            c.execute(_HEARTBEAT, {"node": self.config.node_id})
+            if c.execute(_HEARTBEAT, {"node": self.config.node_id}).rowcount == 0:
+                # pruned while away (paused, or the database was): enter the node again
+                c.execute(
+                    _REGISTER,
+                    {"node": self.config.node_id, "url": self.config.advertise_url,
+                     "me": self.owner},
+                )  # fmt: skip
             renewed = {row[0] for row in c.execute(_RENEW, {"me": self.owner, "ttl": ttl})}
             nodes = [row[0] for row in c.execute(_LIVE_NODES, {"ttl": ttl})]
         self.renewed_at = sent
@@ -324,6 +334,15 @@ class Leases:
                 f"node {self.config.node_id!r} does not hold the lease of "
                 + (f"table {table_id!r}" if table_id is not None else f"round {round_id}'s table")
             )
+
+
+def prune_nodes(engine: Engine, older_than: float) -> list[str]:
+    """Forget the nodes whose last heartbeat is older than ``older_than`` seconds (a node
+    drained or gone for good); returns their ids. Their leases expired long ago, so any node
+    may take their tables; a node that comes back registers again."""
+    with engine.begin() as c:
+        rows = c.execute(_PRUNE, {"age": older_than}).all()
+    return sorted(r[0] for r in rows)
 
 
 def nodes_of(engine: Engine) -> Sequence[tuple[str, str]]:

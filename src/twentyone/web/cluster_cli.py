@@ -207,6 +207,28 @@ def add_proxy_config_parser(sub: argparse._SubParsersAction[argparse.ArgumentPar
         default="30r/m",
         help="nginx: logins and registrations per client address, whole cluster (default 30r/m)",
     )
+    x.add_argument(
+        "--watch",
+        action="store_true",
+        help="keep running: rewrite --output and run --reload whenever the set of nodes changes",
+    )
+    x.add_argument("--output", help="--watch: the configuration file to write")
+    x.add_argument(
+        "--reload",
+        metavar="COMMAND",
+        help="--watch: run after each rewrite, e.g. 'nginx -s reload' or "
+        "'systemctl reload haproxy'",
+    )
+    x.add_argument(
+        "--interval", type=float, default=1.0, help="--watch: seconds between looks (default 1)"
+    )
+    x.add_argument(
+        "--prune-after",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="--watch: forget nodes whose heartbeat is older than this (default 300)",
+    )
     x.set_defaults(func=_cmd_proxy_config)
 
 
@@ -224,6 +246,8 @@ def _cmd_proxy_config(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.watch:
+        return _watch(args)
     engine = make_engine(args.database_url)
     try:
         nodes = nodes_of(engine)
@@ -242,4 +266,79 @@ def _cmd_proxy_config(args: argparse.Namespace) -> int:
         print(f"twentyone: error: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(text)
+    return 0
+
+
+def _config_text(args: argparse.Namespace, nodes: Sequence[tuple[str, str]]) -> str:
+    from twentyone.web.proxy_config import haproxy, nginx
+
+    if args.format == "nginx":
+        return nginx(nodes, listen=args.listen, login_rate=args.login_rate)
+    return haproxy(nodes, listen=args.listen)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """``proxy-config --watch``: look at the nodes every ``--interval`` seconds, forget the
+    ones gone for ``--prune-after`` seconds, and when the set changes write ``--output``
+    (atomically) and run ``--reload``; until SIGTERM or SIGINT."""
+    import shlex
+
+    from sqlalchemy.exc import DBAPIError
+
+    from twentyone.web.cluster import nodes_of, prune_nodes
+    from twentyone.web.storage.db import make_engine
+
+    if not args.output:
+        print("twentyone: error: --watch needs --output FILE", file=sys.stderr)
+        return 2
+    if not args.interval > 0 or not args.prune_after > 0:
+        print("twentyone: error: --interval and --prune-after: expected seconds above 0",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:  # the options are checked now, not at the first change
+        _config_text(args, [("check", "http://127.0.0.1:1")])
+    except ValueError as exc:
+        print(f"twentyone: error: {exc}", file=sys.stderr)
+        return 2
+    stopping = False
+
+    def stop(_sig: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    engine = make_engine(args.database_url)
+    written: str | None = None
+    try:
+        with contextlib.suppress(OSError), open(args.output, encoding="utf-8") as f:
+            written = f.read()
+        while not stopping:
+            try:
+                pruned = prune_nodes(engine, args.prune_after)
+                nodes = nodes_of(engine)
+            except DBAPIError as exc:  # the database is away: keep the last configuration
+                print(f"twentyone: proxy-config: cannot read the nodes: {exc.orig}", flush=True)
+                time.sleep(args.interval)
+                continue
+            for node in pruned:
+                print(f"twentyone: proxy-config: node {node} pruned", flush=True)
+            if nodes:
+                text = _config_text(args, nodes)
+                if text != written:
+                    tmp = f"{args.output}.tmp"
+                    with open(tmp, "w", encoding="utf-8") as f:
+                        f.write(text)
+                    os.replace(tmp, args.output)
+                    written = text
+                    names = ", ".join(n for n, _ in nodes)
+                    print(f"twentyone: proxy-config: wrote {args.output} ({names})", flush=True)
+                    if args.reload:
+                        done = subprocess.run(shlex.split(args.reload), check=False)
+                        if done.returncode != 0:
+                            print(f"twentyone: proxy-config: {args.reload!r} exited with "
+                                  f"{done.returncode}", file=sys.stderr, flush=True)  # fmt: skip
+            time.sleep(args.interval)
+    finally:
+        engine.dispose()
     return 0
