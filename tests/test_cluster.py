@@ -5,8 +5,10 @@ nginx; the node processes are ``twentyone serve --node-id``."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import tempfile
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -476,6 +478,75 @@ def test_serve_workers_starts_nodes_behind_nginx_and_stops_them(pg: str) -> None
     assert proc.returncode == 0, out
     assert "2 nodes on ports" in out
     assert not any(_listening(port + i) for i in range(3))  # nginx and both nodes are gone
+
+
+def test_serve_workers_restarts_nginx_takes_its_children_down_and_restarts_at_once(
+    pg: str,
+) -> None:
+    # issue 27, item 9: nginx killed is started again (the cluster goes on); the supervisor
+    # killed with SIGKILL takes its nodes and nginx with it (parent-death signal); a new
+    # supervisor on the same ports starts at once (SO_REUSEADDR: no "port in use")
+    import subprocess
+    import sys
+
+    from cluster_support import free_port
+
+    if NGINX is None:
+        pytest.skip("nginx is not installed (Debian: nginx-light)")
+    port = free_port()
+    while not all(_free(port + i) for i in range(3)):
+        port = free_port()
+    cmd = [sys.executable, "-m", "twentyone", "serve", "--workers", "2", "--port", str(port),
+           "--database-url", pg, "--table", "a=pl-online", "--drain-seconds", "2"]  # fmt: skip
+
+    def up(proc: Any) -> None:
+        deadline = time.monotonic() + 120
+        while not all(_listening(port + i) for i in range(3)):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        up(proc)
+        pid_file = _nginx_pid_file(proc.pid)
+        nginx_pid = int(pid_file.read_text())
+        os.kill(nginx_pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError, ValueError):
+                if int(pid_file.read_text()) != nginx_pid and _listening(port):
+                    break
+            assert proc.poll() is None and time.monotonic() < deadline, "nginx not restarted"
+            time.sleep(0.1)
+        proc.kill()  # the supervisor dies without a word
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 30
+        while any(_listening(port + i) for i in range(3)):  # its children follow it
+            assert time.monotonic() < deadline, "children outlived the supervisor"
+            time.sleep(0.2)
+        again = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            up(again)  # the same ports at once
+        finally:
+            again.terminate()
+            out = again.communicate(timeout=60)[0].decode()
+        assert again.returncode == 0, out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _nginx_pid_file(supervisor: int) -> Any:
+    """The pid file of the nginx a ``serve --workers`` supervisor runs."""
+    from pathlib import Path
+
+    for path in Path(tempfile.gettempdir()).glob("twentyone-nginx-*/nginx.pid"):
+        with contextlib.suppress(OSError, ValueError):
+            pid = int(path.read_text())
+            if Path(f"/proc/{pid}/stat").read_text().split()[3] == str(supervisor):
+                return path
+    raise AssertionError("no nginx of this supervisor")
 
 
 def _listening(port: int) -> bool:
