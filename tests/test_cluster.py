@@ -5,8 +5,10 @@ nginx; the node processes are ``twentyone serve --node-id``."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import tempfile
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -312,6 +314,54 @@ def test_a_killed_node_s_tables_come_back_elsewhere_with_every_stake_refunded_on
     cluster.wait_up(victim)
 
 
+def test_a_clean_stop_voids_no_round_and_the_table_is_back_within_a_second(
+    cluster: Cluster,
+) -> None:
+    # issue 27, item 7: SIGTERM a node while a round is in play at its table: the round is
+    # played out there and settled, the node hands the table over and exits, and another
+    # node deals the table within a second of the hand-over
+    owners = cluster.wait_balanced()
+    victim = owners[sorted(owners)[1]]
+    table = next(t for t, n in sorted(owners.items()) if n == victim)
+    p = Player(cluster, cluster.register("drain-0"), table)
+    p.open()
+    p.send("sit")
+    p.send("bet", box=0, amount=700)
+    view = p.send("deal")
+    cluster.kill(victim, signal.SIGTERM)
+    while view.get("phase") != "betting":  # played out on the draining node
+        actions = (view.get("turn") or {}).get("actions", [])
+        choice = next(a for a in ("stand", "no-insurance", "no-even-money") if a in actions)
+        view = p.send("decide", decision=choice)
+    assert p.ws is not None
+    try:
+        while True:
+            p.ws.recv(timeout=20)
+    except ConnectionClosed as exc:
+        assert exc.rcvd is not None and exc.rcvd.code == 4503  # moving: reconnect
+    handed = time.monotonic()
+    cluster.wait_owned(timeout=10, avoid=victim)
+    took = time.monotonic() - handed
+    assert took < 1.0, took
+    assert cluster.procs[victim].wait(timeout=30) in (0, -signal.SIGTERM)
+    engine = create_engine(cluster.url)
+    with engine.connect() as c:
+        statuses = c.execute(
+            text("SELECT status FROM rounds r JOIN round_players rp ON rp.round_id = r.id "
+                 "JOIN accounts a ON a.id = rp.account_id WHERE a.username = 'drain-0'")
+        ).scalars().all()  # fmt: skip
+    engine.dispose()
+    assert statuses == ["settled"]  # voided nothing
+    p.close()
+    p.node_path = None
+    p.open()
+    p.play_round()  # and play goes on at the new node
+    p.close()
+    _money_check(cluster.url)
+    cluster.start_node(victim)  # the node comes back and takes its share again
+    cluster.wait_up(victim)
+
+
 # ----------------------------------------------------------------- the command line
 def test_a_cluster_needs_postgresql(tmp_path: Any) -> None:
     from twentyone.cli import main
@@ -344,6 +394,47 @@ def test_proxy_config_names_every_registered_node(pg: str, capsys: Any) -> None:
     assert main(["proxy-config", "--database-url", pg, "--format", "haproxy"]) == 0
     conf = capsys.readouterr().out
     assert "use_backend twentyone_b_2 if to_b_2" in conf and "bind :8080" in conf
+
+
+def test_proxy_config_watch_follows_the_nodes_and_prunes_the_gone(pg: str, tmp_path: Any) -> None:
+    # issue 27, item 8: a node joining is in the configuration within a second and the
+    # proxy reloaded; a node gone longer than --prune-after is forgotten and written out
+    import subprocess
+    import sys
+
+    out, reloads = tmp_path / "twentyone.conf", tmp_path / "reloads"
+    engine = make_engine(pg)
+    Leases(engine, NodeConfig(node_id="a", advertise_url="http://127.0.0.1:8101")).register()
+    cmd = [sys.executable, "-m", "twentyone", "proxy-config", "--database-url", pg, "--watch",
+           "--output", str(out), "--interval", "0.2", "--prune-after", "30",
+           "--reload", f"sh -c 'echo reload >> {reloads}'"]  # fmt: skip
+    watcher = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def wait_for(check: Any, timeout: float = 10.0) -> float:
+        started = time.monotonic()
+        while not check():
+            assert time.monotonic() - started < timeout, out.read_text() if out.exists() else ""
+            time.sleep(0.05)
+        return time.monotonic() - started
+
+    try:
+        wait_for(lambda: out.exists() and "location /n/a/ {" in out.read_text())
+        b = Leases(engine, NodeConfig(node_id="b", advertise_url="http://127.0.0.1:8102"))
+        b.register()
+        took = wait_for(lambda: "location /n/b/ {" in out.read_text())
+        assert took < 1.5, took
+        assert reloads.read_text().count("reload") == 2
+        with engine.begin() as c:  # b stops heartbeating (a drain marks it gone like this)
+            c.execute(text("UPDATE nodes SET heartbeat_at = now() - interval '1 hour' "
+                           "WHERE node_id = 'b'"))  # fmt: skip
+        wait_for(lambda: "location /n/b/ {" not in out.read_text())
+        assert reloads.read_text().count("reload") == 3
+        with engine.connect() as c:
+            assert [n for (n,) in c.execute(text("SELECT node_id FROM nodes"))] == ["a"]
+    finally:
+        watcher.terminate()
+        assert watcher.wait(timeout=10) == 0
+        engine.dispose()
 
 
 def test_serve_workers_starts_nodes_behind_nginx_and_stops_them(pg: str) -> None:
@@ -387,6 +478,75 @@ def test_serve_workers_starts_nodes_behind_nginx_and_stops_them(pg: str) -> None
     assert proc.returncode == 0, out
     assert "2 nodes on ports" in out
     assert not any(_listening(port + i) for i in range(3))  # nginx and both nodes are gone
+
+
+def test_serve_workers_restarts_nginx_takes_its_children_down_and_restarts_at_once(
+    pg: str,
+) -> None:
+    # issue 27, item 9: nginx killed is started again (the cluster goes on); the supervisor
+    # killed with SIGKILL takes its nodes and nginx with it (parent-death signal); a new
+    # supervisor on the same ports starts at once (SO_REUSEADDR: no "port in use")
+    import subprocess
+    import sys
+
+    from cluster_support import free_port
+
+    if NGINX is None:
+        pytest.skip("nginx is not installed (Debian: nginx-light)")
+    port = free_port()
+    while not all(_free(port + i) for i in range(3)):
+        port = free_port()
+    cmd = [sys.executable, "-m", "twentyone", "serve", "--workers", "2", "--port", str(port),
+           "--database-url", pg, "--table", "a=pl-online", "--drain-seconds", "2"]  # fmt: skip
+
+    def up(proc: Any) -> None:
+        deadline = time.monotonic() + 120
+        while not all(_listening(port + i) for i in range(3)):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        up(proc)
+        pid_file = _nginx_pid_file(proc.pid)
+        nginx_pid = int(pid_file.read_text())
+        os.kill(nginx_pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError, ValueError):
+                if int(pid_file.read_text()) != nginx_pid and _listening(port):
+                    break
+            assert proc.poll() is None and time.monotonic() < deadline, "nginx not restarted"
+            time.sleep(0.1)
+        proc.kill()  # the supervisor dies without a word
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 30
+        while any(_listening(port + i) for i in range(3)):  # its children follow it
+            assert time.monotonic() < deadline, "children outlived the supervisor"
+            time.sleep(0.2)
+        again = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            up(again)  # the same ports at once
+        finally:
+            again.terminate()
+            out = again.communicate(timeout=60)[0].decode()
+        assert again.returncode == 0, out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _nginx_pid_file(supervisor: int) -> Any:
+    """The pid file of the nginx a ``serve --workers`` supervisor runs."""
+    from pathlib import Path
+
+    for path in Path(tempfile.gettempdir()).glob("twentyone-nginx-*/nginx.pid"):
+        with contextlib.suppress(OSError, ValueError):
+            pid = int(path.read_text())
+            if Path(f"/proc/{pid}/stat").read_text().split()[3] == str(supervisor):
+                return path
+    raise AssertionError("no nginx of this supervisor")
 
 
 def _listening(port: int) -> bool:

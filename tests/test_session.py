@@ -503,3 +503,26 @@ def test_issue_27_3_a_player_whose_money_went_elsewhere_sits_out_and_the_others_
     assert dropped.extra == {"player": "ann"} and "500" not in dropped.text
     assert "table-error" not in [n.kind for n in notices]
     assert table.pending("ann") == 0 and ledger.balances([1]) == {1: 500}
+
+
+def test_issue_27_7_a_closing_table_plays_its_round_out_and_starts_no_other() -> None:
+    # ro-casino: ann and bob's round is in play when the table closes: it is played out, new
+    # bets are refused and no round starts after it
+    table, _, clock = table_at("ro-casino", "TS 9H 6D 7C 2S 9C TD 8H")
+    table.bet("ann", 0, 1000)
+    table.ready("ann")
+    table.bet("bob", 1, 1000)
+    table.close_betting()
+    assert table.played is not None and table.busy
+    table.close_for_new_rounds()
+    assert [n.kind for n in table.take_notices()][-1] == "table-closing"
+    while table.played is not None:
+        clock.now += 21  # the decision clock plays the round out
+        table.tick(clock.now)
+    assert not table.busy and table.last_played is not None
+    err = refused(table, table.bet, "bob", 1, 1000)
+    assert str(err) == "the table is closing: no new rounds"
+    assert table.pending("bob") == 0 and table.countdown is None
+    clock.now += 100
+    table.tick(clock.now)
+    assert table.played is None  # nothing starts again

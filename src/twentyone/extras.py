@@ -43,6 +43,7 @@ EXTRA_OF: dict[str, str] = {
     "psycopg": "web",
     "orjson": "web",
     "limits": "web",
+    "prometheus_client": "web",
     "gymnasium": "rl",
     "pettingzoo": "rl",
     "ray": "cluster",

@@ -393,10 +393,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         return parser
     from twentyone.cli.serve import add_serve_parser
     from twentyone.counting.commands import add_parsers
-    from twentyone.web import cluster_cli
+    from twentyone.web import cluster_cli, deploy
 
     add_serve_parser(sub)
     cluster_cli.add_proxy_config_parser(sub)
+    deploy.add_deploy_parser(sub)
 
     add_parsers(sub)
 

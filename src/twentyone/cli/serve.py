@@ -77,6 +77,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from twentyone.i18n import RULEBOOK_LANGUAGES
     from twentyone.web import gc_tuning
     from twentyone.web.app import create_app, default_tables
+    from twentyone.web.drain import DrainingServer
     from twentyone.web.tables import TableConfig
     from twentyone.web.ws_limits import SocketLimits
 
@@ -127,6 +128,20 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"twentyone: error: {exc}", file=sys.stderr)
         return 2
     gc_tuning.tune_for_serving()
+    if args.metrics_port is not None:
+        from prometheus_client import start_http_server
+
+        try:  # their own address: never the players' port
+            start_http_server(
+                args.metrics_port, args.metrics_host, registry=app.state.metrics.registry
+            )
+        except OSError as exc:
+            sock.close()
+            where = f"{args.metrics_host}:{args.metrics_port}"
+            print(f"twentyone: error: --metrics-port: cannot listen on {where}: {exc.strerror}",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        print(f"twentyone: metrics on http://{args.metrics_host}:{args.metrics_port}/metrics")
     print(f"twentyone: serving on http://{_shown_host(args.host)}:{args.port}/", flush=True)
     config = uvicorn.Config(
         app,
@@ -136,7 +151,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         forwarded_allow_ips=args.forwarded_allow_ips or "",
     )
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: shut down, then re-raised
-        uvicorn.Server(config).run(sockets=[sock])
+        DrainingServer(config, app, args.drain_seconds).run(sockets=[sock])
     return 0
 
 
@@ -166,6 +181,7 @@ def _app_on_database(
             socket_limits=sockets,
             chart_hints=args.chart_hints,
             node=node,
+            metrics=args.metrics_port is not None,
         )
     except (SQLAlchemyError, ImportError, OSError) as exc:
         why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
@@ -276,5 +292,24 @@ def _add_guard_options(w: argparse.ArgumentParser) -> None:
         type=float,
         default=sockets.idle_seconds,
         help="a silent socket is closed, and an idle player stood up, after this long",
+    )
+    w.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=30.0,
+        help="on SIGTERM: no new rounds, and the open ones get this long to finish before the "
+        "tables are handed over (default 30)",
+    )
+    w.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics on this port, apart from the players' (default: off)",
+    )
+    w.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="the metrics' address (default: 127.0.0.1, this machine only)",
     )
     w.set_defaults(login_limits=None, register_limits=None, address_login_limits=None)

@@ -209,6 +209,29 @@ class TableSession:
         """Close the betting window now, as if the countdown ran out."""
         self.betting.close_betting()
 
+    def close_for_new_rounds(self) -> None:
+        """Start no new round (a server about to stop drains its tables): chips on the table
+        go back, bets and ready are refused, and a round in play is played out."""
+        state = self.state
+        if state.closing:
+            return
+        state.closing = True
+        state.countdown = None
+        for seat in state.seats.values():
+            seat.chips = []
+            seat.ready = False
+        state.notice(
+            "table-closing",
+            N_("the table is closing: no new rounds; bets on the table go back"),
+            {},
+        )
+        state.changed()
+
+    @property
+    def busy(self) -> bool:
+        """Whether a round is in play or waits for the books (a drain waits for it)."""
+        return self.state.played is not None or self.state.settling is not None
+
     def _seat_freed(self) -> None:
         self.betting.countdown_check()  # the others may all be ready now
 

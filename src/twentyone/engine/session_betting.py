@@ -43,6 +43,8 @@ class Betting:
 
     def _betting_seat(self, name: str) -> Seat:
         seat = self.seating.seat(name)
+        if self.state.closing:
+            raise SessionError(N_("the table is closing: no new rounds"), "type")
         if self.state.played is not None:
             raise SessionError(N_("bets are closed: a round is in play"), "type")
         return seat
@@ -177,7 +179,7 @@ class Betting:
 
     def countdown_check(self) -> None:
         """Multi-player: start when every seated player is ready and someone bets."""
-        if self.state.played is not None or not self.state.multi_player:
+        if self.state.played is not None or not self.state.multi_player or self.state.closing:
             return
         if not any(s.chips for s in self.state.seats.values()):
             self.state.countdown = None
@@ -188,5 +190,6 @@ class Betting:
     def close_betting(self) -> None:
         """Close the betting window now, as if the countdown ran out: the round starts with
         the bets placed (bets below the table minimum sit out). A no-op without bets."""
-        if self.state.played is None and self.state.countdown is not None:
+        state = self.state
+        if state.played is None and state.countdown is not None and not state.closing:
             self.start_round()

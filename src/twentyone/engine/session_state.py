@@ -65,6 +65,7 @@ class TableState:
     settling: Settling | None = None  # a finished round the ledger has not taken
     voids: list[int] = field(default_factory=list)  # voided rounds not yet refunded
     round_started: float | None = None  # when the round in play started (idle time stops)
+    closing: bool = False  # no new rounds: the table is about to stop (a server drains)
     #: told of every seat freed (a front end that keeps seats elsewhere lets them go)
     seat_released: Callable[[Seat], None] | None = None
 

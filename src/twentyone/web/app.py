@@ -30,7 +30,7 @@ from twentyone.engine.rulesets import PRESETS, load_rules
 from twentyone.engine.session_parts import is_multi_player
 from twentyone.engine.shoe import CardSource, Shoe
 from twentyone.i18n import LANGUAGES, N_, RULEBOOK_LANGUAGES
-from twentyone.web import auth, languages, openapi, train, ws
+from twentyone.web import auth, health, languages, openapi, train, ws
 from twentyone.web.advice import Advice, edge_text
 from twentyone.web.auth import Auth, current_player
 from twentyone.web.cluster import Leases, NodeConfig
@@ -43,6 +43,7 @@ from twentyone.web.guard import (
     SecurityHeaders,
 )
 from twentyone.web.ledger import Ledger
+from twentyone.web.metrics import Metrics
 from twentyone.web.node import ClusterNode
 from twentyone.web.recall import decision_steps, private_replay
 from twentyone.web.refusal import Refusal
@@ -94,6 +95,7 @@ def create_app(
     socket_limits: SocketLimits | None = None,
     chart_hints: bool = False,
     node: NodeConfig | None = None,
+    metrics: bool = False,
 ) -> FastAPI:
     """Build the app on a database (migrated on the spot; rounds a previous run left open
     are refunded, see docs/web.md).
@@ -114,6 +116,9 @@ def create_app(
     decision clock plays the chart either way.
     ``node``: this process is one node of a cluster on a PostgreSQL database; it deals only
     the tables it holds a lease on (:mod:`twentyone.web.cluster`, docs/scaling.md).
+    ``metrics``: count what :mod:`twentyone.web.metrics` describes (``app.state.metrics``;
+    ``twentyone serve --metrics-port`` serves them on their own address). ``/healthz`` and
+    ``/readyz`` are always there (:mod:`twentyone.web.health`).
     """
     engine = make_engine(database_url, background_checkpoints=True)
     checkpoints = BackgroundCheckpoints(engine)
@@ -170,6 +175,8 @@ def create_app(
 
     live = {} if leases is not None else {t: make_live(c) for t, c in configs.items()}
     hub = Hub(live, ledger, clock, tick_interval, socket_limits)
+    meters = Metrics() if metrics else None
+    hub.metrics = ledger.metrics = meters
     cluster = None
     if leases is not None:
         cluster = ClusterNode(
@@ -225,6 +232,16 @@ def create_app(
     app.state.advice = advice
     app.state.engine = engine
     app.state.refunded_at_start = refunded
+    app.state.leases = leases
+    app.state.draining = False
+    app.state.metrics = meters
+    if meters is not None:
+        meters.watch(
+            sockets=lambda: sum(len(c) for c in hub.connections.values()),
+            tables=lambda: len(hub.tables),
+            leases=(lambda: len(leases.held)) if leases is not None else None,
+            draining=lambda: float(bool(app.state.draining)),
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -248,6 +265,7 @@ def create_app(
         return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
     openapi.install(app)
+    health.install(app)
     app.include_router(auth.router)
     app.include_router(languages.router)
     app.include_router(ws.router)

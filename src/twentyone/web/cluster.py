@@ -157,10 +157,24 @@ _SUMMARY = text(
     "UPDATE table_leases SET summary = CAST(:summary AS json) "
     "WHERE table_id = :table AND owner = :me"
 )
-_OWNERS = text(
-    "SELECT table_id, node_id, expires_at > clock_timestamp() AS live, summary FROM table_leases"
+_OWNERS = text(  # live: the lease holds and its node's heartbeat is current
+    "SELECT l.table_id, l.node_id, l.expires_at > clock_timestamp() AND coalesce(n.heartbeat_at "
+    "> clock_timestamp() - make_interval(secs => :ttl), false) AS live, l.summary "
+    "FROM table_leases l LEFT JOIN nodes n ON n.node_id = l.node_id"
+)
+_GONE = text(
+    "UPDATE nodes SET heartbeat_at = clock_timestamp() - interval '1 day' "
+    "WHERE node_id = :node AND incarnation = :me"
+)
+_ANY_FREE = text(
+    "SELECT 1 FROM table_leases WHERE expires_at <= clock_timestamp() "
+    "AND table_id = ANY(:tables) LIMIT 1"
 )
 _NODES = text("SELECT node_id, advertise_url FROM nodes ORDER BY node_id")
+_PRUNE = text(
+    "DELETE FROM nodes WHERE heartbeat_at < clock_timestamp() - make_interval(secs => :age) "
+    "RETURNING node_id"
+)
 _FENCE_TABLE = text(
     "SELECT 1 FROM table_leases WHERE table_id = :table AND owner = :me "
     "AND expires_at > clock_timestamp() FOR SHARE"
@@ -196,6 +210,7 @@ class Leases:
         self.monotonic = monotonic
         self.held: dict[str, int] = {}  # table -> epoch
         self._valid_until: dict[str, float] = {}
+        self.renewed_at: float | None = None  # monotonic time of the last heartbeat sent
 
     @property
     def _safe(self) -> float:
@@ -210,6 +225,13 @@ class Leases:
                 {"node": self.config.node_id, "url": self.config.advertise_url, "me": self.owner},
             )
 
+    def heartbeat_current(self) -> bool:
+        """Whether this node's last heartbeat went out within the lease time (a node that
+        has not heartbeated yet is current for its first lease time)."""
+        if self.renewed_at is None:
+            return True
+        return self.monotonic() - self.renewed_at < self.config.lease_seconds
+
     def valid(self, table_id: str) -> bool:
         """Whether this node may deal the table now (held, and renewed recently enough)."""
         return self.monotonic() < self._valid_until.get(table_id, float("-inf"))
@@ -220,9 +242,16 @@ class Leases:
         sent = self.monotonic()
         ttl = self.config.lease_seconds
         with self.engine.begin() as c:
-            c.execute(_HEARTBEAT, {"node": self.config.node_id})
+            if c.execute(_HEARTBEAT, {"node": self.config.node_id}).rowcount == 0:
+                # pruned while away (paused, or the database was): enter the node again
+                c.execute(
+                    _REGISTER,
+                    {"node": self.config.node_id, "url": self.config.advertise_url,
+                     "me": self.owner},
+                )  # fmt: skip
             renewed = {row[0] for row in c.execute(_RENEW, {"me": self.owner, "ttl": ttl})}
             nodes = [row[0] for row in c.execute(_LIVE_NODES, {"ttl": ttl})]
+        self.renewed_at = sent
         lost = set(self.held) - renewed
         for table_id in renewed & set(self.held):
             self._valid_until[table_id] = sent + self._safe
@@ -264,6 +293,19 @@ class Leases:
         for table_id in list(self.held):
             self.release(table_id)
 
+    def leave(self) -> None:
+        """Give back every lease and mark this node gone (its heartbeat long past), so the
+        other nodes take its tables on their next turn (a drain)."""
+        self.release_all()
+        with self.engine.begin() as c:
+            c.execute(_GONE, {"node": self.config.node_id, "me": self.owner})
+
+    def any_free(self, tables: Sequence[str]) -> bool:
+        """Whether one of ``tables`` has its lease free (given back or expired): a node then
+        renews and rebalances at once instead of on its next turn."""
+        with self.engine.connect() as c:
+            return c.execute(_ANY_FREE, {"tables": list(tables)}).first() is not None
+
     def publish(self, summaries: dict[str, dict[str, Any]]) -> None:
         """Write what the lobby shows of the tables held (free boxes, players)."""
         import json
@@ -277,7 +319,7 @@ class Leases:
     def owners(self) -> dict[str, TableOwner]:
         """Every lease: the node holding it, whether it is live, the lobby's summary."""
         with self.engine.connect() as c:
-            rows = c.execute(_OWNERS).all()
+            rows = c.execute(_OWNERS, {"ttl": self.config.lease_seconds}).all()
         return {t: TableOwner(node, bool(live), summary) for t, node, live, summary in rows}
 
     def fence(self, conn: Connection, table_id: str | None, round_id: int | None) -> None:
@@ -292,6 +334,15 @@ class Leases:
                 f"node {self.config.node_id!r} does not hold the lease of "
                 + (f"table {table_id!r}" if table_id is not None else f"round {round_id}'s table")
             )
+
+
+def prune_nodes(engine: Engine, older_than: float) -> list[str]:
+    """Forget the nodes whose last heartbeat is older than ``older_than`` seconds (a node
+    drained or gone for good); returns their ids. Their leases expired long ago, so any node
+    may take their tables; a node that comes back registers again."""
+    with engine.begin() as c:
+        rows = c.execute(_PRUNE, {"age": older_than}).all()
+    return sorted(r[0] for r in rows)
 
 
 def nodes_of(engine: Engine) -> Sequence[tuple[str, str]]:

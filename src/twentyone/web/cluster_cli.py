@@ -100,12 +100,47 @@ def _drop_options(argv: Sequence[str], names: Sequence[str]) -> list[str]:
 
 
 def _port_free(host: str, port: int) -> bool:
+    """Whether ``host:port`` can be listened on as the nodes and nginx do (SO_REUSEADDR:
+    a port a stopped cluster left in TIME_WAIT is free again at once)."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
         except OSError:
             return False
     return True
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child, before exec
+    """In a child of ``serve --workers``: receive SIGTERM when the supervisor dies, however
+    it dies (Linux's parent-death signal), so no node or nginx outlives it."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+class _Restarts:
+    """When a child that stopped may start again: at once the first time, then after a
+    pause that doubles (0.5 s up to 30 s), back to none once it has stayed up a minute.
+
+    >>> r = _Restarts()
+    >>> [r.pause_after(stopped=10.0, started=9.0) for _ in range(8)]
+    [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0]
+    >>> r.pause_after(stopped=100.0, started=30.0)  # up for over a minute: forgiven
+    0.0
+    """
+
+    def __init__(self) -> None:
+        self.failures = 0
+
+    def pause_after(self, *, stopped: float, started: float) -> float:
+        if stopped - started >= 60.0:
+            self.failures = 0
+        pause = 0.0 if self.failures == 0 else min(30.0, 0.5 * 2 ** (self.failures - 1))
+        self.failures += 1
+        return pause
 
 
 def run_workers(args: argparse.Namespace, argv: Sequence[str]) -> int:
@@ -148,16 +183,27 @@ def run_workers(args: argparse.Namespace, argv: Sequence[str]) -> int:
         cmd = [sys.executable, "-m", "twentyone", "serve", *base, "--host", "127.0.0.1"]
         cmd += ["--port", str(ports[i]), "--node-id", node_id, "--advertise-url", url]
         cmd += ["--forwarded-allow-ips", "127.0.0.1"]
-        return subprocess.Popen(cmd)
+        return subprocess.Popen(cmd, preexec_fn=_die_with_parent)
 
     workdir = tempfile.mkdtemp(prefix="twentyone-nginx-")
     conf = os.path.join(workdir, "nginx.conf")
     with open(conf, "w", encoding="utf-8") as f:
         f.write(nginx_main(nodes, listen=f"{args.host}:{args.port}", workdir=workdir))
+
     # the nodes' own login throttles (--login-limits, per node) stay; the proxy adds one per
     # address for the whole machine
+    def start_proxy() -> subprocess.Popen[bytes]:
+        # its own process group: a master that died leaves workers holding the port, and
+        # they go with the group before a new nginx starts
+        return subprocess.Popen(
+            [nginx_bin, "-p", workdir, "-c", conf], preexec_fn=_die_with_parent, process_group=0
+        )
+
     children = [start(i) for i in range(n)]
-    proxy = subprocess.Popen([nginx_bin, "-p", workdir, "-c", conf])
+    proxy = start_proxy()
+    started = [time.monotonic()] * (n + 1)  # the nodes', then nginx's
+    restarts = [_Restarts() for _ in range(n + 1)]
+    due: dict[int, float] = {}  # a child that stopped: when it may start again
     stopping = False
 
     def stop(_sig: int, _frame: object) -> None:
@@ -173,14 +219,24 @@ def run_workers(args: argparse.Namespace, argv: Sequence[str]) -> int:
     )
     try:
         while not stopping:
-            time.sleep(0.5)
-            if proxy.poll() is not None:
-                print("twentyone: error: nginx stopped", file=sys.stderr)
-                return 1
-            for i, child in enumerate(children):
-                if child.poll() is not None and not stopping:
-                    print(f"twentyone: node {nodes[i][0]} stopped; starting it again", flush=True)
-                    children[i] = start(i)
+            time.sleep(0.25)
+            now = time.monotonic()
+            for i, proc in enumerate([*children, proxy]):
+                name = "nginx" if i == n else f"node {nodes[i][0]}"
+                if proc.poll() is not None and i not in due and not stopping:
+                    pause = restarts[i].pause_after(stopped=now, started=started[i])
+                    due[i] = now + pause
+                    print(f"twentyone: {name} stopped; starting it again in {pause:g} s",
+                          flush=True)  # fmt: skip
+                if i in due and now >= due[i] and not stopping:
+                    del due[i]
+                    started[i] = now
+                    if i == n:
+                        with contextlib.suppress(OSError):
+                            os.killpg(proxy.pid, signal.SIGKILL)  # its orphaned workers
+                        proxy = start_proxy()
+                    else:
+                        children[i] = start(i)
     finally:
         for proc in (*children, proxy):
             if proc.poll() is None:
@@ -207,6 +263,28 @@ def add_proxy_config_parser(sub: argparse._SubParsersAction[argparse.ArgumentPar
         default="30r/m",
         help="nginx: logins and registrations per client address, whole cluster (default 30r/m)",
     )
+    x.add_argument(
+        "--watch",
+        action="store_true",
+        help="keep running: rewrite --output and run --reload whenever the set of nodes changes",
+    )
+    x.add_argument("--output", help="--watch: the configuration file to write")
+    x.add_argument(
+        "--reload",
+        metavar="COMMAND",
+        help="--watch: run after each rewrite, e.g. 'nginx -s reload' or "
+        "'systemctl reload haproxy'",
+    )
+    x.add_argument(
+        "--interval", type=float, default=1.0, help="--watch: seconds between looks (default 1)"
+    )
+    x.add_argument(
+        "--prune-after",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="--watch: forget nodes whose heartbeat is older than this (default 300)",
+    )
     x.set_defaults(func=_cmd_proxy_config)
 
 
@@ -224,6 +302,8 @@ def _cmd_proxy_config(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.watch:
+        return _watch(args)
     engine = make_engine(args.database_url)
     try:
         nodes = nodes_of(engine)
@@ -242,4 +322,79 @@ def _cmd_proxy_config(args: argparse.Namespace) -> int:
         print(f"twentyone: error: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(text)
+    return 0
+
+
+def _config_text(args: argparse.Namespace, nodes: Sequence[tuple[str, str]]) -> str:
+    from twentyone.web.proxy_config import haproxy, nginx
+
+    if args.format == "nginx":
+        return nginx(nodes, listen=args.listen, login_rate=args.login_rate)
+    return haproxy(nodes, listen=args.listen)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """``proxy-config --watch``: look at the nodes every ``--interval`` seconds, forget the
+    ones gone for ``--prune-after`` seconds, and when the set changes write ``--output``
+    (atomically) and run ``--reload``; until SIGTERM or SIGINT."""
+    import shlex
+
+    from sqlalchemy.exc import DBAPIError
+
+    from twentyone.web.cluster import nodes_of, prune_nodes
+    from twentyone.web.storage.db import make_engine
+
+    if not args.output:
+        print("twentyone: error: --watch needs --output FILE", file=sys.stderr)
+        return 2
+    if not args.interval > 0 or not args.prune_after > 0:
+        print("twentyone: error: --interval and --prune-after: expected seconds above 0",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:  # the options are checked now, not at the first change
+        _config_text(args, [("check", "http://127.0.0.1:1")])
+    except ValueError as exc:
+        print(f"twentyone: error: {exc}", file=sys.stderr)
+        return 2
+    stopping = False
+
+    def stop(_sig: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    engine = make_engine(args.database_url)
+    written: str | None = None
+    try:
+        with contextlib.suppress(OSError), open(args.output, encoding="utf-8") as f:
+            written = f.read()
+        while not stopping:
+            try:
+                pruned = prune_nodes(engine, args.prune_after)
+                nodes = nodes_of(engine)
+            except DBAPIError as exc:  # the database is away: keep the last configuration
+                print(f"twentyone: proxy-config: cannot read the nodes: {exc.orig}", flush=True)
+                time.sleep(args.interval)
+                continue
+            for node in pruned:
+                print(f"twentyone: proxy-config: node {node} pruned", flush=True)
+            if nodes:
+                text = _config_text(args, nodes)
+                if text != written:
+                    tmp = f"{args.output}.tmp"
+                    with open(tmp, "w", encoding="utf-8") as f:
+                        f.write(text)
+                    os.replace(tmp, args.output)
+                    written = text
+                    names = ", ".join(n for n, _ in nodes)
+                    print(f"twentyone: proxy-config: wrote {args.output} ({names})", flush=True)
+                    if args.reload:
+                        done = subprocess.run(shlex.split(args.reload), check=False)
+                        if done.returncode != 0:
+                            print(f"twentyone: proxy-config: {args.reload!r} exited with "
+                                  f"{done.returncode}", file=sys.stderr, flush=True)  # fmt: skip
+            time.sleep(args.interval)
+    finally:
+        engine.dispose()
     return 0

@@ -27,7 +27,8 @@ import contextlib
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError
@@ -42,6 +43,9 @@ from twentyone.web.ledger_rounds import RoundMoney
 #: is found out before a round's stakes are written, not by a failed round start.
 PING_AFTER_IDLE = 1.0
 
+if TYPE_CHECKING:
+    from twentyone.web.metrics import Metrics
+
 __all__ = ["BANK", "HOUSE", "InsufficientFundsError", "Ledger", "RoundMove"]
 
 
@@ -55,6 +59,7 @@ class Ledger(RoundMoney, Refunds):
     connection."""
 
     def __init__(self, engine: Engine, *, shared: bool = False) -> None:
+        self.metrics: Metrics | None = None  # counted when the server's metrics are on
         self._round_conn: Connection | None = None
         self._round_used = 0.0  # time.monotonic() of the kept connection's last transaction
         self._round_lock = threading.Lock()
@@ -81,6 +86,8 @@ class Ledger(RoundMoney, Refunds):
                 self._round_used = now
                 with conn.begin():
                     yield conn
+                if self.metrics is not None:  # the statements and the commit
+                    self.metrics.commit_seconds.observe(time.monotonic() - now)
             except (DBAPIError, sqlite3.DatabaseError) as exc:
                 # down, restarted, read-only, locked: nothing was posted (the SQLite fast
                 # path raises the driver's own errors)
@@ -89,6 +96,48 @@ class Ledger(RoundMoney, Refunds):
                         self._round_conn.close()
                     self._round_conn = None
                 raise LedgerUnavailableError(f"the ledger cannot write: {exc}") from exc
+
+    # ----------------------------------------------------------------- counted rounds
+    def start_round(
+        self,
+        table_id: str,
+        rules: str,
+        replay: dict[str, Any],
+        players: Sequence[int],
+        moves: Iterable[RoundMove],
+    ) -> int:
+        round_id = super().start_round(table_id, rules, replay, players, moves)
+        if self.metrics is not None:
+            self.metrics.rounds.labels("started").inc()
+        return round_id
+
+    def settle_round(
+        self,
+        round_id: int,
+        moves: Iterable[RoundMove],
+        replay: dict[str, Any],
+        result: dict[str, Any],
+        per_player: Mapping[int, tuple[int, int]],
+        clock_decisions: Sequence[int] = (),
+    ) -> bool:
+        settled = super().settle_round(round_id, moves, replay, result, per_player, clock_decisions)
+        if settled and self.metrics is not None:
+            self.metrics.rounds.labels("settled").inc()
+        return settled
+
+    def refund_round(self, round_id: int) -> bool:
+        refunded = super().refund_round(round_id)
+        if refunded and self.metrics is not None:
+            self.metrics.rounds.labels("refunded").inc()
+            self.metrics.refunds.inc()
+        return refunded
+
+    def refund_open_rounds(self, table_ids: Sequence[str] | None = None) -> list[int]:
+        refunded = super().refund_open_rounds(table_ids)
+        if refunded and self.metrics is not None:
+            self.metrics.rounds.labels("refunded").inc(len(refunded))
+            self.metrics.refunds.inc(len(refunded))
+        return refunded
 
     @staticmethod
     def _alive(conn: Connection) -> Connection | None:

@@ -53,6 +53,7 @@ class ClusterNode:
         self._next_renew = 0.0
         self._published: dict[str, dict[str, Any]] = {}
         self._owners: tuple[float, dict[str, TableOwner]] = (float("-inf"), {})
+        self.draining = False  # set by a drain: no new lease
         hub.may_deal = leases.valid
         hub.on_drop = self._dropped
         ledger.fence = leases.fence
@@ -73,7 +74,10 @@ class ClusterNode:
     async def step(self) -> None:
         """One turn: renew when due (and rebalance), publish the lobby's summaries."""
         now = self.leases.monotonic()
-        if now >= self._next_renew:
+        due = now >= self._next_renew
+        if not due and not self.draining:  # a table given back (a drain): take it now
+            due = await asyncio.to_thread(self.leases.any_free, list(self.configs))
+        if due:
             self._next_renew = now + self.leases.config.renew_seconds
             nodes, lost = await asyncio.to_thread(self.leases.renew)
             self.live_nodes = nodes if self.node_id in nodes else [*nodes, self.node_id]
@@ -96,6 +100,8 @@ class ClusterNode:
             self.hub.close_sockets(session=token)
 
     async def _rebalance(self) -> None:
+        if self.draining:
+            return
         held = self.leases.held
         for table_id, config in self.configs.items():
             wanted = preferred(table_id, self.live_nodes) == self.node_id

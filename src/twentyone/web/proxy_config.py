@@ -55,15 +55,18 @@ def nginx(nodes: Nodes, *, listen: str = "8080", login_rate: str = "30r/m") -> s
     lines += ["}"]
     for node_id, url in nodes:
         lines += [f"upstream twentyone_{node_id.replace('-', '_')} {{ server {_hostport(url)}; }}"]
-    common = [
+    headers = [
         "        proxy_http_version 1.1;",
         "        proxy_set_header Upgrade $http_upgrade;",
         "        proxy_set_header Connection $twentyone_connection;",
         "        proxy_set_header Host $http_host;",
         "        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
         "        proxy_set_header X-Forwarded-Proto $scheme;",
-        "        proxy_read_timeout 3600s;",
     ]
+    common = [*headers, "        proxy_read_timeout 3600s;"]  # a table's socket stays open
+    # the API answers at once or not at all: a hung node (paused, its database away) is given
+    # up on after these, marked failed (max_fails) and the request goes to another node
+    api = [*headers, "        proxy_connect_timeout 2s;", "        proxy_read_timeout 10s;"]
     lines += ["server {", f"    listen {listen};", "    client_max_body_size 64k;"]
     for node_id, _url in nodes:
         # a node's own path to login and registration is limited as the shared one is (a
@@ -92,10 +95,16 @@ def nginx(nodes: Nodes, *, listen: str = "8080", login_rate: str = "30r/m") -> s
             "        limit_req_status 429;",
             "        proxy_pass http://twentyone_any;",
             "        proxy_next_upstream error timeout http_502 http_503 http_504;",
-            *common,
+            *api,
             "    }",
         ]
     lines += [
+        "    location /api/ {",
+        "        proxy_pass http://twentyone_any;",
+        "        proxy_next_upstream error timeout http_502 http_503 http_504;",
+        "        proxy_next_upstream_tries 3;",
+        *api,
+        "    }",
         "    location / {",
         "        proxy_pass http://twentyone_any;",
         "        proxy_next_upstream error timeout http_502 http_503 http_504;",
@@ -140,8 +149,11 @@ def haproxy(nodes: Nodes, *, listen: str = "8080") -> str:
         "    timeout connect 2s",
         "    option redispatch",
         "    retries 2",
+        # a node that is not ready (its database away, draining, leases stale) gets nothing
+        "    option httpchk GET /readyz",
+        "    http-check expect status 200",
     ]
-    lines += [f"    server {n} {_hostport(u)} check inter 1s fall 2" for n, u in nodes]
+    lines += [f"    server {n} {_hostport(u)} check inter 1s fall 2 rise 2" for n, u in nodes]
     for node_id, url in nodes:
         name = node_id.replace("-", "_")
         lines += [

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -33,6 +33,9 @@ from twentyone.web.storage.accounts import Player
 from twentyone.web.tables import Clock, LiveTable, TableError
 from twentyone.web.views import dumps, table_view, view_texts
 from twentyone.web.ws_limits import Answered, SocketLimits, TokenBucket, clip, clip_text
+
+if TYPE_CHECKING:
+    from twentyone.web.metrics import Metrics
 
 log = logging.getLogger(__name__)
 #: Close codes: a frame over the size limit, and a policy breach (flooding, too many
@@ -182,6 +185,8 @@ class Hub:
         # a cluster node's lease check (twentyone.web.cluster): may this node deal the table
         # now? A table it may not is dropped before anything else happens at it.
         self.may_deal: Callable[[str], bool] | None = None
+        self.metrics: Metrics | None = None  # the server's metrics, when they are on
+        self.last_type: object = None  # the type of the intention handle() read last
         self.on_drop: Callable[[str], None] | None = None
 
     def add_table(self, table: LiveTable) -> None:
@@ -303,6 +308,7 @@ class Hub:
             refused = TableError(N_("a message is a JSON object with type and id"), None, msg)
             conn.send(_error(None, refused))
             return
+        self.last_type = msg.get("type")
         mid = msg.get("id")
         if (isinstance(mid, bool) or not isinstance(mid, str | int)) or (
             isinstance(mid, str) and not 1 <= len(mid) <= 64
@@ -492,7 +498,14 @@ class Hub:
                 text = await self._receive(conn)
                 if text is None:
                     break
-                self.handle(conn, text)
+                metrics = self.metrics
+                if metrics is None:
+                    self.handle(conn, text)
+                else:
+                    started = time.perf_counter()
+                    self.last_type = None
+                    self.handle(conn, text)
+                    metrics.action(str(self.last_type), time.perf_counter() - started)
                 if conn.bucket.flooding_for(self.monotonic()) >= self.limits.flood_seconds:
                     conn.closing = POLICY
         except (WebSocketDisconnect, RuntimeError):

@@ -62,14 +62,18 @@ export class TableScreen {
     const ws = new WebSocket(`${scheme}://${location.host}${path}`);
     this.socket = ws;
     ws.addEventListener("open", () => {
-      this.retries = 0;
-      this.redirects = 0;
       this.fresh = true; // a restarted server counts seq from 0 again
       this.sitId = null;
       this.hooks.banner(null);
       this.hints($("show-hint").checked); // the server works out the exact hint only if shown
     });
-    ws.addEventListener("message", (e) => this.receive(JSON.parse(e.data)));
+    ws.addEventListener("message", (e) => {
+      if (this.socket === ws && (this.retries || this.redirects)) {
+        this.retries = 0; // a node that answers: the next loss starts the backoff again
+        this.redirects = 0;
+      }
+      this.receive(JSON.parse(e.data));
+    });
     ws.addEventListener("close", (e) => {
       if (this.closed || this.socket !== ws) return;
       if (e.code === 4302 && e.reason.startsWith("/") && (this.redirects || 0) < 3) {
@@ -87,7 +91,9 @@ export class TableScreen {
     this.retries += 1;
     this.hooks.banner(_("Connection lost: reconnecting\u2026"));
     if (this.retries > 2 && !(await this.hooks.stillLoggedIn())) return;
-    const delay = Math.min(5000, 250 * 2 ** Math.min(this.retries, 5));
+    // exponential backoff with jitter: the players of a failed node do not all come back in
+    // the same instant (0.5 to 1.5 times 0.5 s, 1 s, 2 s, 4 s, then 5 s)
+    const delay = Math.min(5000, 250 * 2 ** Math.min(this.retries, 5)) * (0.5 + Math.random());
     setTimeout(() => {
       if (!this.closed) this.connect();
     }, delay);
