@@ -182,6 +182,8 @@ def _app_on_database(
             chart_hints=args.chart_hints,
             node=node,
             metrics=args.metrics_port is not None,
+            db_pool_size=args.db_pool_size,
+            db_max_overflow=args.db_max_overflow,
         )
     except (SQLAlchemyError, ImportError, OSError) as exc:
         why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
@@ -292,6 +294,18 @@ def _add_guard_options(w: argparse.ArgumentParser) -> None:
         type=float,
         default=sockets.idle_seconds,
         help="a silent socket is closed, and an idle player stood up, after this long",
+    )
+    w.add_argument(
+        "--db-pool-size",
+        type=int,
+        default=5,
+        help="PostgreSQL: connections a node keeps open (default 5; docs/operations.md)",
+    )
+    w.add_argument(
+        "--db-max-overflow",
+        type=int,
+        default=10,
+        help="PostgreSQL: connections a node may open beyond them at busy times (default 10)",
     )
     w.add_argument(
         "--drain-seconds",

@@ -50,7 +50,13 @@ from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Limits, RoundRecord, RuleSection, Stats, TableOut
 from twentyone.web.storage.accounts import Accounts, Player
 from twentyone.web.storage.checkpoints import BackgroundCheckpoints
-from twentyone.web.storage.db import DEFAULT_DATABASE_URL, make_engine, migrate
+from twentyone.web.storage.db import (
+    DEFAULT_DATABASE_URL,
+    MAX_OVERFLOW,
+    POOL_SIZE,
+    make_engine,
+    migrate,
+)
 from twentyone.web.storage.provable import ProvableStore, revealed_shoes
 from twentyone.web.storage.seats import SeatClaims
 from twentyone.web.tables import Clock, LiveTable, TableConfig, table_house
@@ -96,6 +102,8 @@ def create_app(
     chart_hints: bool = False,
     node: NodeConfig | None = None,
     metrics: bool = False,
+    db_pool_size: int = POOL_SIZE,
+    db_max_overflow: int = MAX_OVERFLOW,
 ) -> FastAPI:
     """Build the app on a database (migrated on the spot; rounds a previous run left open
     are refunded, see docs/web.md).
@@ -118,9 +126,15 @@ def create_app(
     the tables it holds a lease on (:mod:`twentyone.web.cluster`, docs/scaling.md).
     ``metrics``: count what :mod:`twentyone.web.metrics` describes (``app.state.metrics``;
     ``twentyone serve --metrics-port`` serves them on their own address). ``/healthz`` and
-    ``/readyz`` are always there (:mod:`twentyone.web.health`).
+    ``/readyz`` are always there (:mod:`twentyone.web.health`). ``db_pool_size`` and
+    ``db_max_overflow``: the PostgreSQL connections kept and added at busy times.
     """
-    engine = make_engine(database_url, background_checkpoints=True)
+    engine = make_engine(
+        database_url,
+        background_checkpoints=True,
+        pool_size=db_pool_size,
+        max_overflow=db_max_overflow,
+    )
     checkpoints = BackgroundCheckpoints(engine)
     migrate(engine)
     ledger = Ledger(engine, shared=node is not None)

@@ -20,6 +20,12 @@ DEFAULT_DATABASE_URL = "sqlite:///twentyone.db"
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
+#: Connections a node keeps open to PostgreSQL (SQLAlchemy's pool), and how many more it may
+#: open at busy times: ``serve --db-pool-size`` and ``--db-max-overflow``.
+POOL_SIZE = 5
+MAX_OVERFLOW = 10
+
+
 def normalize_url(url: str) -> str:
     """Pick the psycopg 3 driver for a plain ``postgresql://`` (or ``postgres://``) URL.
 
@@ -39,8 +45,16 @@ def _json_text(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
-    """An engine for the URL; SQLite gets WAL, foreign keys and cross-thread use.
+def make_engine(
+    url: str,
+    *,
+    background_checkpoints: bool = False,
+    pool_size: int = POOL_SIZE,
+    max_overflow: int = MAX_OVERFLOW,
+) -> Engine:
+    """An engine for the URL; SQLite gets WAL, foreign keys and cross-thread use; a
+    PostgreSQL one a pool of ``pool_size`` connections kept and ``max_overflow`` more at
+    busy times (docs/operations.md, "Connection budget").
 
     ``background_checkpoints``: a :class:`~twentyone.web.storage.checkpoints.BackgroundCheckpoints`
     thread will checkpoint the WAL, so the connections' own automatic checkpoint waits for
@@ -66,7 +80,20 @@ def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, json_serializer=_json_text)
+    # no server-side prepared statements: behind PgBouncer in transaction mode each
+    # transaction may run on another server connection, where a statement psycopg prepared
+    # on the last one does not exist ("prepared statement _pg3_0 already exists" / "does not
+    # exist"); the ledger's statements are short, and tests/test_web_pgbouncer.py plays
+    # through a PgBouncer in transaction mode
+    connect_args = {"prepare_threshold": None} if url.startswith("postgresql+psycopg") else {}
+    return create_engine(
+        url,
+        pool_pre_ping=True,
+        json_serializer=_json_text,
+        connect_args=connect_args,
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+    )
 
 
 def migrate(engine: Engine) -> None:
