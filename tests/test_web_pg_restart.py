@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
 from twentyone.engine.session import SETTLE_PATIENCE
 from web_support import (
@@ -254,3 +255,80 @@ def test_past_the_patience_the_round_is_voided_and_refunded(cluster: Cluster, ur
         balance, statuses = _books(client, app, token)
     assert balance == 100_000  # the voided round's stake came back, the push moved nothing
     assert sorted(statuses) == ["refunded", "settled"]
+
+
+def test_issue_27_10_a_database_stop_pauses_the_cluster_and_voids_no_round(
+    cluster: Cluster,
+) -> None:
+    # two nodes on PostgreSQL; a round is in play when the server stops for 10 s (twice a
+    # lease): the tables wait, paused (the player's socket stays open and is told to try
+    # again), and when the server is back the same node goes on and the round settles
+    from cluster_support import Cluster as Nodes
+    from cluster_support import Player, fresh_database
+
+    with fresh_database(os.environ[POSTGRES_ENV]) as db:
+        nodes = Nodes(db, ["p1", "p2"], [f"q{i}=pl-online" for i in range(1, 5)],
+                      lease_seconds=5.0)  # fmt: skip
+        try:
+            for n in nodes.ports:  # no proxy: the player goes to its table's node directly
+                nodes.start_node(n)
+                nodes.wait_up(n)
+            owners = _owned(nodes)
+            table, node = sorted(owners.items())[0]
+            player = Player(nodes, _register(nodes.base(node), "ann"), table)
+            nodes.proxy_port = nodes.ports[node]
+            player.open()
+            player.send("sit")
+            player.send("bet", box=0, amount=500)
+            view = player.send("deal")
+            with cluster.down():
+                time.sleep(10)
+            deadline = time.monotonic() + 30
+            while True:  # paused until the node renews its lease, then the round goes on
+                try:
+                    while view.get("phase") != "betting":
+                        actions = (view.get("turn") or {}).get("actions", [])
+                        pick = next(a for a in ("stand", "no-insurance", "no-even-money")
+                                    if a in actions)  # fmt: skip
+                        view = player.send("decide", decision=pick)
+                    break
+                except RuntimeError as exc:  # "the database is unavailable: try again"
+                    assert "database is unavailable" in str(exc), exc
+                    assert time.monotonic() < deadline
+                    time.sleep(0.5)
+            assert _owned(nodes)[table] == node  # the same node deals it
+            player.close()
+            engine = create_engine(db)
+            with engine.connect() as c:
+                statuses = c.execute(text("SELECT status FROM rounds")).scalars().all()
+                refunds = c.execute(
+                    text("SELECT count(*) FROM ledger_entries WHERE kind = 'refund'")
+                ).scalar_one()
+            engine.dispose()
+            assert statuses == ["settled"] and refunds == 0
+        finally:
+            nodes.stop()
+
+
+def _owned(nodes: Any) -> dict[str, str]:
+    deadline = time.monotonic() + 60
+    owners: dict[str, Any] = {}
+    while True:
+        with contextlib.suppress(OSError):
+            lobby = nodes.lobby(nodes.base("p1"))
+            owners = {t: v["node"] for t, v in lobby.items()}
+            if owners and all(owners.values()):
+                return {t: str(n) for t, n in owners.items()}
+        owners = {}
+        assert time.monotonic() < deadline, owners
+        time.sleep(0.2)
+
+
+def _register(base: str, name: str) -> str:
+    import json
+    import urllib.request
+
+    body = json.dumps({"username": name, "password": "password123"}).encode()
+    req = urllib.request.Request(base + "/api/register", body, {"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return str(r.headers["set-cookie"]).split(";", 1)[0]

@@ -227,6 +227,23 @@ class TableSession:
         )
         state.changed()
 
+    def shift_clocks(self, seconds: float) -> None:
+        """Move every clock of the table on by ``seconds`` (a table that was paused: the
+        countdown, the decision clock, a settlement's patience and the seats' idle time go on
+        from where they stopped)."""
+        state = self.state
+        if state.countdown is not None:
+            state.countdown += seconds
+        if state.played is not None and state.played.deadline is not None:
+            state.played.deadline += seconds
+        if state.round_started is not None:
+            state.round_started += seconds
+        if state.settling is not None:
+            state.settling.since += seconds
+            state.settling.retry_at += seconds
+        for seat in state.seats.values():
+            seat.idle_since += seconds
+
     @property
     def busy(self) -> bool:
         """Whether a round is in play or waits for the books (a drain waits for it)."""

@@ -21,7 +21,7 @@ from twentyone.engine.session_parts import Played, Settling
 from twentyone.engine.session_state import TableState
 
 #: Seconds a finished round waits for the ledger before it is voided and refunded.
-SETTLE_PATIENCE = 30.0
+SETTLE_PATIENCE = 60.0
 
 
 class Settlement:

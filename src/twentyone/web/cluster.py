@@ -135,9 +135,10 @@ _LIVE_NODES = text(
     "SELECT node_id FROM nodes "
     "WHERE heartbeat_at > clock_timestamp() - make_interval(secs => :ttl) ORDER BY node_id"
 )
-_RENEW = text(
+_RENEW = text(  # a lease that ran out while this node was cut off is still its own if no
+    # node took it meanwhile (taking it changes the owner): renewed, the table goes on
     "UPDATE table_leases SET expires_at = clock_timestamp() + make_interval(secs => :ttl) "
-    "WHERE owner = :me AND expires_at > clock_timestamp() RETURNING table_id"
+    "WHERE owner = :me RETURNING table_id"
 )
 _ACQUIRE = text(
     """

@@ -54,6 +54,12 @@ class ClusterNode:
         self._published: dict[str, dict[str, Any]] = {}
         self._owners: tuple[float, dict[str, TableOwner]] = (float("-inf"), {})
         self.draining = False  # set by a drain: no new lease
+        # the database away: since when (its tables wait, paused); and when it came back
+        # (a quiet period of one lease time follows, so every owner renews before anyone
+        # takes a lease that ran out during the outage)
+        self.cut_off_since: float | None = None
+        self.back_at: float | None = None
+        hub.paused = self.paused
         hub.may_deal = leases.valid
         hub.on_drop = self._dropped
         ledger.fence = leases.fence
@@ -66,9 +72,12 @@ class ClusterNode:
             try:
                 await self.step()
             except (DBAPIError, LedgerUnavailableError, OSError) as exc:
-                # the database is away: the leases lapse on their own and the hub drops the
-                # tables when they do; try again on the next wake
-                log.warning("node %s: %s", self.node_id, exc)
+                # the database is away: the tables wait, paused (no money moves without it,
+                # and the lease fence still guards every transaction); try again next wake
+                if self.cut_off_since is None:
+                    self.cut_off_since = self.leases.monotonic()
+                    log.warning("node %s: the database is away, tables paused: %s",
+                                self.node_id, exc)  # fmt: skip
             await asyncio.sleep(self.wake_seconds)
 
     async def step(self) -> None:
@@ -80,6 +89,11 @@ class ClusterNode:
         if due:
             self._next_renew = now + self.leases.config.renew_seconds
             nodes, lost = await asyncio.to_thread(self.leases.renew)
+            if self.cut_off_since is not None:  # back: the tables still ours go on
+                log.warning("node %s: the database is back after %.1f s", self.node_id,
+                            now - self.cut_off_since)  # fmt: skip
+                self.cut_off_since = None
+                self.back_at = now
             self.live_nodes = nodes if self.node_id in nodes else [*nodes, self.node_id]
             for table_id in lost:
                 self.hub.drop_table(table_id, MOVING)
@@ -112,6 +126,11 @@ class ClusterNode:
                     self.hub.drop_table(table_id, MOVING)
                     await asyncio.to_thread(self.leases.release, table_id)
                 continue
+            quiet = self.back_at is not None and (
+                self.leases.monotonic() - self.back_at < self.leases.config.lease_seconds
+            )
+            if quiet:  # just back from an outage: the owners renew theirs first
+                continue
             if wanted and await asyncio.to_thread(self.leases.acquire, table_id) is not None:
                 await self._bring_up(config)
 
@@ -122,6 +141,11 @@ class ClusterNode:
             log.warning("node %s took %s: refunded rounds %s", self.node_id, config.id, refunded)
         if self.leases.valid(config.id):
             self.hub.add_table(self.make_live(config))
+
+    def paused(self, table_id: str) -> bool:
+        """Whether a table this node may not deal now waits rather than goes: the database
+        is away and the lease was this node's when it went."""
+        return self.cut_off_since is not None and table_id in self.leases.held
 
     @staticmethod
     def _idle(table: LiveTable) -> bool:

@@ -186,6 +186,9 @@ class Hub:
         # now? A table it may not is dropped before anything else happens at it.
         self.may_deal: Callable[[str], bool] | None = None
         self.metrics: Metrics | None = None  # the server's metrics, when they are on
+        # a cluster node cut off from the database: may this table wait, paused? (the node)
+        self.paused: Callable[[str], bool] | None = None
+        self.paused_since: dict[str, float] = {}  # paused tables: since when (the clock)
         self.last_type: object = None  # the type of the intention handle() read last
         self.on_drop: Callable[[str], None] | None = None
 
@@ -200,6 +203,7 @@ class Hub:
         it. Returns the table, if it was here."""
         table = self.tables.pop(table_id, None)
         self.dirty.pop(table_id, None)
+        self.paused_since.pop(table_id, None)
         conns = self.connections.pop(table_id, set())
         for conn in conns:
             conn.closing = code
@@ -213,10 +217,19 @@ class Hub:
         return table
 
     def _lapsed(self, table_id: str) -> bool:
-        """The table may not be dealt here any more: drop it (the node loop tells the
-        players where it went)."""
+        """Whether the table may not be dealt here now: paused while its node is cut off from
+        the database (its clocks stop, and go on from where they stopped when it is back),
+        else dropped (the node loop tells the players where it went)."""
         if self.may_deal is None or self.may_deal(table_id):
+            since = self.paused_since.pop(table_id, None)
+            table = self.tables.get(table_id)
+            if since is not None and table is not None:  # back: the pause is not play time
+                table.session.shift_clocks(self.clock() - since)
+                self.schedule_broadcast(table)
             return False
+        if self.paused is not None and self.paused(table_id):
+            self.paused_since.setdefault(table_id, self.clock())
+            return True
         self.drop_table(table_id, MOVING)
         return True
 
@@ -280,6 +293,13 @@ class Hub:
         """Apply one client message (once per id) and send what follows from it."""
         table = conn.table
         if self.tables.get(table.id) is not table or self._lapsed(table.id):
+            if table.id in self.paused_since:  # waiting for the database: try again
+                refused = TableError(
+                    N_("the database is unavailable: try again in {seconds} seconds"),
+                    seconds=5,
+                )
+                conn.send(_error(None, refused))
+                return
             conn.closing = conn.closing or MOVING
             return
         if not conn.bucket.take(self.monotonic()):
