@@ -231,6 +231,7 @@ def test_the_extras_in_pyproject() -> None:
         return found
 
     through = {"argon2": "argon2-cffi", "starlette": "fastapi", "pydantic": "fastapi"}
+    through["prometheus_client"] = "prometheus-client"  # the module and its distribution
     through["llvmlite"] = "numba"  # numba's own dependency
     for module, extra in EXTRA_OF.items():
         assert through.get(module, module) in distributions(extra), (module, extra)
