@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -40,44 +40,13 @@ log = logging.getLogger(__name__)
 TOO_BIG, POLICY, LOGGED_OUT, IDLE = 1009, 1008, 4401, 4408
 
 
-class _Unfinished:
-    """A send that had to wait for the socket (flow control), to be finished by the writer."""
-
-    def __init__(self, coro: Coroutine[Any, Any, None], blocker: Any) -> None:
-        self.coro = coro
-        self.blocker = blocker
-
-    async def finish(self) -> None:
-        """Wait for what the send waits for, and drive it on until it returns."""
-        coro, blocker = self.coro, self.blocker
-        while True:
-            try:
-                if blocker is None:  # a bare yield: give the loop one turn
-                    await asyncio.sleep(0)
-                else:
-                    await blocker
-            except BaseException as exc:
-                try:
-                    blocker = coro.throw(exc)
-                except StopIteration:
-                    return
-                continue
-            try:
-                blocker = coro.send(None)
-            except StopIteration:
-                return
-
-
 class Connection:
     """One open WebSocket of a player at a table, and the ids of the intentions applied since
     its last view (the next view acknowledges them).
 
-    A message is written to the socket at once when nothing is waiting before it: the ASGI
-    send is driven by hand and normally returns without suspending (the transport takes the
-    frame). Only when it must wait (the browser reads slowly and the transport's buffer is
-    full) does the rest go through the queue and the writer task, in order, so a slow browser
-    never holds up the table and nobody's messages change order. Sending at once saves the
-    event-loop turn a writer task would take to wake for every message.
+    Messages go onto the connection's queue and its writer task awaits the socket's
+    ``send_text`` for each in turn, so a slow browser (a full transport buffer) holds up only
+    its own writer, never the table, and nobody's messages change order.
     """
 
     def __init__(
@@ -96,8 +65,7 @@ class Connection:
         self.language = language  # the player's (else the table's): the engine's refusals
         self.session = session  # the login session's token (logout closes the socket)
         self.bucket = bucket or TokenBucket(20.0, 40, time.monotonic())
-        self.queue: asyncio.Queue[_Unfinished | str | None] = asyncio.Queue()
-        self.waiting = False  # a send is waiting: later messages queue behind it
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.failed = False
         self.acks: list[str | int] = []
         self.hints = False  # the page shows the hint: work out the exact one for this player
@@ -105,27 +73,12 @@ class Connection:
         self.close_reason = ""  # sent with it (a moved table: where it went)
 
     def send(self, message: dict[str, Any] | str | None) -> None:
-        """Send a message (a dict, or JSON text already encoded; never blocks); ``None``
-        ends the writer."""
+        """Queue a message (a dict, or JSON text already encoded; never blocks) for the
+        writer; ``None`` ends the writer."""
         if message is None:
             self.queue.put_nowait(None)
-            return
-        if self.failed:
-            return
-        text = message if isinstance(message, str) else dumps(message)
-        if self.waiting:
-            self.queue.put_nowait(text)
-            return
-        coro = self.ws.send_text(text)
-        try:
-            blocker = coro.send(None)
-        except StopIteration:
-            return
-        except Exception:  # the socket is gone; the connection's reader ends it
-            self.failed = True
-            return
-        self.waiting = True
-        self.queue.put_nowait(_Unfinished(coro, blocker))
+        elif not self.failed:
+            self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
 
     def send_view(self, text: str, notices: str = "") -> None:
         """Send a ``view`` (JSON text) with the ids it acknowledges and the ``notices``
@@ -137,23 +90,18 @@ class Connection:
         self.send("{" + head + text[1:] if head else text)
 
     async def writer(self) -> None:
-        """Finish the sends that had to wait, and what queued behind them, in order, until
-        ``None`` or the socket fails."""
+        """Write the queued messages to the socket, in order, until ``None`` or the socket
+        fails."""
         queue = self.queue
         while True:
-            item = await queue.get()
-            if item is None:
+            text = await queue.get()
+            if text is None:
                 return
             try:
-                if isinstance(item, _Unfinished):
-                    await item.finish()
-                else:
-                    await self.ws.send_text(item)
-            except Exception:
+                await self.ws.send_text(text)
+            except Exception:  # the socket is gone; the connection's reader ends it
                 self.failed = True
                 return
-            if queue.empty():
-                self.waiting = False
 
 
 class Hub:
