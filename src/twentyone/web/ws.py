@@ -31,7 +31,7 @@ from twentyone.web.ledger import Ledger
 from twentyone.web.refusal import engine_text
 from twentyone.web.storage.accounts import Player
 from twentyone.web.tables import Clock, LiveTable, TableError
-from twentyone.web.views import dumps, table_view, view_texts
+from twentyone.web.views import dumps, table_view, table_views
 from twentyone.web.ws_limits import Answered, SocketLimits, TokenBucket, clip, clip_text
 
 log = logging.getLogger(__name__)
@@ -80,14 +80,16 @@ class Connection:
         elif not self.failed:
             self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
 
-    def send_view(self, text: str, notices: str = "") -> None:
-        """Send a ``view`` (JSON text) with the ids it acknowledges and the ``notices``
-        (``"notices":[...],`` JSON text, or empty) spliced in front."""
-        head = notices
+    def send_view(self, view: dict[str, Any], notices: list[dict[str, Any]] | None = None) -> None:
+        """Send a ``view`` message with, in front, the ids it acknowledges and the change's
+        ``notices``."""
+        head: dict[str, Any] = {}
         if self.acks:
-            head = '"acks":' + dumps(self.acks) + "," + head
+            head["acks"] = self.acks
             self.acks = []
-        self.send("{" + head + text[1:] if head else text)
+        if notices:
+            head["notices"] = notices
+        self.send({**head, **view} if head else view)
 
     async def writer(self) -> None:
         """Write the queued messages to the socket, in order, until ``None`` or the socket
@@ -184,7 +186,7 @@ class Hub:
         """Send one connection its view."""
         if balance is None:
             balance = self._balances({conn.player.id}).get(conn.player.id, 0)
-        conn.send_view(dumps(table_view(conn.table, conn.player.username, balance)))
+        conn.send_view(table_view(conn.table, conn.player.username, balance))
 
     def schedule_broadcast(self, table: LiveTable) -> None:
         """Broadcast the table once the event loop has read what is ready now: intentions for
@@ -213,10 +215,9 @@ class Hub:
         if not conns:
             return
         balances = self._balances({c.player.id for c in conns})
-        views = view_texts(table, {c.player.username: balances.get(c.player.id, 0) for c in conns})
-        carried = '"notices":' + dumps(notices) + "," if notices else ""
+        views = table_views(table, {c.player.username: balances.get(c.player.id, 0) for c in conns})
         for conn in conns:
-            conn.send_view(views[conn.player.username], carried)
+            conn.send_view(views[conn.player.username], notices)
 
     # ----------------------------------------------------------------- intentions
     def handle(self, conn: Connection, text: str) -> None:
