@@ -117,10 +117,12 @@ class Connection:
             self.queue.put_nowait(text)
             return
         # Starlette's send_text driven by hand (beyond its documented API; pyproject bounds its
-        # version): measured 2026-12-03 with benchmarks/bench_web_load.py, 500 players / 100
+        # version). Measured 2026-12-03 with benchmarks/bench_web_load.py, 500 players / 100
         # tables, 3 alternating passes (docs/scaling.md, "Web fast paths against the public
-        # APIs"): 215 rounds/s, p99 63 ms against 177 rounds/s, p99 81 ms (one pass 104 ms)
-        # with every message queued and awaited by the writer task.
+        # APIs"): 215 rounds/s, p99 63 ms with every fast path against 177 rounds/s, p99 81 ms
+        # (one pass 104 ms) with every message queued for the writer task and the views as
+        # dicts (0.82; the dicts alone cost nothing measurable); the queue alone gave 0.85 to
+        # 0.93 of the rounds/s in three sittings.
         coro = self.ws.send_text(text)
         try:
             blocker = coro.send(None)
