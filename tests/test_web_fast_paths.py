@@ -1,5 +1,5 @@
 """The server's fast paths stay exact: the ledger's cached balances always equal the
-database's, and the view texts built from a shared part equal the plain views."""
+database's, and the views built from a shared part equal the plain views."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from twentyone.web.ledger import InsufficientFundsError, Ledger, RoundMove
 from twentyone.web.storage.accounts import Accounts
 from twentyone.web.storage.db import make_engine, migrate
 from twentyone.web.storage.models import Account
-from twentyone.web.views import table_view, view_texts
+from twentyone.web.views import dumps, table_view, table_views
 from web_support import make_app, players_at, register
 
 
@@ -55,8 +55,8 @@ def test_cached_balances_follow_commits_and_ignore_rollbacks(tmp_path: Any) -> N
     assert ledger.audit() == []
 
 
-def test_view_texts_equal_each_players_view(tmp_path: Any) -> None:
-    # ro-casino, two players mid-round: the texts sent to each player decode to table_view
+def test_table_views_equal_each_players_view(tmp_path: Any) -> None:
+    # ro-casino, two players mid-round: the views sent to each player equal table_view
     app = make_app(f"sqlite:///{tmp_path}/views.db", {"ro-casino": "TS 9D 8H 7C 6S 5H 4D"})
     with TestClient(app) as client:
         tokens = {name: register(client, name) for name in ("ann", "bob")}
@@ -69,11 +69,11 @@ def test_view_texts_equal_each_players_view(tmp_path: Any) -> None:
             assert view["phase"] == "playing" and view["turn"] is not None
             table = app.state.hub.tables["ro-casino"]
             balances = {"ann": 99_000, "bob": 99_000}
-            texts = view_texts(table, balances)
-            for name, text in texts.items():
-                assert json.loads(text) == table_view(table, name, balances[name])
+            views = table_views(table, balances)
+            for name, view in views.items():
+                assert json.loads(dumps(view)) == table_view(table, name, balances[name])
             # only the player whose turn it is gets the actions
-            turn = {n: json.loads(t)["turn"] for n, t in texts.items()}
+            turn = {n: v["turn"] for n, v in views.items()}
             assert turn["ann"]["actions"] and turn["bob"]["actions"] == []
 
 

@@ -259,16 +259,13 @@ def table_view(table: LiveTable, username: str, balance: int) -> dict[str, Any]:
     return {**own_view(table, username, balance, now), **shared_view(table, now)}
 
 
-def view_texts(table: LiveTable, balances: dict[str, int]) -> dict[str, str]:
-    """The ``view`` message of each named player as JSON text (their balances given): the
-    shared part is built and encoded once, each player's own part on its own.
-
-    The text decodes to exactly :func:`table_view`'s message.
-    """
+def table_views(table: LiveTable, balances: dict[str, int]) -> dict[str, dict[str, Any]]:
+    """The ``view`` message of each named player (their balances given): the shared part is
+    built once, each player's own part on its own; each equals :func:`table_view`'s."""
     now = table.clock()
-    shared = dumps(shared_view(table, now))
+    shared = shared_view(table, now)
     return {
-        name: dumps(own_view(table, name, balance, now))[:-1] + "," + shared[1:]
+        name: {**own_view(table, name, balance, now), **shared}
         for name, balance in balances.items()
     }
 
