@@ -71,6 +71,23 @@ def test_a_table_is_leased_to_one_node_until_its_lease_expires(pg: str) -> None:
     assert lost == {"t1"} and not a.valid("t1")
 
 
+def test_a_lease_the_node_dropped_runs_out_for_another_node_to_take(pg: str) -> None:
+    # a table that lapsed on its node's own clock is dropped there (the hub forgets its
+    # lease): the node's renewals must not keep that lease alive, or the table stays held by
+    # a node that no longer deals it and the node it belongs on can never take it
+    clock = Clock()
+    a, b = _node(pg, "a", clock, lease=1.0), _node(pg, "b", clock, lease=1.0)
+    assert a.acquire("t1") == 1 and a.acquire("t2") == 1
+    a.forget("t1")  # what Hub._lapsed does through on_drop
+    time.sleep(0.6)
+    _, lost = a.renew()  # t2 renewed, t1 left to run out
+    assert lost == set() and a.valid("t2") and not a.valid("t1")
+    time.sleep(0.6)  # past t1's lease (1 s), within t2's renewed one
+    assert b.acquire("t1") == 2
+    assert b.acquire("t2") is None
+    assert a.acquire("t1") is None  # and a does not get it back from b
+
+
 def test_a_node_counts_its_lease_lapsed_on_its_own_clock(pg: str) -> None:
     # paused past 80% of its lease, a node stops dealing before it even asks the database
     clock = Clock()

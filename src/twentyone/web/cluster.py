@@ -136,9 +136,11 @@ _LIVE_NODES = text(
     "WHERE heartbeat_at > clock_timestamp() - make_interval(secs => :ttl) ORDER BY node_id"
 )
 _RENEW = text(  # a lease that ran out while this node was cut off is still its own if no
-    # node took it meanwhile (taking it changes the owner): renewed, the table goes on
+    # node took it meanwhile (taking it changes the owner): renewed, the table goes on. Only
+    # the leases the node still counts as held: one it dropped (lapsed on its own clock) is
+    # left to run out, for the node it belongs on to take, never kept alive unused
     "UPDATE table_leases SET expires_at = clock_timestamp() + make_interval(secs => :ttl) "
-    "WHERE owner = :me RETURNING table_id"
+    "WHERE owner = :me AND table_id = ANY(:held) RETURNING table_id"
 )
 _ACQUIRE = text(
     """
@@ -250,7 +252,10 @@ class Leases:
                     {"node": self.config.node_id, "url": self.config.advertise_url,
                      "me": self.owner},
                 )  # fmt: skip
-            renewed = {row[0] for row in c.execute(_RENEW, {"me": self.owner, "ttl": ttl})}
+            held = list(self.held)
+            renewed = {
+                row[0] for row in c.execute(_RENEW, {"me": self.owner, "ttl": ttl, "held": held})
+            }
             nodes = [row[0] for row in c.execute(_LIVE_NODES, {"ttl": ttl})]
         self.renewed_at = sent
         lost = set(self.held) - renewed
