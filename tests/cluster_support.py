@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from twentyone.web.proxy_config import nginx_http
+from web_support import drop_database
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 
@@ -45,8 +46,7 @@ def fresh_database(base_url: str) -> Iterator[str]:
     try:
         yield f"{head}/{name}"
     finally:
-        with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        drop_database(base_url, name)  # tried again while an autovacuum worker holds it
 
 
 class Cluster:

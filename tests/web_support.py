@@ -61,10 +61,10 @@ def database_url(backend: str, tmp_path: Any) -> Iterator[str]:
     try:
         yield f"{head}/{name}"
     finally:
-        _drop(base, name)
+        drop_database(base, name)
 
 
-def _drop(base: str, name: str, tries: int = 40) -> None:
+def drop_database(base: str, name: str, tries: int = 40) -> None:
     """Drop the test database ``name``. FORCE ends the test role's own sessions, but not an
     autovacuum worker's (a superuser process): while one works on the database the drop is
     refused, so it is tried again for up to ten seconds."""
