@@ -120,7 +120,7 @@ def test_serving_gc_settings_raise_the_young_threshold_and_freeze_the_heap() -> 
 def test_a_send_that_must_wait_keeps_the_order_and_the_rest_queue_behind_it() -> None:
     import asyncio
 
-    from twentyone.web.ws import Connection
+    from twentyone.web.connection import Connection
 
     class SlowSocket:
         """Its first send waits (a full transport buffer) until the gate opens."""

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -26,12 +26,13 @@ from sqlalchemy.exc import DBAPIError
 from twentyone.i18n import N_
 from twentyone.web.auth import COOKIE
 from twentyone.web.cluster import MOVING
+from twentyone.web.connection import Connection
 from twentyone.web.hint_worker import hints_on
 from twentyone.web.ledger import Ledger
 from twentyone.web.refusal import engine_text
 from twentyone.web.storage.accounts import Player
 from twentyone.web.tables import Clock, LiveTable, TableError
-from twentyone.web.views import dumps, table_view, table_views
+from twentyone.web.views import table_view, table_views
 from twentyone.web.ws_limits import Answered, SocketLimits, TokenBucket, clip, clip_text
 
 if TYPE_CHECKING:
@@ -41,131 +42,6 @@ log = logging.getLogger(__name__)
 #: Close codes: a frame over the size limit, and a policy breach (flooding, too many
 #: sockets); a socket whose session ended (logout); a silent socket.
 TOO_BIG, POLICY, LOGGED_OUT, IDLE = 1009, 1008, 4401, 4408
-
-
-class _Unfinished:
-    """A send that had to wait for the socket (flow control), to be finished by the writer."""
-
-    def __init__(self, coro: Coroutine[Any, Any, None], blocker: Any) -> None:
-        self.coro = coro
-        self.blocker = blocker
-
-    async def finish(self) -> None:
-        """Wait for what the send waits for, and drive it on until it returns."""
-        coro, blocker = self.coro, self.blocker
-        while True:
-            try:
-                if blocker is None:  # a bare yield: give the loop one turn
-                    await asyncio.sleep(0)
-                else:
-                    await blocker
-            except BaseException as exc:
-                try:
-                    blocker = coro.throw(exc)
-                except StopIteration:
-                    return
-                continue
-            try:
-                blocker = coro.send(None)
-            except StopIteration:
-                return
-
-
-class Connection:
-    """One open WebSocket of a player at a table, and the ids of the intentions applied since
-    its last view (the next view acknowledges them).
-
-    A message is written to the socket at once when nothing is waiting before it: the ASGI
-    send is driven by hand and normally returns without suspending (the transport takes the
-    frame). Only when it must wait (the browser reads slowly and the transport's buffer is
-    full) does the rest go through the queue and the writer task, in order, so a slow browser
-    never holds up the table and nobody's messages change order. Sending at once saves the
-    event-loop turn a writer task would take to wake for every message.
-    """
-
-    def __init__(
-        self,
-        ws: WebSocket,
-        player: Player,
-        table: LiveTable,
-        *,
-        session: str | None = None,
-        bucket: TokenBucket | None = None,
-        language: str = "en",
-    ) -> None:
-        self.ws = ws
-        self.player = player
-        self.table = table
-        self.language = language  # the player's (else the table's): the engine's refusals
-        self.session = session  # the login session's token (logout closes the socket)
-        self.bucket = bucket or TokenBucket(20.0, 40, time.monotonic())
-        self.queue: asyncio.Queue[_Unfinished | str | None] = asyncio.Queue()
-        self.waiting = False  # a send is waiting: later messages queue behind it
-        self.failed = False
-        self.acks: list[str | int] = []
-        self.hints = False  # the page shows the hint: work out the exact one for this player
-        self.closing: int | None = None  # the close code, once the socket is to close
-        self.close_reason = ""  # sent with it (a moved table: where it went)
-
-    def send(self, message: dict[str, Any] | str | None) -> None:
-        """Send a message (a dict, or JSON text already encoded; never blocks); ``None``
-        ends the writer."""
-        if message is None:
-            self.queue.put_nowait(None)
-            return
-        if self.failed:
-            return
-        text = message if isinstance(message, str) else dumps(message)
-        if self.waiting:
-            self.queue.put_nowait(text)
-            return
-        # Starlette's send_text driven by hand (beyond its documented API; pyproject bounds its
-        # version). Measured 2026-12-03 with benchmarks/bench_web_load.py, 500 players / 100
-        # tables, 3 alternating passes (docs/scaling.md, "Web fast paths against the public
-        # APIs"): 215 rounds/s, p99 63 ms with every fast path against 177 rounds/s, p99 81 ms
-        # (one pass 104 ms) with every message queued for the writer task and the views as
-        # dicts (0.82; the dicts alone cost nothing measurable); the queue alone gave 0.85 to
-        # 0.93 of the rounds/s in three sittings.
-        coro = self.ws.send_text(text)
-        try:
-            blocker = coro.send(None)
-        except StopIteration:
-            return
-        except Exception:  # the socket is gone; the connection's reader ends it
-            self.failed = True
-            return
-        self.waiting = True
-        self.queue.put_nowait(_Unfinished(coro, blocker))
-
-    def send_view(self, view: dict[str, Any], notices: list[dict[str, Any]] | None = None) -> None:
-        """Send a ``view`` message with, in front, the ids it acknowledges and the change's
-        ``notices``."""
-        head: dict[str, Any] = {}
-        if self.acks:
-            head["acks"] = self.acks
-            self.acks = []
-        if notices:
-            head["notices"] = notices
-        self.send({**head, **view} if head else view)
-
-    async def writer(self) -> None:
-        """Finish the sends that had to wait, and what queued behind them, in order, until
-        ``None`` or the socket fails."""
-        queue = self.queue
-        while True:
-            item = await queue.get()
-            if item is None:
-                return
-            try:
-                if isinstance(item, _Unfinished):
-                    await item.finish()
-                else:
-                    await self.ws.send_text(item)
-            except Exception:
-                self.failed = True
-                return
-            if queue.empty():
-                self.waiting = False
 
 
 class Hub:
