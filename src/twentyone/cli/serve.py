@@ -183,6 +183,7 @@ def _app_on_database(
             node=node,
             metrics=args.metrics_port is not None,
             db_pool_size=args.db_pool_size,
+            table_threads=args.table_threads,
             db_max_overflow=args.db_max_overflow,
         )
     except (SQLAlchemyError, ImportError, OSError) as exc:
@@ -306,6 +307,13 @@ def _add_guard_options(w: argparse.ArgumentParser) -> None:
         type=int,
         default=10,
         help="PostgreSQL: connections a node may open beyond them at busy times (default 10)",
+    )
+    w.add_argument(
+        "--table-threads",
+        type=int,
+        default=None,
+        help="worker threads the tables' work and commits run in, off the event loop (0: on "
+        "the loop; default: --db-pool-size on PostgreSQL, 0 on SQLite)",
     )
     w.add_argument(
         "--drain-seconds",

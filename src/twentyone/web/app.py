@@ -59,6 +59,7 @@ from twentyone.web.storage.db import (
 )
 from twentyone.web.storage.provable import ProvableStore, revealed_shoes
 from twentyone.web.storage.seats import SeatClaims
+from twentyone.web.table_workers import TableWorkers
 from twentyone.web.tables import Clock, LiveTable, TableConfig, table_house
 from twentyone.web.views import side_bets_info
 from twentyone.web.ws import Hub
@@ -104,6 +105,7 @@ def create_app(
     metrics: bool = False,
     db_pool_size: int = POOL_SIZE,
     db_max_overflow: int = MAX_OVERFLOW,
+    table_threads: int | None = None,
 ) -> FastAPI:
     """Build the app on a database (migrated on the spot; rounds a previous run left open
     are refunded, see docs/web.md).
@@ -128,7 +130,14 @@ def create_app(
     ``twentyone serve --metrics-port`` serves them on their own address). ``/healthz`` and
     ``/readyz`` are always there (:mod:`twentyone.web.health`). ``db_pool_size`` and
     ``db_max_overflow``: the PostgreSQL connections kept and added at busy times.
+    ``table_threads``: the worker threads the tables' work (the engine and the ledger's
+    commits) runs in, one piece at a time per table, so no commit blocks the event loop
+    (:mod:`twentyone.web.table_workers`); 0 runs it on the event loop; None (the default)
+    chooses: ``db_pool_size`` threads on PostgreSQL (its commits wait on the network and a
+    flush to disk), 0 on SQLite (its commits take less than the hop to a thread).
     """
+    if table_threads is not None and table_threads < 0:
+        raise ValueError(f"table_threads {table_threads!r}: expected 0 or more")
     engine = make_engine(
         database_url,
         background_checkpoints=True,
@@ -188,7 +197,10 @@ def create_app(
         )
 
     live = {} if leases is not None else {t: make_live(c) for t, c in configs.items()}
-    hub = Hub(live, ledger, clock, tick_interval, socket_limits)
+    if table_threads is None:
+        table_threads = db_pool_size if engine.dialect.name != "sqlite" else 0
+    workers = TableWorkers(table_threads) if table_threads else None
+    hub = Hub(live, ledger, clock, tick_interval, socket_limits, workers=workers)
     meters = Metrics() if metrics else None
     hub.metrics = ledger.metrics = meters
     cluster = None
@@ -214,6 +226,8 @@ def create_app(
             if leases is not None:
                 with contextlib.suppress(DBAPIError):
                     leases.release_all()
+            if workers is not None:
+                workers.close()
             advice.stop()
             checkpoints.stop()
             ledger.close()

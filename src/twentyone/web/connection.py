@@ -98,6 +98,11 @@ class Connection:
     def send(self, message: dict[str, Any] | str | None) -> None:
         """Send a message (a dict, or JSON text already encoded; never blocks); ``None``
         ends the writer."""
+        box = getattr(OUTBOX, "box", None)
+        if box is not None:  # in a table's worker thread: encoded here, sent by the loop
+            box.append((self, message if message is None or isinstance(message, str)
+                        else dumps(message)))  # fmt: skip
+            return
         if message is None:
             self.queue.put_nowait(None)
             return

@@ -18,12 +18,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
 from fastapi import FastAPI
 
 from twentyone.web.cluster import MOVING
+
+if TYPE_CHECKING:
+    from twentyone.web.tables import LiveTable
+    from twentyone.web.ws import Hub
 
 log = logging.getLogger("twentyone.web")
 
@@ -41,9 +45,8 @@ async def drain(app: FastAPI, seconds: float = DRAIN_SECONDS) -> dict[str, Any]:
     cluster = state.cluster
     if cluster is not None:
         cluster.draining = True  # no new lease from now on
-    for table in list(hub.tables.values()):
-        table.session.close_for_new_rounds()
-        hub.broadcast(table)
+    for table in list(hub.tables.values()):  # at the table (its worker thread, if any)
+        await hub.at_table(table, _no_new_rounds, hub, table)
     loop = asyncio.get_running_loop()
     started = loop.time()
     while loop.time() - started < seconds and any(t.session.busy for t in hub.tables.values()):
@@ -87,3 +90,8 @@ class DrainingServer(uvicorn.Server):
             await drain(self.app, self.drain_seconds)
         finally:
             self.should_exit = True
+
+
+def _no_new_rounds(hub: Hub, table: LiveTable) -> None:
+    table.session.close_for_new_rounds()
+    hub.broadcast(table)

@@ -31,6 +31,7 @@ from twentyone.web.hint_worker import hints_on
 from twentyone.web.ledger import Ledger
 from twentyone.web.refusal import engine_text
 from twentyone.web.storage.accounts import Player
+from twentyone.web.table_workers import TableWorkers
 from twentyone.web.tables import Clock, LiveTable, TableError
 from twentyone.web.views import table_view, table_views
 from twentyone.web.ws_limits import Answered, SocketLimits, TokenBucket, clip, clip_text
@@ -55,8 +56,12 @@ class Hub:
         tick_interval: float = 0.05,
         limits: SocketLimits | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        workers: TableWorkers | None = None,
     ) -> None:
         self.tables = tables
+        # each table's work in worker threads (a database whose commits take time): None,
+        # on the event loop (SQLite's commits are quicker than the hop to a thread)
+        self.workers = workers
         self.ledger = ledger
         self.clock = clock
         self.tick_interval = tick_interval
@@ -74,7 +79,7 @@ class Hub:
         # a cluster node cut off from the database: may this table wait, paused? (the node)
         self.paused: Callable[[str], bool] | None = None
         self.paused_since: dict[str, float] = {}  # paused tables: since when (the clock)
-        self.last_type: object = None  # the type of the intention handle() read last
+        self.last_type: object = None  # the type of the intention _apply() read last
         self.on_drop: Callable[[str], None] | None = None
 
     def add_table(self, table: LiveTable) -> None:
@@ -88,6 +93,8 @@ class Hub:
         it. Returns the table, if it was here."""
         table = self.tables.pop(table_id, None)
         self.dirty.pop(table_id, None)
+        if self.workers is not None:
+            self.workers.forget(table_id)
         self.paused_since.pop(table_id, None)
         conns = self.connections.pop(table_id, set())
         for conn in conns:
@@ -163,7 +170,7 @@ class Hub:
     def broadcast(self, table: LiveTable) -> None:
         """Each connection's own view, carrying the notices of the change."""
         self.dirty.pop(table.id, None)
-        conns = self.connections.get(table.id, set())
+        conns = tuple(self.connections.get(table.id, ()))  # the loop may add one meanwhile
         notices = table.take_notices()
         if not conns:
             return
@@ -175,6 +182,12 @@ class Hub:
     # ----------------------------------------------------------------- intentions
     def handle(self, conn: Connection, text: str) -> None:
         """Apply one client message (once per id) and send what follows from it."""
+        if self._open(conn):
+            self._apply(conn, text)
+
+    def _open(self, conn: Connection) -> bool:
+        """On the event loop, before a message is applied: whether its table is still dealt
+        here (else the socket is told why, or closed) and the socket within its rate."""
         table = conn.table
         if self.tables.get(table.id) is not table or self._lapsed(table.id):
             if table.id in self.paused_since:  # waiting for the database: try again
@@ -183,9 +196,9 @@ class Hub:
                     seconds=5,
                 )
                 conn.send(_error(None, refused))
-                return
+                return False
             conn.closing = conn.closing or MOVING
-            return
+            return False
         if not conn.bucket.take(self.monotonic()):
             limits = self.limits
             conn.send(
@@ -200,19 +213,25 @@ class Hub:
                     ),
                 )
             )
-            return
+            return False
+        return True
+
+    def _apply(self, conn: Connection, text: str) -> object:
+        """Apply one message at its table (on the loop, or in the table's worker thread);
+        returns its type (for the metrics)."""
+        table = conn.table
         try:
             msg = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
             conn.send(
                 _error(None, TableError(N_("not valid JSON"), detail=f"not valid JSON: {exc}"))
             )
-            return
+            return None
         if not isinstance(msg, dict):
             refused = TableError(N_("a message is a JSON object with type and id"), None, msg)
             conn.send(_error(None, refused))
-            return
-        self.last_type = msg.get("type")
+            return None
+        kind = self.last_type = msg.get("type")
         mid = msg.get("id")
         if (isinstance(mid, bool) or not isinstance(mid, str | int)) or (
             isinstance(mid, str) and not 1 <= len(mid) <= 64
@@ -224,7 +243,7 @@ class Hub:
                 id=mid,
             )
             conn.send(_error(None, refused))
-            return
+            return kind
         remembered = self.replies.get((conn.player.username, table.id))
         if remembered is None:
             limits = self.limits
@@ -233,7 +252,7 @@ class Hub:
         answered = remembered.get(mid)
         if answered is not None:
             conn.send({**answered, "duplicate": True})
-            return
+            return kind
         before = table.seq
         try:
             self._dispatch(conn, msg)
@@ -249,6 +268,7 @@ class Hub:
             self.schedule_broadcast(table)
         elif reply["type"] == "ack" and table.id not in self.dirty:
             self.send_view(conn)
+        return kind
 
     def _dispatch(self, conn: Connection, msg: dict[str, Any]) -> None:
         table, player = conn.table, conn.player
@@ -262,7 +282,7 @@ class Hub:
                     "sit",
                     table=elsewhere,
                 )
-            mine = sum(1 for c in self.connections[table.id] if c.player.id == player.id)
+            mine = sum(1 for c in tuple(self.connections[table.id]) if c.player.id == player.id)
             table.sit(player, connections=mine)
         elif kind == "leave":
             table.leave(player)
@@ -299,23 +319,36 @@ class Hub:
             )
 
     def _hints_wanted(self, table: LiveTable) -> None:
-        conns = self.connections.get(table.id, ())
+        conns = tuple(self.connections.get(table.id, ()))
         table.hint_wanted = {c.player.username for c in conns if c.hints}
 
     # ----------------------------------------------------------------- time
     def tick(self) -> None:
         """Fire every table's countdown and decision clock that is due."""
         now = self.clock()
+        workers = self.workers
         for table in list(self.tables.values()):
             if self._lapsed(table.id):
                 continue
-            try:
-                changed = table.tick(now)
-            except Exception:  # keep the other tables going
-                log.exception("table %s failed on tick", table.id)
-                changed = True
-            if changed or table.notices:
-                self.broadcast(table)
+            if workers is None:
+                self._tick(table, now)
+            elif not workers.busy(table.id):  # else its next tick comes soon enough
+                workers.start(table.id, self._tick, table, now)
+
+    def _tick(self, table: LiveTable, now: float) -> None:
+        try:
+            changed = table.tick(now)
+        except Exception:  # keep the other tables going
+            log.exception("table %s failed on tick", table.id)
+            changed = True
+        if changed or table.notices:
+            self.broadcast(table)
+
+    async def at_table(self, table: LiveTable, fn: Callable[..., Any], *args: Any) -> Any:
+        """Do ``fn(*args)`` at a table: in its worker thread when there are workers."""
+        if self.workers is None:
+            return fn(*args)
+        return await self.workers.run(table.id, fn, *args)
 
     async def ticker(self) -> None:
         """Tick forever (the app's lifespan starts and cancels it)."""
@@ -326,7 +359,7 @@ class Hub:
     # ----------------------------------------------------------------- sockets
     def sockets_of(self, player: Player, table_id: str) -> int:
         """How many sockets ``player`` has open at a table."""
-        return sum(1 for c in self.connections.get(table_id, ()) if c.player.id == player.id)
+        return sum(1 for c in tuple(self.connections.get(table_id, ())) if c.player.id == player.id)
 
     def close_sockets(self, *, session: str | None = None, player_id: int | None = None) -> int:
         """Close (code 4401) the sockets of a login session, or of every session of a
@@ -394,16 +427,26 @@ class Hub:
             await _close(conn.ws, MOVING)
             return
         self.connections[table.id].add(conn)
-        table.connect(conn.player)
         writer = asyncio.create_task(conn.writer())
-        self.send_view(conn)
+        workers = self.workers
         try:
+            if workers is None:
+                self._opened(conn)
+            else:
+                await workers.run(table.id, self._opened, conn)
             while conn.closing is None:
                 text = await self._receive(conn)
                 if text is None:
                     break
                 metrics = self.metrics
-                if metrics is None:
+                if workers is not None:
+                    started = time.perf_counter()
+                    kind = None
+                    if self._open(conn):
+                        kind = await workers.run(table.id, self._apply, conn, text)
+                    if metrics is not None:
+                        metrics.action(str(kind), time.perf_counter() - started)
+                elif metrics is None:
                     self.handle(conn, text)
                 else:
                     started = time.perf_counter()
@@ -416,18 +459,30 @@ class Hub:
             pass
         finally:
             self.connections.get(table.id, set()).discard(conn)
-            table.disconnect(conn.player)
-            self._hints_wanted(table)
-            if not self.sockets_of(conn.player, table.id) and (
-                conn.player.username not in table.seats
-            ):
-                self.replies.pop((conn.player.username, table.id), None)  # nothing to resend
-            self.schedule_broadcast(table)
+            if workers is None:
+                self._closed(conn)
+            else:  # done even if this task is cancelled (the server stopping)
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(workers.run(table.id, self._closed, conn))
             conn.send(None)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=1)
             if conn.closing is not None and conn.closing != LOGGED_OUT:
                 await _close(conn.ws, conn.closing, conn.close_reason)
+
+    def _opened(self, conn: Connection) -> None:
+        """At the table: a connection opened; it gets its view."""
+        conn.table.connect(conn.player)
+        self.send_view(conn)
+
+    def _closed(self, conn: Connection) -> None:
+        """At the table: a connection closed (the player may stand up)."""
+        table = conn.table
+        table.disconnect(conn.player)
+        self._hints_wanted(table)
+        if not self.sockets_of(conn.player, table.id) and conn.player.username not in table.seats:
+            self.replies.pop((conn.player.username, table.id), None)  # nothing to resend
+        self.schedule_broadcast(table)
 
 
 async def _close(ws: WebSocket, code: int, reason: str = "") -> None:
