@@ -10,6 +10,8 @@ Usage (figures in docs/benchmarks.md and docs/scaling.md)::
 
     .venv/bin/python benchmarks/bench_cluster.py --database-url postgresql://u:p@127.0.0.1/db
     .venv/bin/python benchmarks/bench_cluster.py --database-url ... --kills 20 --skip-load
+    .venv/bin/python benchmarks/bench_cluster.py --database-url ... --skip-load --kills 0 \
+        --stops 10 --db-stop 10   # clean stops (drain), and PostgreSQL stopped for 10 s
 
 Each run gets a fresh database next to the one named (created and dropped here).
 """
@@ -30,6 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # its helpers' imports
 
 import bench_web_load
 from tests.cluster_support import Cluster, Player, fresh_database
@@ -101,6 +104,135 @@ def failover(base_url: str, kills: int, lease: float) -> dict[str, Any]:
     }
 
 
+def _play_out(p: Player, view: dict[str, Any]) -> dict[str, Any]:
+    """Stand (or decline insurance) until the round is over; the last view."""
+    while view.get("phase") != "betting":
+        actions = (view.get("turn") or {}).get("actions", [])
+        pick = next(a for a in ("stand", "no-insurance", "no-even-money") if a in actions)
+        view = p.send("decide", decision=pick)
+    return view
+
+
+def _statuses(url: str) -> dict[str, int]:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT status, count(*) FROM rounds GROUP BY status")).all()
+    engine.dispose()
+    return {str(s): int(n) for s, n in rows}
+
+
+def clean_stops(base_url: str, stops: int, lease: float) -> dict[str, Any]:
+    """SIGTERM (a drain) the node dealing a round a player is in, ``stops`` times: the player
+    plays the round out there, its socket is closed with 4503, and it reopens through the
+    proxy; the seconds from that close to a view from the new node, and the rounds voided."""
+    from websockets.exceptions import ConnectionClosed
+
+    gaps: list[float] = []
+    with fresh_database(base_url) as url:
+        tables = [f"d{i}=pl-online" for i in range(1, 7)]
+        cluster = Cluster(url, ["n1", "n2", "n3"], tables, lease_seconds=lease)
+        try:
+            cluster.start_all()
+            for k in range(stops):
+                owners = cluster.wait_balanced(timeout=90)
+                table = sorted(owners)[k % len(owners)]
+                victim = owners[table]
+                p = Player(cluster, cluster.register(f"drained-{k}"), table)
+                p.open()
+                p.send("sit")
+                p.send("bet", box=0, amount=100)
+                view = p.send("deal")
+                cluster.kill(victim, signal.SIGTERM)
+                _play_out(p, view)  # on the draining node
+                assert p.ws is not None
+                try:
+                    while True:
+                        p.ws.recv(timeout=60)
+                except ConnectionClosed:
+                    pass
+                handed = time.monotonic()
+                p.node_path = None
+                p.open(timeout=60)
+                gaps.append(time.monotonic() - handed)
+                print(f"  stop {k + 1}/{stops}: {victim} ({table}) back in {gaps[-1]:.2f} s",
+                      flush=True)  # fmt: skip
+                p.close()
+                cluster.procs[victim].wait(timeout=60)
+                cluster.start_node(victim)
+                cluster.wait_up(victim)
+            from tests.test_cluster import _money_check
+
+            _money_check(url)
+            statuses = _statuses(url)
+        finally:
+            cluster.stop()
+    return {
+        "stops": stops,
+        "seconds": {"median": round(statistics.median(gaps), 2), "max": round(max(gaps), 2)},
+        "all": [round(t, 2) for t in gaps],
+        "rounds": statuses,
+        "money_check": "OK",
+    }
+
+
+def db_outage(base_url: str, seconds: float, lease: float) -> dict[str, Any]:
+    """Three nodes behind nginx, a player in a round at each of six tables; PostgreSQL is
+    stopped (fast shutdown) for ``seconds`` and started again; every player then plays the
+    round out. The rounds' statuses (voided: refunded) and the money check."""
+    from tests.test_web_pg_restart import _find_cluster
+
+    server = _find_cluster()
+    if isinstance(server, str):
+        raise SystemExit(f"--db-stop: {server}")
+    with fresh_database(base_url) as url:
+        tables = [f"o{i}=pl-online" for i in range(1, 7)]
+        cluster = Cluster(url, ["n1", "n2", "n3"], tables, lease_seconds=lease)
+        try:
+            cluster.start_all()
+            owners = cluster.wait_balanced(timeout=90)
+            players = []
+            for i, table in enumerate(sorted(owners)):
+                p = Player(cluster, cluster.register(f"outage-{i}"), table)
+                p.open()
+                p.send("sit")
+                p.send("bet", box=0, amount=100)
+                players.append((p, p.send("deal")))
+            with server.down():
+                time.sleep(seconds)
+            back = time.monotonic()
+            waits: list[float] = []
+            for p, view in players:
+                while True:
+                    try:
+                        _play_out(p, view)
+                        break
+                    except RuntimeError as exc:  # "the database is unavailable: try again"
+                        if "unavailable" not in str(exc) or time.monotonic() - back > 60:
+                            raise
+                        time.sleep(0.2)
+                        view = p.view
+                waits.append(time.monotonic() - back)
+                p.close()
+            from tests.test_cluster import _money_check
+
+            _money_check(url)
+            statuses = _statuses(url)
+            moved = {t: n for t, n in cluster.owners().items() if owners.get(t) != n}
+        finally:
+            cluster.stop()
+    print(f"  database stopped {seconds:.0f} s: rounds {statuses}, tables moved {moved}, "
+          f"every round played out {max(waits):.2f} s after the restart", flush=True)  # fmt: skip
+    return {
+        "stopped_seconds": seconds,
+        "rounds": statuses,
+        "tables_moved": moved,
+        "played_out_after_s": round(max(waits), 2),
+        "money_check": "OK",
+    }
+
+
 def ledger_ceiling(base_url: str, threads: int, seconds: float) -> dict[str, Any]:
     """Where the database saturates: ``threads`` writers posting rounds with the real ledger
     (a round's start with its stake, then its settlement with a payout, as a node posts a
@@ -165,6 +297,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kills", type=int, default=20)
     p.add_argument("--lease-seconds", type=float, default=5.0)
     p.add_argument("--skip-load", action="store_true")
+    p.add_argument("--stops", type=int, default=0, help="clean stops (SIGTERM, a drain)")
+    p.add_argument(
+        "--db-stop",
+        type=float,
+        default=0.0,
+        help="stop the local PostgreSQL for this many seconds under play (pg_ctlcluster, root)",
+    )
     p.add_argument(
         "--ceiling", action="store_true", help="also: the database's rounds/s with the ledger alone"
     )
@@ -195,6 +334,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.kills:
         out["failover"] = failover(args.database_url, args.kills, args.lease_seconds)
         print(f"failover: {out['failover']['seconds']}, money {out['failover']['money_check']}")
+    if args.stops:
+        out["clean_stops"] = clean_stops(args.database_url, args.stops, args.lease_seconds)
+        print(f"clean stops: {out['clean_stops']['seconds']}, rounds "
+              f"{out['clean_stops']['rounds']}")  # fmt: skip
+    if args.db_stop:
+        out["db_outage"] = db_outage(args.database_url, args.db_stop, args.lease_seconds)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
     return 0

@@ -90,6 +90,8 @@ def start_server(
     starting_balance: int,
     workdir: Path,
     profile: Path | None,
+    extra: list[str] | None = None,
+    src: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """``twentyone serve`` on loopback, its output into ``workdir/server.log``."""
     cmd = [sys.executable]
@@ -101,14 +103,18 @@ def start_server(
     cmd += ["--messages-per-second", "1000", "--message-burst", "1000"]  # as fast as they can
     for table_id, rules in specs:
         cmd += ["--table", f"{table_id}={rules}"]
+    cmd += extra or []
     log = (workdir / "server.log").open("wb")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if src is not None:  # another tree's server (an A/B in one sitting)
+        env["PYTHONPATH"] = src
     return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=workdir, env=env)
 
 
 def start_cluster(url: str, nodes: int, specs: list[tuple[str, str]], starting: int) -> Any:
     """``nodes`` cluster nodes on ``url`` and an nginx in front (tests/cluster_support.py)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from tests.cluster_support import Cluster
 
     extra = ["--starting-balance", str(starting)]
@@ -259,7 +265,14 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         proc = cluster.procs[next(iter(cluster.procs))]
         report["nodes"] = args.nodes
     else:
-        proc = start_server(url, port, specs, args.starting_balance, workdir, profile)
+        extra = [*args.serve_arg]
+        if args.metrics:  # counted, and served on their own port (nobody scrapes them here)
+            extra += ["--metrics-port", str(free_port())]
+        proc = start_server(
+            url, port, specs, args.starting_balance, workdir, profile, extra, args.server_src
+        )
+        report["serve_args"] = extra
+        report["server_src"] = args.server_src
     clients: list[Client] = []
     stats = Stats()
     try:
@@ -518,6 +531,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--py-spy", help="sample the server with py-spy during the play (raw stacks to this file)"
     )
     p.add_argument("--json", help="also write the report as JSON to this file")
+    p.add_argument("--metrics", action="store_true", help="serve with its metrics on")
+    p.add_argument(
+        "--server-src",
+        help="run the server from another source tree (its src/, as PYTHONPATH): the players "
+        "and the checks stay this tree's",
+    )
+    p.add_argument(
+        "--serve-arg",
+        action="append",
+        default=[],
+        help="one more argument for `twentyone serve` (repeat: --serve-arg=--table-threads "
+        "--serve-arg=4)",
+    )
     p.add_argument(
         "--nodes",
         type=int,

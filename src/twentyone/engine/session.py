@@ -478,14 +478,15 @@ class TableSession:
     def tick(self, now: float) -> bool:
         """Fire the countdown and the decision clock if their time has come; True when the
         table changed."""
-        before = self.seq
+        state = self.state  # read directly: this runs for every table many times a second
+        before = state.seq
         self.settlement.retry(now)
-        if self.voids:
+        if state.voids:
             self.settlement.flush_voids()
         self.seating.idle_check(now)
-        if self.countdown is not None and now >= self.countdown:
+        if state.countdown is not None and now >= state.countdown:
             self.betting.close_betting()
-        played = self.played
+        played = state.played
         if (
             played is not None
             and played.rnd.question is not None
@@ -505,7 +506,7 @@ class TableSession:
                 decision=decision,
             )
             self._apply(played, decision, "clock")
-        return self.seq != before
+        return state.seq != before
 
 
 def _staked(bets: list[tuple[int, BoxBet]], name: str) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -151,7 +152,15 @@ def create_app(
     # a cluster node refunds a table's open rounds when it takes the table, not all at start
     refunded = ledger.refund_open_rounds() if leases is None else []
     accounts = Accounts(ledger, starting_balance)
-    advice = Advice(enabled=analysis, on_done=after_analysis, chart_hints=chart_hints)
+
+    def analysed() -> None:
+        # the analysis's tables live as long as the process: out of the collector's way
+        # (a full collection would walk them all, many times a minute under load)
+        gc.freeze()
+        if after_analysis is not None:
+            after_analysis()
+
+    advice = Advice(enabled=analysis, on_done=analysed, chart_hints=chart_hints)
     configs: dict[str, TableConfig] = {}
     rules_of: dict[str, Rules] = {}
     for config in tables if tables is not None else default_tables():
@@ -211,6 +220,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        gc.freeze()  # what the app was built with lives as long as it: not collected again
         advice.start()
         checkpoints.start()
         ticker = asyncio.create_task(hub.ticker())

@@ -114,27 +114,27 @@ class LiveTable:
     @property
     def seq(self) -> int:
         """Counts the table's changes (a view is due when it moves)."""
-        return self.session.seq
+        return self.session.state.seq
 
     @property
     def seats(self) -> dict[str, Seat]:
         """The seated players by username."""
-        return self.session.seats
+        return self.session.state.seats
 
     @property
     def played(self) -> Played | None:
         """The round in play."""
-        return self.session.played
+        return self.session.state.played
 
     @property
     def countdown(self) -> float | None:
         """When the betting window closes (multi-player, once someone bets)."""
-        return self.session.countdown
+        return self.session.state.countdown
 
     @property
     def notices(self) -> list[Any]:
         """The notices not broadcast yet."""
-        return self.session.notices
+        return self.session.state.notices
 
     @property
     def last_round(self) -> dict[str, Any] | None:
