@@ -1,0 +1,107 @@
+"""A dealer's 22 pushes (``dealer_22 = "push"``, shorthand ``P22``; Free Bet, Blackjack Switch;
+examples/rules/push-22.toml), end to end: rounds settled by hand from stacked shoes, the rule
+from a file, the shorthand and the fields, the replay of such a round, and the exact analysis
+against the engine. The simulator's and the vector environment's agreement with the engine
+round by round are in tests/test_sim_agreement.py and tests/test_gym_vector.py, which include
+a P22 rule set."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from twentyone import BoxBet, Round, StackedShoe, load_rules, replay
+from twentyone.engine.errors import RulesError
+from twentyone.engine.replay import round_result, round_to_replay
+from twentyone.engine.rules import Rules
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "rules" / "push-22.toml"
+PUSH = Rules(decks=1, dealer_22="push")
+BUST = Rules(decks=1)
+
+
+def _round(rules: Rules, cards: str, *decisions: str) -> Round:
+    """A one-box round of 100 from ``cards`` (dealt box, dealer up, box, dealer hole, then
+    the draws), the ``decisions`` applied in turn."""
+    rnd = Round(rules, StackedShoe(cards), [BoxBet("ann", 100)])
+    for d in decisions:
+        rnd.apply(d)
+    assert rnd.is_over
+    return rnd
+
+
+def test_a_standing_20_pushes_against_a_dealer_22() -> None:
+    # box T-T (20); dealer 6 up, 6 in the hole (12), draws a ten: 22
+    for rules, net, result in ((PUSH, 0, "push"), (BUST, 100, "win")):
+        rnd = _round(rules, "TS 6H TD 6C KS", "stand")
+        out = round_result(rnd)
+        assert out["dealer"]["total"] == 22
+        assert out["boxes"][0]["hands"][0]["result"] == result
+        assert out["net"] == {"ann": net}
+
+
+def test_a_dealer_23_still_busts() -> None:
+    # dealer 6 up, 7 in the hole, draws a king: 23, the box's 20 wins under either rule
+    for rules in (PUSH, BUST):
+        rnd = _round(rules, "TS 6H TD 7C KS", "stand")
+        assert round_result(rnd)["dealer"]["total"] == 23
+        assert rnd.net() == {"ann": 100}
+
+
+def test_a_busted_hand_loses_against_a_dealer_22() -> None:
+    # dealt round robin: ann 2-T, bob T-T, dealer 6 up, 6 in the hole; ann hits a ten and
+    # busts, bob stands on 20, the dealer draws a king: 22
+    boxes = [BoxBet("ann", 100), BoxBet("bob", 100)]
+    rnd = Round(PUSH, StackedShoe("2S TD 6H TC TH 6D TS KS"), boxes)
+    for d in ("hit", "stand"):
+        rnd.apply(d)
+    assert rnd.is_over
+    out = round_result(rnd)
+    assert out["dealer"]["total"] == 22
+    assert [b["hands"][0]["result"] for b in out["boxes"]] == ["bust", "push"]
+    assert rnd.net() == {"ann": -100, "bob": 0}
+
+
+def test_a_blackjack_is_paid_against_a_dealer_22() -> None:
+    # dealt round robin: ann A-K (blackjack), bob T-T, dealer 6 up, 6 in the hole; bob stands,
+    # the dealer draws a ten: 22. The blackjack is paid 3:2, the 20 pushes
+    rnd = Round(PUSH, StackedShoe("AS TC 6H KD TH 6C TS"), [BoxBet("ann", 100), BoxBet("bob", 100)])
+    rnd.apply("stand")
+    assert rnd.is_over
+    out = round_result(rnd)
+    assert out["dealer"]["total"] == 22
+    assert [b["hands"][0]["result"] for b in out["boxes"]] == ["blackjack", "push"]
+    assert rnd.net() == {"ann": 150, "bob": 0}
+
+
+def test_a_doubled_hand_pushes_both_stakes_against_22() -> None:
+    # box 5-6 (11) doubles and draws a nine (20); dealer 6-6 draws a ten: 22
+    for rules, net in ((PUSH, 0), (BUST, 200)):
+        rnd = _round(rules, "5S 6H 6D 6C 9S TS", "double")
+        hand = round_result(rnd)["boxes"][0]["hands"][0]
+        assert (hand["bet"], hand["total"]) == (200, 20)
+        assert rnd.net() == {"ann": net}
+        assert rnd.boxes[0].hands[0].returned == 200 + net
+
+
+def test_the_replay_of_a_22_round_reproduces_it() -> None:
+    rnd = _round(load_rules("1D S17 P22"), "5S 6H 6D 6C 9S TS", "double")
+    data = json.loads(json.dumps(round_to_replay(rnd)))
+    assert data["rules"] == "1D S17 P22"
+    assert replay(data) == round_result(rnd)
+    assert replay(data)["net"] == {"ann": 0}
+
+
+def test_the_file_the_shorthand_and_the_fields_are_one_rule() -> None:
+    from_file = load_rules(str(EXAMPLE))
+    short = load_rules("6D H17 P22")
+    assert from_file.dealer_22 == short.dealer_22 == "push"
+    assert from_file.replace(name="x") == short.replace(name="x")
+    assert load_rules("6D H17").dealer_22 == "bust"
+    with pytest.raises(RulesError, match="dealer_22='never'"):
+        Rules(decks=6, dealer_22="never")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="P22"):
+        load_rules("6D XYZ")  # the token is in the help
