@@ -105,3 +105,34 @@ def test_the_file_the_shorthand_and_the_fields_are_one_rule() -> None:
         Rules(decks=6, dealer_22="never")  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="P22"):
         load_rules("6D XYZ")  # the token is in the help
+
+
+@pytest.mark.parametrize("lang", ["en", "ro", "pl", "pt", "hu", "ru"])
+def test_the_rule_card_says_it_in_every_language(lang: str) -> None:
+    from twentyone.rulecard import rule_card
+
+    card = rule_card(load_rules("6D H17 P22"), lang=lang)
+    plain = rule_card(load_rules("6D H17"), lang=lang)
+    extra = set(card.splitlines()) - set(plain.splitlines())
+    assert any("22" in line for line in extra), extra
+    if lang == "en":
+        assert "exactly 22 does not bust: every hand still standing pushes" in " ".join(
+            card.split()
+        )
+
+
+def test_the_terminal_shows_a_dealer_22_as_a_push() -> None:
+    from twentyone.engine.cards import parse_cards
+    from twentyone.terminal.text import table_facts, total_text
+
+    assert total_text(parse_cards("6H 6C KS"), push22=True) == "22, pushes"
+    assert total_text(parse_cards("6H 6C KS")) == "bust 22"
+    assert "dealer's 22 pushes" in table_facts(load_rules("6D H17 P22"))
+    assert "dealer's 22 pushes" not in table_facts(load_rules("6D H17"))
+
+
+def test_the_exact_analysis_refuses_the_rule_by_name() -> None:
+    from twentyone.analysis import analyze
+
+    with pytest.raises(RulesError, match="dealer_22='push'"):
+        analyze(load_rules("6D H17 P22"))
