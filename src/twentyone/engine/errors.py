@@ -133,7 +133,7 @@ TEMPLATES: dict[str, Template] = {
     "analysis-dealer-22": _t(
         N_(
             "dealer_22={value!r}: the exact analysis does not price a dealer's 22 that pushes "
-            "yet; the simulator (twentyone sim) plays it"
+            "yet; the simulator (twentyone simulate) plays it"
         )
     ),
     "max-below-min": _t(N_("table_max={max}: expected at least table_min={min}"), "max", "min"),
