@@ -123,8 +123,13 @@ def test_the_rule_card_says_it_in_every_language(lang: str) -> None:
 
 def test_the_terminal_shows_a_dealer_22_as_a_push() -> None:
     from twentyone.engine.cards import parse_cards
-    from twentyone.terminal.text import table_facts, total_text
+    from twentyone.terminal.text import table_facts, total_text, use_language
 
+    try:
+        use_language("ru")
+        assert total_text(parse_cards("6H 6C KS"), push22=True) == "22, ничья"
+    finally:
+        use_language("en")  # the terminal's language is the process's: leave it English
     assert total_text(parse_cards("6H 6C KS"), push22=True) == "22, pushes"
     assert total_text(parse_cards("6H 6C KS")) == "bust 22"
     assert "dealer's 22 pushes" in table_facts(load_rules("6D H17 P22"))
