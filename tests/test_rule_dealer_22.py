@@ -157,3 +157,14 @@ def test_the_simulator_plays_the_rule_round_for_round() -> None:
         for spec in ("6D H17", "6D H17 P22")
     )
     assert 0.05 < bust.ev - push.ev < 0.09
+
+
+def test_the_web_view_marks_a_dealer_22_that_pushes() -> None:
+    from twentyone.web.views import dealer_view
+
+    for rules, pushes in ((PUSH, True), (BUST, None)):
+        rnd = _round(rules, "TS 6H TD 6C KS", "stand")
+        view = dealer_view(rnd)
+        assert view["total"] == 22 and view.get("pushes") is pushes
+    # a table where the dealer's 22 pushes, a 23: no mark
+    assert "pushes" not in dealer_view(_round(PUSH, "TS 6H TD 7C KS", "stand"))
