@@ -168,3 +168,57 @@ def test_the_web_view_marks_a_dealer_22_that_pushes() -> None:
         assert view["total"] == 22 and view.get("pushes") is pushes
     # a table where the dealer's 22 pushes, a 23: no mark
     assert "pushes" not in dealer_view(_round(PUSH, "TS 6H TD 7C KS", "stand"))
+
+
+def _dealer_finals(shoe: list[int], up: int, h17_from: int) -> dict[int, float]:
+    """The dealer's final totals (blackjack as 0) drawing to ``up`` from value counts
+    ``shoe``, by a plain walk of the engine's drawing rule (no table, no trie)."""
+    from twentyone.engine.predicates import dealer_draws
+
+    out: dict[int, float] = {}
+
+    def walk(values: list[int], left: list[int], p: float) -> None:
+        hard = sum(v + 1 for v in values)
+        soft = 0 in values and hard + 10 <= 21
+        total = hard + 10 if soft else hard
+        if len(values) == 2 and total == 21:
+            out[0] = out.get(0, 0.0) + p
+            return
+        if len(values) > 1 and not dealer_draws(total, soft, len(values), h17_from):
+            out[total] = out.get(total, 0.0) + p
+            return
+        n = sum(left)
+        for v, c in enumerate(left):
+            if c:
+                left[v] -= 1
+                walk([*values, v], left, p * c / n)
+                left[v] += 1
+
+    walk([up], list(shoe), 1.0)
+    return out
+
+
+@pytest.mark.parametrize("h17_from", [0, 2])
+def test_the_dealers_22_apart_is_the_plain_walks(h17_from: int) -> None:
+    import numpy as np
+
+    from twentyone.analysis.dealer import BLACKJACK, BUST, TWENTY_TWO, dealer_distribution
+
+    shoe = [2, 3, 2, 3, 2, 3, 2, 2, 2, 6]  # 27 cards: the walk stays small
+    twenty_twos = 0
+    for up in range(10):
+        left = list(shoe)
+        left[up] -= 1
+        want = _dealer_finals(left, up, h17_from)
+        plain = dealer_distribution(np.array(left), up, h17_from)
+        got = dealer_distribution(np.array(left), up, h17_from, True)
+        assert got.shape == (8,) and plain.shape == (7,)
+        assert got[TWENTY_TWO] == pytest.approx(want.get(22, 0.0), abs=1e-14)
+        twenty_twos += want.get(22, 0.0) > 0.01
+        over = sum(p for t, p in want.items() if t > 22)
+        assert got[BUST] == pytest.approx(over, abs=1e-14)
+        assert got[BLACKJACK] == pytest.approx(want.get(0, 0.0), abs=1e-14)
+        for j in range(5):
+            assert got[j] == plain[j] == pytest.approx(want.get(17 + j, 0.0), abs=1e-14)
+        assert got.sum() == pytest.approx(1.0, abs=1e-14)
+    assert twenty_twos >= 8  # the dealer makes 22 under almost every up card
