@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from twentyone.analysis.context import ANALYSIS_IGNORES, ANALYSIS_READS, Context
+from twentyone.analysis.context import ANALYSIS_IGNORES, ANALYSIS_READS, ANALYSIS_REFUSES, Context
 from twentyone.analysis.side_bets import side_bets
 from twentyone.engine.cards import parse_cards
+from twentyone.engine.errors import RulesError
 from twentyone.engine.rules import Rules
 from twentyone.engine.sidebets import SideBet
 from twentyone.sim.encode import SIM_IGNORES, encode_rules
@@ -27,6 +28,7 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "penetration": (Fraction(1, 2), {}),
     "dealer_hits_soft_17": (True, {}),
     "dealer_hits_soft_17_min_cards": (3, {"dealer_hits_soft_17": True}),
+    "dealer_22": ("push", {}),
     "hole_card": (False, {"peek": False}),
     "peek": (False, {}),
     "dealer_blackjack_takes": ("original", {"peek": False}),
@@ -85,9 +87,16 @@ def test_every_field_has_a_change_to_try() -> None:
 
 @pytest.mark.parametrize("field", FIELDS)
 def test_the_analysis_reads_or_declares_every_field(field: str) -> None:
-    assert (field in ANALYSIS_READS) != (field in ANALYSIS_IGNORES), field
+    where = [field in d for d in (ANALYSIS_READS, ANALYSIS_IGNORES, ANALYSIS_REFUSES)]
+    assert where.count(True) == 1, field
     a, b = _pair(field)
-    if field in ANALYSIS_READS:
+    if field in ANALYSIS_REFUSES:
+        # the value it prices is the default; the other is refused, naming the field
+        assert getattr(a, field) == ANALYSIS_REFUSES[field][0]
+        _analysis_view(a)
+        with pytest.raises(RulesError, match=field):
+            _analysis_view(b)
+    elif field in ANALYSIS_READS:
         assert _analysis_view(a) != _analysis_view(b), f"{field}: read, yet nothing changes"
     else:
         assert _analysis_view(a) == _analysis_view(b), f"{field}: declared irrelevant, yet read"

@@ -49,6 +49,7 @@ SHORTHAND = (
     "6D OBO ES SPL3",
     "6D H17 LS RSA SPL3",
     "2D H17C3 LS SPL3",  # the dealer hits a soft 17 only with three cards or more
+    "6D H17 P22 LS SPL3",  # a dealer's 22 pushes every hand standing
     "2D HSA D10 SPL3 DAS",
     "8D D9 NDAS H17 PEN0.5",
     "1D S17 SPL3 RSA LS PEN0.9",
@@ -249,5 +250,15 @@ def test_a_kernel_that_ignores_the_soft_17_card_rule_is_caught() -> None:
     rules = load_rules("2D H17C3 LS SPL3")
     chart = random_chart(np.random.default_rng(3))
     cards, ncards, money = record(rules.replace(dealer_hits_soft_17_min_cards=2), chart, 3000, 1, 7)
+    bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
+    assert bad
+
+
+def test_a_kernel_that_ignores_the_push_22_rule_is_caught() -> None:
+    """The P22 rule set's agreement has teeth: a kernel busting the dealer's 22 pays rounds
+    the engine, pushing them, does not."""
+    rules = load_rules("6D H17 P22 LS SPL3")
+    chart = random_chart(np.random.default_rng(3))
+    cards, ncards, money = record(rules.replace(dealer_22="bust"), chart, 3000, 1, 7)
     bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
     assert bad

@@ -156,6 +156,12 @@ def _dealer(r: Rules, w: Words) -> list[str]:
             takes=takes,
         )
     last = w._("When no bet is left to play for, the dealer draws no further cards.")
+    if r.dealer_22 == "push":
+        twenty_two = w._(
+            "A dealer's total of exactly 22 does not bust: every hand still standing pushes, a "
+            "blackjack is still paid and a busted hand still loses."
+        )
+        return [draw, twenty_two, hole, last]
     return [draw, hole, last]
 
 

@@ -49,6 +49,7 @@ from twentyone.engine.compiled import (
     F_BONUS,
     MAX_HANDS,
     P_DAS,
+    P_DEALER_22,
     P_DECKS,
     P_DOUBLE_ON,
     P_H17,
@@ -66,7 +67,7 @@ from twentyone.engine.compiled import (
     SURRENDER_NAMES,
     encode_rules,
 )
-from twentyone.engine.errors import CardError
+from twentyone.engine.errors import CardError, RulesError
 from twentyone.engine.predicates import total_may_double
 from twentyone.engine.rules import Rules
 
@@ -104,6 +105,15 @@ ANALYSIS_READS: dict[str, str] = {
     "insurance_upcards": "side_bets: insurance and even money by up card",
     "even_money": "side_bets: even money and a blackjack against an ace",
     "side_bets": "Context.bonus (the 6-7-8 / 7-7-7 bonus) and side_bets(): each priced",
+}
+#: Fields whose other values the analysis refuses (a :class:`RulesError` from
+#: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
+ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
+    "dealer_22": (
+        "bust",
+        "a dealer's 22 that pushes needs a 22 among the dealer's outcomes of every split and "
+        "variance table (issue 28's next step); the engine and the simulator play it",
+    ),
 }
 #: Every other field, and why it cannot change an exact return.
 ANALYSIS_IGNORES: dict[str, str] = {
@@ -197,6 +207,8 @@ class Context:
         the round's cards come out; default: the rules' full shoe)."""
         counts = full_shoe(rules) if shoe is None else check_shoe(shoe)
         p, f = encode_rules(rules)  # the one compiled form the simulator reads too
+        if p[P_DEALER_22]:
+            raise RulesError("analysis-dealer-22", field="dealer_22", value=rules.dealer_22)
         peek = bool(p[P_HOLE] and p[P_PEEK])
         obo = not peek and bool(p[P_OBO])
         f1, f2 = (0.0, 0.0) if peek else (1.0, 1.0 if obo else 2.0)

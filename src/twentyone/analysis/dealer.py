@@ -11,7 +11,8 @@ is built once per up card and soft-17 rule, as a trie that shares the products o
 prefixes; each composition then costs one pass over that trie.
 
 Outcomes are indexed 0-4 = 17..21, 5 = bust, 6 = blackjack (the up card and the first card
-drawn make 21).
+drawn make 21). Where a dealer's 22 pushes (``Rules.dealer_22``), a final of exactly 22 is an
+outcome apart: :data:`TWENTY_TWO` (7) is appended and the bust (5) is then 23 or more.
 
 >>> from twentyone.analysis.shoe_counts import fresh_counts
 >>> d = dealer_distribution(fresh_counts(1) - np.eye(10, dtype=np.int64)[5], 5, 0)
@@ -33,6 +34,9 @@ from twentyone.engine.predicates import dealer_draws
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 BUST, BLACKJACK = 5, 6
+#: The dealer's final 22 where it pushes (``dealer_22 = "push"``): the eighth outcome.
+OUTCOMES_22 = (*OUTCOMES, "22")
+TWENTY_TWO = 7
 
 
 @dataclass(frozen=True)
@@ -156,14 +160,32 @@ def dealer_table(up: int, h17_from: int) -> DealerTable:
     return DealerTable(parent, fac, node_ways, bucket, n)
 
 
+def hard_totals(t: DealerTable, up: int) -> IntArray:
+    """Each node's hard total: the up card's value and the values along its path (a final's
+    total where it busts: a soft ace counts one there).
+
+    >>> t = dealer_table(9, 0)  # a ten up
+    >>> sorted(set(hard_totals(t, 9)[t.bucket % 7 == BUST].tolist()))[:3]
+    [22, 23, 24]
+    """
+    value, count = t.fac // MAX_RUN + 1, t.fac % MAX_RUN
+    out = np.zeros(t.parent.shape[0], dtype=np.int64)
+    for i, (p, add) in enumerate(zip(t.parent.tolist(), (value * count).tolist(), strict=True)):
+        out[i] = (up + 1 if p < 0 else out[p]) + add  # a parent comes before its children
+    return out
+
+
 @memo(64, table=True)
-def standing_table(up: int, h17_from: int) -> DealerTable:
+def standing_table(up: int, h17_from: int, push22: bool = False) -> DealerTable:
     """:func:`dealer_table` without the final multisets that bust (their nodes are about half
     the table): :func:`dealer_dists` over it gives every outcome but the bust, whose chance is
     what the others leave (:func:`with_bust`). Still depth first (a subset closed under
-    parents)."""
+    parents). ``push22``: the finals of exactly 22 are kept, in the bust's column (5), so that
+    :func:`dealer_dists` gives P(22) there and :func:`with_bust` then P(23 or more)."""
     t = dealer_table(up, h17_from)
     keep = (t.bucket >= 0) & (t.bucket % 7 != BUST)
+    if push22:
+        keep |= (t.bucket >= 0) & (hard_totals(t, up) == 22)
     for _ in range(MAX_SIZE):  # the kept nodes' parents, a level at a time
         up_one = t.parent[keep & (t.parent >= 0)]
         if keep[up_one].all():
@@ -226,15 +248,29 @@ def dealer_probs(
 _NO_CARDS = np.zeros((1, 10), dtype=np.int64)
 
 
-def dealer_distribution(shoe: IntArray, up: int, h17_from: int) -> FloatArray:
+def dealer_distribution(shoe: IntArray, up: int, h17_from: int, push22: bool = False) -> FloatArray:
     """Outcome probabilities (17..21, bust, blackjack) for up card ``up`` drawing from
-    ``shoe`` (the cards left after the up card and any others seen)."""
+    ``shoe`` (the cards left after the up card and any others seen); ``push22``: eight,
+    :data:`OUTCOMES_22` (the bust is 23 or more, a final 22 apart).
+
+    >>> from twentyone.analysis.shoe_counts import fresh_counts
+    >>> left = fresh_counts(1) - np.eye(10, dtype=np.int64)[9]  # a ten up
+    >>> d, d22 = dealer_distribution(left, 9, 0), dealer_distribution(left, 9, 0, True)
+    >>> bool(np.allclose(d22[:5], d[:5])), bool(np.isclose(d22[5] + d22[7], d[5]))
+    (True, True)
+    """
     t = dealer_table(up, h17_from)
     comp = np.ascontiguousarray(shoe, dtype=np.int64)
     # dealer_dists with one row (the same arithmetic as dealer_probs, bit for bit): one
     # kernel fewer for a first run to compile and a new process to load
     out: FloatArray = dealer_dists(comp, _NO_CARDS, t.parent, t.fac, t.ways, t.bucket)[0][0]
-    return out
+    if not push22:
+        return out
+    s = standing_table(up, h17_from, True)
+    p22 = float(dealer_dists(comp, _NO_CARDS, s.parent, s.fac, s.ways, s.bucket)[0][0][BUST])
+    wide: FloatArray = np.append(out, p22)
+    wide[BUST] -= p22
+    return wide
 
 
 def blackjack_card(up: int) -> int:

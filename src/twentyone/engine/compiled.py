@@ -58,7 +58,8 @@ P_AT_ONCE = 17  # split hands get their second cards at once (pl.7)
 P_MIN_STAND = 18  # lowest total the player may stand on
 P_BONUS = 19  # 1 when the 6-7-8 suited / 7-7-7 bonus is paid
 P_BOX_BY_BOX = 20  # deal order: 1 box by box (hu.4), 0 round robin
-P_SIZE = 21  # length of the vector
+P_DEALER_22 = 21  # 1: a dealer's final 22 pushes every hand standing; 0: it busts
+P_SIZE = 22  # length of the vector
 
 # the float64 parameter vector
 F_BJ = 0  # blackjack pays (3:2 = 1.5)
@@ -99,6 +100,7 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p[P_MIN_STAND] = rules.min_stand_total
     p[P_BONUS] = rules.bonus_678_777 > 0
     p[P_BOX_BY_BOX] = rules.deal_order == "box-by-box"
+    p[P_DEALER_22] = rules.dealer_22 == "push"
     f = np.zeros(F_SIZE, dtype=np.float64)
     f[F_BJ] = float(rules.blackjack_pays)
     f[F_BONUS] = float(rules.bonus_678_777)

@@ -130,6 +130,12 @@ TEMPLATES: dict[str, Template] = {
     "resplit-aces-needs-hands": _t(
         N_("resplit_aces=True needs max_hands of 3 or more, got max_hands={max_hands}")
     ),
+    "analysis-dealer-22": _t(
+        N_(
+            "dealer_22={value!r}: the exact analysis does not price a dealer's 22 that pushes "
+            "yet; the simulator (twentyone simulate) plays it"
+        )
+    ),
     "max-below-min": _t(N_("table_max={max}: expected at least table_min={min}"), "max", "min"),
     "unknown-fields": _t(N_("unknown rules field(s) {unknown}: expected {known}")),
     # rule sets: presets, files and shorthand

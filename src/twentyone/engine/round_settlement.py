@@ -87,7 +87,8 @@ def settle_box(
     rules: Rules, box: Box, dealer_total: int, dealer_blackjack: bool, upcard: Card
 ) -> list[Payment]:
     """Everything still open on ``box`` once the dealer is done: its insurance, each open
-    hand against ``dealer_total``, then the side bets that look at the box's cards."""
+    hand against ``dealer_total`` (a 22 pushes them all where ``rules.dealer_22`` is
+    ``push``), then the side bets that look at the box's cards."""
     out: list[Payment] = []
     if box.insurance and not box.insurance_settled:
         out.append(close_insurance(box, dealer_blackjack))
@@ -110,7 +111,9 @@ def settle_box(
                 out.append(close_hand(rules, box, i, "lose"))
         else:
             total = hand.total.total
-            if dealer_total > 21 or total > dealer_total:
+            if dealer_total == 22 and rules.dealer_22 == "push":
+                out.append(close_hand(rules, box, i, "push"))  # every hand standing pushes
+            elif dealer_total > 21 or total > dealer_total:
                 out.append(close_hand(rules, box, i, "win"))
             else:
                 out.append(close_hand(rules, box, i, "push" if total == dealer_total else "lose"))

@@ -31,6 +31,7 @@ DealerBlackjackTakes = Literal["all", "original"]
 InsuranceStake = Literal["half", "up-to-half"]
 SplitSecondCard = Literal["in-turn", "at-once"]
 DealOrder = Literal["round-robin", "box-by-box"]
+Dealer22 = Literal["bust", "push"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "shuffle": ("continuous", "cut-card"),
@@ -41,6 +42,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "insurance_stake": ("half", "up-to-half"),
     "split_second_card": ("in-turn", "at-once"),
     "deal_order": ("round-robin", "box-by-box"),
+    "dealer_22": ("bust", "push"),
 }
 
 
@@ -56,6 +58,9 @@ class Rules:
       ``dealer_hits_soft_17_min_cards``: the fewest cards with which an H17 dealer hits a soft
       17 (2, every soft 17; 3: "hits soft 17 only with three or more cards", a soft 17 of two
       cards stands). :attr:`Rules.soft_17_hit_from` is the two as one number.
+    - ``dealer_22``: what a dealer's final total of exactly 22 does: ``bust`` (it busts, as
+      every rulebook has it) or ``push`` (every hand still standing pushes, as in Free Bet and
+      Blackjack Switch; a player blackjack is still paid, a busted hand still loses).
     - ``hole_card``: the dealer takes a face-down second card in the initial deal (pl, pt, ru);
       false means the second card is drawn after the players (ro.14, hu.4).
     - ``peek``: with a hole card, the dealer checks it for blackjack under an ace or a ten
@@ -93,6 +98,7 @@ class Rules:
     penetration: Fraction = Fraction(3, 4)
     dealer_hits_soft_17: bool = False
     dealer_hits_soft_17_min_cards: int = 2
+    dealer_22: Dealer22 = "bust"
     hole_card: bool = True
     peek: bool = True
     dealer_blackjack_takes: DealerBlackjackTakes = "all"

@@ -14,7 +14,9 @@ Traceback (most recent call last):
 ...
 twentyone.engine.errors.RulesError: unknown shorthand token 'XYZ' in '6D XYZ': expected <n>D, \
 S17|H17|H17C<n>, DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, BJ<a>:<b>, \
-CSM|PEN<p>, DFL
+CSM|PEN<p>, DFL, P22
+>>> load_rules("6D H17 P22").dealer_22
+'push'
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ PRESETS = ("ro-casino", "pl-online", "pt-casino", "hu-casino", "ru-online")
 
 _TOKENS_HELP = (
     "<n>D, S17|H17|H17C<n>, DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, "
-    "BJ<a>:<b>, CSM|PEN<p>, DFL"
+    "BJ<a>:<b>, CSM|PEN<p>, DFL, P22"
 )
 
 
@@ -70,7 +72,8 @@ def parse_shorthand(text: str) -> Rules:
     """Rules from the analysts' shorthand, e.g. ``"6D S17 DAS SPL3 RSA LS"``.
 
     Tokens left out take the common defaults (S17, DOA, DAS, SPL3, one card to split aces, NS,
-    a peeking hole-card dealer, BJ3:2, PEN0.75, insurance on an ace and even money).
+    a peeking hole-card dealer, BJ3:2, PEN0.75, insurance on an ace and even money, a dealer's
+    22 busts). ``P22``: a dealer's 22 pushes every hand still standing.
     """
     values: dict[str, Any] = {"name": " ".join(text.split())}
     said: dict[str, str] = {}  # field -> the token that set it
@@ -108,6 +111,8 @@ def parse_shorthand(text: str) -> Rules:
         elif m := re.fullmatch(r"PEN(0?\.\d+|\d+/\d+)", token):
             got["shuffle"] = "cut-card"
             got["penetration"] = to_fraction(m[1], "penetration")
+        elif token == "P22":
+            got["dealer_22"] = "push"
         elif token == "DFL":
             got["double_for_less"] = True
         else:

@@ -39,6 +39,7 @@ from twentyone.engine.compiled import P_BOX_BY_BOX as P_BOX_BY_BOX
 from twentyone.engine.compiled import P_CONTINUOUS as P_CONTINUOUS
 from twentyone.engine.compiled import P_CUT as P_CUT
 from twentyone.engine.compiled import P_DAS as P_DAS
+from twentyone.engine.compiled import P_DEALER_22 as P_DEALER_22
 from twentyone.engine.compiled import P_DECKS as P_DECKS
 from twentyone.engine.compiled import P_DOUBLE_ON as P_DOUBLE_ON
 from twentyone.engine.compiled import P_H17 as P_H17

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from twentyone.sim.encode import F_BJ, P_OBO, P_SURRENDER
+from twentyone.sim.encode import F_BJ, P_DEALER_22, P_OBO, P_SURRENDER
 from twentyone.sim.hands import (
     FL_BUST,
     FL_SETTLED,
@@ -70,7 +70,8 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
     with blackjack (``dbj`` 1) or the total ``dealer``: a bust loses, a blackjack pays
     ``F_BJ`` unless the dealer has one, a surrender loses half (all of a late one to a dealer
     blackjack), a dealer blackjack takes every stake or, ``P_OBO``, only the original bet;
-    else the totals compare. Hands settled before are left out."""
+    a dealer's 22 pushes, ``P_DEALER_22``; else the totals compare. Hands settled before
+    are left out."""
     money = 0.0
     early = p[P_SURRENDER] == 2
     original_lost = False
@@ -99,7 +100,9 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
                 money -= bet
         else:
             total = best_total(hands[h, H_SUM], hands[h, H_ACE])
-            if dealer > 21 or total > dealer:
+            if dealer == 22 and p[P_DEALER_22]:
+                pass  # a dealer's 22 pushes every hand standing
+            elif dealer > 21 or total > dealer:
                 money += bet
             elif total < dealer:
                 money -= bet

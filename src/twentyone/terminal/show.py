@@ -35,7 +35,8 @@ class TableView(Prompter):
         shown = rnd.dealer_visible
         hidden = 1 if self.rules.hole_card and len(shown) == 1 else 0
         bj = bool(rnd.dealer_blackjack) and len(shown) == 2
-        total = f"   {total_text(shown, blackjack=bj)}" if len(shown) > 1 else ""
+        push22 = self.rules.dealer_22 == "push"
+        total = f"   {total_text(shown, blackjack=bj, push22=push22)}" if len(shown) > 1 else ""
         return Text.assemble(
             (_("Dealer").ljust(self.label_width(rnd) + 2), "bold"), cards_text(shown, hidden), total
         )

@@ -247,12 +247,15 @@ def table_facts(rules: Rules) -> list[str]:
 
     >>> table_facts(Rules(decks=6, hole_card=False, peek=False))[1:]
     ['blackjack pays 3:2', 'dealer stands on soft 17', 'no hole card', '6 decks']
+    >>> table_facts(Rules(decks=6, dealer_22="push"))[3]
+    "dealer's 22 pushes"
     """
     bj = f"{rules.blackjack_pays.numerator}:{rules.blackjack_pays.denominator}"
     return [
         _("bets {lo} to {hi}", lo=money(rules.table_min), hi=money(rules.table_max)),
         _("blackjack pays {ratio}", ratio=bj),
         dealer_rule(rules),
+        *([_("dealer's 22 pushes")] if rules.dealer_22 == "push" else []),
         *([] if rules.hole_card else [_("no hole card")]),
         _n("{n} deck", "{n} decks", rules.decks),
     ]
@@ -311,11 +314,19 @@ def cards_text(cards: Iterable[Card], hidden: int = 0) -> Text:
     return Text(" ").join(parts)
 
 
-def total_text(cards: Sequence[Card], *, blackjack: bool = False) -> str:
-    """``17``, ``soft 17``, ``bust 25`` or ``blackjack``."""
+def total_text(cards: Sequence[Card], *, blackjack: bool = False, push22: bool = False) -> str:
+    """``17``, ``soft 17``, ``bust 25`` or ``blackjack``; ``push22``: the dealer's cards under
+    ``dealer_22 = "push"``, whose 22 is no bust.
+
+    >>> from twentyone.engine.cards import parse_cards
+    >>> total_text(parse_cards("TS 6D 6C")), total_text(parse_cards("TS 6D 6C"), push22=True)
+    ('bust 22', '22, pushes')
+    """
     if blackjack:
         return _("blackjack")
     t = hand_total(cards)
+    if push22 and t.total == 22:
+        return _("22, pushes")
     if t.total > 21:
         return _("bust {total}", total=t.total)
     return _("soft {total}", total=t.total) if t.soft else str(t.total)

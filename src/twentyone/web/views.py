@@ -21,17 +21,21 @@ if TYPE_CHECKING:
 
 
 def dealer_view(rnd: Round) -> dict[str, Any]:
-    """The dealer's hand as players see it."""
+    """The dealer's hand as players see it (``pushes``: only at a table where a dealer's 22
+    pushes, once the dealer shows 22)."""
     shown = rnd.dealer_visible
     total = hand_total(shown) if shown else None
     known = rnd.is_over or rnd.dealer_blackjack is False
-    return {
+    out: dict[str, Any] = {
         "cards": [str(c) for c in shown],
         "hidden": len(rnd.dealer) - len(shown),
         "total": total.total if total else 0,
         "soft": bool(total and total.soft),
         "blackjack": rnd.dealer_blackjack if known else None,
     }
+    if rnd.rules.dealer_22 == "push" and total is not None and total.total == 22:
+        out["pushes"] = True
+    return out
 
 
 def boxes_view(

@@ -458,6 +458,7 @@ export class TableScreen {
     $("dealer-cards").replaceWith(Object.assign(cardsEl(d.cards, d.hidden, "d"), { id: "dealer-cards" }));
     let text = d.cards.length === 1 ? String(d.total) : totalText(d.total, d.soft);
     if (d.blackjack) text = resultText("blackjack");
+    else if (d.pushes) text = _("{total} \u2014 pushes", { total: d.total });
     else if (d.total > 21) text = _("{total} \u2014 bust", { total: d.total });
     $("dealer-total").textContent = text;
   }
