@@ -31,20 +31,10 @@ from twentyone import (
     round_to_replay,
 )
 from twentyone.engine.hands import Box
+from twentyone.engine.records import DECISION_NAMES
 from twentyone.engine.sidebets import cards_seen, outcome
 
-VOCABULARY = (
-    "hit",
-    "stand",
-    "double",
-    "split",
-    "surrender",
-    "no-surrender",
-    "insure",
-    "no-insurance",
-    "even-money",
-    "no-even-money",
-)
+VOCABULARY = DECISION_NAMES  # every decision a round may ask for
 
 
 @st.composite
