@@ -119,7 +119,7 @@ def up_piece(ctx: Context, up: int, outcomes: bool = True) -> UpPiece:
         col.ev,
         col.second_moment,
         optimal_upcard(ctx, up).ev,
-        [float(x) for x in dealer_distribution(left, up, ctx.h17_from)],
+        [float(x) for x in dealer_distribution(left, up, ctx.h17_from, ctx.push22)],
         up_outcomes(ctx, up, True) if outcomes else None,
         up_outcomes(ctx, up, False) if outcomes else None,
     )
@@ -155,13 +155,16 @@ def analyze(
     import numpy as np
 
     from twentyone.analysis.context import UPS, Context, up_key
-    from twentyone.analysis.dealer import OUTCOMES
+    from twentyone.analysis.dealer import OUTCOMES, OUTCOMES_22
     from twentyone.analysis.outcomes import outcomes_note, round_outcomes
     from twentyone.analysis.side_bets import side_bets
 
     start = time.perf_counter()
     r = _rules(rules)
     ctx = Context.of(r, boxes, shoe)
+    if outcomes:
+        ctx.refuse_push22("outcomes")
+    names = OUTCOMES_22 if ctx.push22 else OUTCOMES  # push22: a dealer's 22 apart
     shoe_arr = ctx.fresh()
     n = float(shoe_arr.sum())
     by_up: dict[str, dict[str, float]] = {}
@@ -179,7 +182,7 @@ def analyze(
         ev_b += p * b
         ev_o += p * o
         by_up[up_key(u)] = {"probability": p, "ev_basic": b, "ev_optimal": o}
-        totals[up_key(u)] = dict(zip(OUTCOMES, piece.dealer, strict=True))
+        totals[up_key(u)] = dict(zip(names, piece.dealer, strict=True))
     sd = float(np.sqrt(m2 - ev_b * ev_b))
     notes = ["sd: exact without splits; split hands taken independent given the dealer's outcome"]
     if not ctx.is_full:

@@ -89,9 +89,9 @@ def _independent_second_moment(ctx: Context, up: int, pair: int, play: SplitPlay
         ctx.split_max(pair), ctx.pair_cards_left(shoe, pair, up), float(shoe.sum() - 2)
     )
     hands = sum(w_np.values()) + w_any
-    dealer = dealer_distribution(left, up, ctx.h17_from)
+    dealer = dealer_distribution(left, up, ctx.h17_from, ctx.push22)
     loss = (ctx.f1s, ctx.f2s) if not ctx.peek else (0.0, 0.0)
-    given = payoff_given_dealer(hand_fs, loss)
+    given = payoff_given_dealer(hand_fs, loss, ctx.push22)
     if ctx.peek:
         dealer[6] = 0.0
     cross = float(np.sum(dealer * given**2))
@@ -124,8 +124,9 @@ def action_second_moments(
     hand not itself a split hand)."""
     from twentyone.analysis.actions import action_evs
 
-    evs = action_evs(rules, cards, upcard, shoe=shoe)
     ctx = Context.of(rules, 1, shoe)
+    ctx.refuse_push22("action moments")
+    evs = action_evs(rules, cards, upcard, shoe=shoe)
     up = value_index(upcard)
     key = tuple(int(x) for x in hand_counts(list(cards)))
     if key not in ctx.nodes.index:

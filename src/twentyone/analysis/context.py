@@ -18,6 +18,8 @@ import numpy as np
 
 from twentyone.analysis.caches import memo
 from twentyone.analysis.dealer import (
+    BUST,
+    TWENTY_TWO,
     DealerTable,
     blackjack_card,
     dealer_dists,
@@ -89,6 +91,8 @@ ANALYSIS_READS: dict[str, str] = {
     "decks": "Context.shoe (the full shoe) and the hand tables",
     "dealer_hits_soft_17": "Context.h17_from: the dealer's tables",
     "dealer_hits_soft_17_min_cards": "Context.h17_from: the dealer's tables",
+    "dealer_22": "Context.push22: the dealer's tables keep a final 22 apart (a push); the "
+    "round's distribution and the moments of splits past four hands refuse it (PUSH22_REFUSED)",
     "peek": "Context.peek, f1, f2",
     "dealer_blackjack_takes": "Context.f1, f2, f1s, f2s (without a peek)",
     "blackjack_pays": "Context.bj_pays",
@@ -108,12 +112,18 @@ ANALYSIS_READS: dict[str, str] = {
 }
 #: Fields whose other values the analysis refuses (a :class:`RulesError` from
 #: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
-ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
-    "dealer_22": (
-        "bust",
-        "a dealer's 22 that pushes needs a 22 among the dealer's outcomes of every split and "
-        "variance table (issue 28's next step); the engine and the simulator play it",
-    ),
+ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {}
+#: The parts of the analysis that refuse ``dealer_22="push"`` (a :class:`RulesError` naming
+#: the field, from :meth:`Context.refuse_push22`): their kernels read the dealer's outcomes
+#: one by one, seven of them, and have no 22 among them yet. The returns (``ev_basic``,
+#: ``ev_optimal``, by up card) and the strategy price it exactly, a split of up to four hands
+#: included; the second moment (``sd`` without outcomes) as under "bust" (exact but for splits).
+PUSH22_REFUSED: dict[str, str] = {
+    "outcomes": "the round's distribution (analyze(outcomes=True), round_outcomes, "
+    "up_outcomes): the split kernels' dealer outcomes",
+    "split moments": "split_moments_of: the return and moments of a split past four hands "
+    "(max_hands beyond 4, unlimited splits)",
+    "action moments": "action_moments: the second moments of each action (count indexes)",
 }
 #: Every other field, and why it cannot change an exact return.
 ANALYSIS_IGNORES: dict[str, str] = {
@@ -183,6 +193,7 @@ class Context:
     decks: int
     shoe: tuple[int, ...]
     h17_from: int  # Rules.soft_17_hit_from: the fewest cards the dealer hits a soft 17 with
+    push22: bool  # dealer_22 == "push": a dealer's final 22 pushes every standing hand
     peek: bool
     f1: float
     f2: float
@@ -207,8 +218,6 @@ class Context:
         the round's cards come out; default: the rules' full shoe)."""
         counts = full_shoe(rules) if shoe is None else check_shoe(shoe)
         p, f = encode_rules(rules)  # the one compiled form the simulator reads too
-        if p[P_DEALER_22]:
-            raise RulesError("analysis-dealer-22", field="dealer_22", value=rules.dealer_22)
         peek = bool(p[P_HOLE] and p[P_PEEK])
         obo = not peek and bool(p[P_OBO])
         f1, f2 = (0.0, 0.0) if peek else (1.0, 1.0 if obo else 2.0)
@@ -220,6 +229,7 @@ class Context:
             decks=node_decks(counts, int(p[P_DECKS])),
             shoe=counts,
             h17_from=int(p[P_H17]),
+            push22=bool(p[P_DEALER_22]),
             peek=peek,
             f1=f1,
             f2=f2,
@@ -274,6 +284,14 @@ class Context:
         if self.surrender == "early":
             return -0.5
         return -0.5 * (1.0 - pbj) - pbj
+
+    def refuse_push22(self, part: str) -> None:
+        """Raise a :class:`RulesError` naming ``dealer_22`` where the rules push a dealer's 22
+        and ``part`` (a key of :data:`PUSH22_REFUSED`) does not price it yet."""
+        if self.push22:
+            raise RulesError(
+                "analysis-dealer-22", field="dealer_22", value=self.rules.dealer_22, part=part
+            )
 
     def __hash__(self) -> int:
         """Hashed once (the contexts key every cache of the analysis)."""
@@ -373,7 +391,12 @@ class DistCache:
         if rows.size:
             t = self.table
             d, ok = dealer_dists(self.shoe, self.keys[rows], t.parent, t.fac, t.ways, t.bucket)
-            self.dists[rows] = with_bust(d, ok)
+            if self.dists.shape[1] == 8:  # push22: the bust's column holds P(22) so far
+                p22 = np.where(ok, d[:, BUST], 0.0)
+                self.dists[rows, :7] = with_bust(d, ok)  # 1 less all: P(23 or more)
+                self.dists[rows, TWENTY_TWO] = p22
+            else:
+                self.dists[rows] = with_bust(d, ok)
             self.done[rows] = True
 
     def ensure(self, rows: IntArray) -> None:
@@ -384,20 +407,30 @@ class DistCache:
 
 @memo(64)
 def _dists(
-    decks: int, shoe0: tuple[int, ...], h17_from: int, hands_by_pair: tuple[int, ...], up: int
+    decks: int,
+    shoe0: tuple[int, ...],
+    h17_from: int,
+    hands_by_pair: tuple[int, ...],
+    up: int,
+    push22: bool = False,
 ) -> DistCache:
     sets = removed_sets(decks, hands_by_pair)
     shoe = np.array(shoe0, dtype=np.int64)
     shoe[up] -= 1
     n = sets.keys.shape[0]
+    width = 8 if push22 else 7  # push22: P(22) in TWENTY_TWO (7), the bust (5) 23 or more
     return DistCache(
-        shoe, sets.keys, standing_table(up, h17_from), np.zeros((n, 7)), np.zeros(n, dtype=np.bool_)
+        shoe,
+        sets.keys,
+        standing_table(up, h17_from, push22),
+        np.zeros((n, width)),
+        np.zeros(n, dtype=np.bool_),
     )
 
 
 def up_dists(ctx: Context, up: int) -> DistCache:
     """The (cached) dealer probabilities of up card ``up``."""
-    return _dists(ctx.decks, ctx.shoe, ctx.h17_from, ctx.hands_by_pair, up)
+    return _dists(ctx.decks, ctx.shoe, ctx.h17_from, ctx.hands_by_pair, up, ctx.push22)
 
 
 def base_table(

@@ -460,7 +460,7 @@ def gather_stand(
 ) -> tuple[FloatArray, FloatArray, FloatArray]:  # pragma: no cover - compiled
     """Stand values of the hands in ``mask`` from the dealer outcome rows ``dists[rows[i]]``:
     ``nb`` = P(win) - P(lose) over the dealer's non-blackjack outcomes, P(dealer blackjack)
-    and P(push)."""
+    and P(push); rows eight wide (push22) add P(dealer 22), column 7, to the push."""
     n = rows.shape[0]
     nb = np.zeros(n)
     pbj = np.zeros(n)
@@ -479,6 +479,8 @@ def gather_stand(
                 x -= dists[r, j]
             else:
                 push[i] = dists[r, j]
+        if dists.shape[1] == 8:  # push22: a dealer's 22 pushes a standing hand
+            push[i] += dists[r, 7]
         nb[i] = x
         pbj[i] = dists[r, 6]
     return nb, pbj, push

@@ -23,7 +23,8 @@ class EdgeReport:
       :func:`twentyone.analysis.basic_strategy`), ``ev_optimal``: composition-dependent play.
     - ``by_upcard[up]``: ``probability``, ``ev_basic``, ``ev_optimal`` (up in 2..9, T, A).
     - ``dealer_totals[up]``: the dealer's final ``17``..``21``, ``bust``, ``blackjack``
-      probabilities from the fresh shoe less the up card.
+      probabilities from the fresh shoe less the up card (where a dealer's 22 pushes, a ``22``
+      as well, and ``bust`` is 23 or more).
     - ``sd``: standard deviation of one round's result under basic strategy: ``sd_basic``
       where the distributions are computed (exact), else exact for rounds without a split and
       a split's hands taken independent given the dealer's outcome; ``None`` where it is not

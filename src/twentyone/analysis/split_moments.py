@@ -484,6 +484,7 @@ def split_moments_of(
     from twentyone.analysis.grid import hand_nets
     from twentyone.analysis.shoe_counts import ACE, TEN
 
+    ctx.refuse_push22("split moments")
     if pair == TEN and ctx.split_rank:
         return None
     kept = _kept(ctx)

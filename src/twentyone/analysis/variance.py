@@ -156,11 +156,15 @@ def moments(
     return m2, s2, h2, d2, fs
 
 
-def payoff_given_dealer(fs: FloatArray, bj_loss: tuple[float, float]) -> FloatArray:
+def payoff_given_dealer(
+    fs: FloatArray, bj_loss: tuple[float, float], push22: bool = False
+) -> FloatArray:
     """E[hand result | dealer outcome] for outcomes 17..21, bust, blackjack, from a hand's
     final-state distribution (``bj_loss``: what a dealer blackjack takes from a one-unit and
-    a doubled hand)."""
-    out = [0.0] * 7  # Python floats: the same arithmetic as numpy's, without its overhead
+    a doubled hand); ``push22``: an eighth outcome, the dealer's 22 (a standing hand nets 0, a
+    busted one loses), and the bust is 23 or more."""
+    width = 8 if push22 else 7
+    out = [0.0] * width  # Python floats: the same arithmetic as numpy's, without its overhead
     states = fs.tolist()
     for part, stake in ((0, 1.0), (1, 2.0)):
         for state in range(7):
@@ -168,7 +172,7 @@ def payoff_given_dealer(fs: FloatArray, bj_loss: tuple[float, float]) -> FloatAr
             if p == 0.0:
                 continue
             if state == 6:
-                for k in range(7):
+                for k in range(width):
                     out[k] -= p * stake
                 continue
             mine = 0 if state == 0 else 16 + state
@@ -283,9 +287,9 @@ def _split_second_moment(
         ctx.split_max(pair), ctx.pair_cards_left(shoe, pair, up), float(shoe.sum() - 2)
     )
     hands = sum(w_np.values()) + w_any
-    dealer = dealer_distribution(left, up, ctx.h17_from)
+    dealer = dealer_distribution(left, up, ctx.h17_from, ctx.push22)
     loss = (ctx.f1s, ctx.f2s) if not ctx.peek else (0.0, 0.0)
-    given = payoff_given_dealer(np.array(hand_fs), loss)
+    given = payoff_given_dealer(np.array(hand_fs), loss, ctx.push22)
     if ctx.peek:
         dealer[6] = 0.0
     cross = float(np.sum(dealer * given**2))
