@@ -79,7 +79,6 @@ class Hub:
         # a cluster node cut off from the database: may this table wait, paused? (the node)
         self.paused: Callable[[str], bool] | None = None
         self.paused_since: dict[str, float] = {}  # paused tables: since when (the clock)
-        self.last_type: object = None  # the type of the intention _apply() read last
         self.on_drop: Callable[[str], None] | None = None
 
     def add_table(self, table: LiveTable) -> None:
@@ -180,11 +179,6 @@ class Hub:
             conn.send_view(views[conn.player.username], notices)
 
     # ----------------------------------------------------------------- intentions
-    def handle(self, conn: Connection, text: str) -> None:
-        """Apply one client message (once per id) and send what follows from it."""
-        if self._open(conn):
-            self._apply(conn, text)
-
     def _open(self, conn: Connection) -> bool:
         """On the event loop, before a message is applied: whether its table is still dealt
         here (else the socket is told why, or closed) and the socket within its rate."""
@@ -217,8 +211,9 @@ class Hub:
         return True
 
     def _apply(self, conn: Connection, text: str) -> object:
-        """Apply one message at its table (on the loop, or in the table's worker thread);
-        returns its type (for the metrics)."""
+        """Apply one client message at its table (once per id; on the loop, or in the
+        table's worker thread) and send what follows from it; returns its type (for the
+        metrics)."""
         table = conn.table
         try:
             msg = orjson.loads(text)
@@ -231,7 +226,7 @@ class Hub:
             refused = TableError(N_("a message is a JSON object with type and id"), None, msg)
             conn.send(_error(None, refused))
             return None
-        kind = self.last_type = msg.get("type")
+        kind = msg.get("type")
         mid = msg.get("id")
         if (isinstance(mid, bool) or not isinstance(mid, str | int)) or (
             isinstance(mid, str) and not 1 <= len(mid) <= 64
@@ -438,21 +433,15 @@ class Hub:
                 text = await self._receive(conn)
                 if text is None:
                     break
-                metrics = self.metrics
-                if workers is not None:
-                    started = time.perf_counter()
-                    kind = None
-                    if self._open(conn):
+                started = time.perf_counter()
+                kind = None
+                if self._open(conn):
+                    if workers is None:
+                        kind = self._apply(conn, text)
+                    else:
                         kind = await workers.run(table.id, self._apply, conn, text)
-                    if metrics is not None:
-                        metrics.action(str(kind), time.perf_counter() - started)
-                elif metrics is None:
-                    self.handle(conn, text)
-                else:
-                    started = time.perf_counter()
-                    self.last_type = None
-                    self.handle(conn, text)
-                    metrics.action(str(self.last_type), time.perf_counter() - started)
+                if self.metrics is not None:
+                    self.metrics.action(str(kind), time.perf_counter() - started)
                 if conn.bucket.flooding_for(self.monotonic()) >= self.limits.flood_seconds:
                     conn.closing = POLICY
         except (WebSocketDisconnect, RuntimeError):
