@@ -52,6 +52,18 @@ def load(base_url: str, nodes: int, args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
+def _round_in_play(cluster: Cluster, k: int, name: str) -> tuple[Player, dict[str, Any], str, str]:
+    """Once every table is on its node, a new player at the ``k``-th table (in turn) sits,
+    bets 100 and deals: the player, the view after the deal, the node and the table."""
+    owners = cluster.wait_balanced(timeout=90)  # a restarted node has its share again
+    table = sorted(owners)[k % len(owners)]
+    p = Player(cluster, cluster.register(name), table)
+    p.open()
+    p.send("sit")
+    p.send("bet", box=0, amount=100)
+    return p, p.send("deal"), owners[table], table
+
+
 def failover(base_url: str, kills: int, lease: float) -> dict[str, Any]:
     """Kill -9 a node holding a table a player is in the middle of, ``kills`` times: the
     seconds until the table deals again on another node (the player's socket reopened
@@ -63,14 +75,7 @@ def failover(base_url: str, kills: int, lease: float) -> dict[str, Any]:
         try:
             cluster.start_all()
             for k in range(kills):
-                owners = cluster.wait_balanced(timeout=90)  # the restarted node has its share
-                table = sorted(owners)[k % len(owners)]
-                victim = owners[table]
-                p = Player(cluster, cluster.register(f"killed-{k}"), table)
-                p.open()
-                p.send("sit")
-                p.send("bet", box=0, amount=100)
-                p.send("deal")
+                p, _, victim, table = _round_in_play(cluster, k, f"killed-{k}")
                 killed = time.monotonic()
                 cluster.kill(victim)
                 p.close()
@@ -104,15 +109,6 @@ def failover(base_url: str, kills: int, lease: float) -> dict[str, Any]:
     }
 
 
-def _play_out(p: Player, view: dict[str, Any]) -> dict[str, Any]:
-    """Stand (or decline insurance) until the round is over; the last view."""
-    while view.get("phase") != "betting":
-        actions = (view.get("turn") or {}).get("actions", [])
-        pick = next(a for a in ("stand", "no-insurance", "no-even-money") if a in actions)
-        view = p.send("decide", decision=pick)
-    return view
-
-
 def _statuses(url: str) -> dict[str, int]:
     from sqlalchemy import create_engine, text
 
@@ -136,16 +132,9 @@ def clean_stops(base_url: str, stops: int, lease: float) -> dict[str, Any]:
         try:
             cluster.start_all()
             for k in range(stops):
-                owners = cluster.wait_balanced(timeout=90)
-                table = sorted(owners)[k % len(owners)]
-                victim = owners[table]
-                p = Player(cluster, cluster.register(f"drained-{k}"), table)
-                p.open()
-                p.send("sit")
-                p.send("bet", box=0, amount=100)
-                view = p.send("deal")
+                p, view, victim, table = _round_in_play(cluster, k, f"drained-{k}")
                 cluster.kill(victim, signal.SIGTERM)
-                _play_out(p, view)  # on the draining node
+                p.play_out(view)  # on the draining node
                 assert p.ws is not None
                 try:
                     while True:
@@ -192,13 +181,7 @@ def db_outage(base_url: str, seconds: float, lease: float) -> dict[str, Any]:
         try:
             cluster.start_all()
             owners = cluster.wait_balanced(timeout=90)
-            players = []
-            for i, table in enumerate(sorted(owners)):
-                p = Player(cluster, cluster.register(f"outage-{i}"), table)
-                p.open()
-                p.send("sit")
-                p.send("bet", box=0, amount=100)
-                players.append((p, p.send("deal")))
+            players = [_round_in_play(cluster, i, f"outage-{i}")[:2] for i in range(len(owners))]
             with server.down():
                 time.sleep(seconds)
             back = time.monotonic()
@@ -206,7 +189,7 @@ def db_outage(base_url: str, seconds: float, lease: float) -> dict[str, Any]:
             for p, view in players:
                 while True:
                     try:
-                        _play_out(p, view)
+                        p.play_out(view)
                         break
                     except RuntimeError as exc:  # "the database is unavailable: try again"
                         if "unavailable" not in str(exc) or time.monotonic() - back > 60:

@@ -276,7 +276,11 @@ class Player:
         if not self.view.get("you", {}).get("seated"):
             self.send("sit")
         self.send("bet", box=0, amount=amount)
-        view = self.send("deal")
+        return self.play_out(self.send("deal"))
+
+    def play_out(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Answer every question of the round in ``view`` (stand when allowed, else the
+        first action): the view once the round is over."""
         while view.get("phase") != "betting":
             turn = view.get("turn") or {}
             actions = turn.get("actions", [])
