@@ -51,6 +51,8 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "hit_split_aces": (True, {}),
     "split_second_card": ("at-once", {}),
     "min_stand_total": (12, {}),
+    "free_doubles": ((9, 10, 11), {}),
+    "free_splits": (("A", "8"), {}),
     "side_bets": (
         (SideBet(id="bonus", kind="678-777", paytable={"suited-6-7-8": "3", "7-7-7": "3"}),),  # type: ignore[dict-item]
         {},

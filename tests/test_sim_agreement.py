@@ -53,6 +53,7 @@ SHORTHAND = (
     "2D HSA D10 SPL3 DAS",
     "8D D9 NDAS H17 PEN0.5",
     "1D S17 SPL3 RSA LS PEN0.9",
+    "free-bet",  # free doubles on hard 9-11, free splits but tens, a dealer's 22 pushes
 )
 CUSTOM = {
     # no hole card, dealer blackjack takes only the original bet, late surrender decided
@@ -260,5 +261,15 @@ def test_a_kernel_that_ignores_the_push_22_rule_is_caught() -> None:
     rules = load_rules("6D H17 P22 LS SPL3")
     chart = random_chart(np.random.default_rng(3))
     cards, ncards, money = record(rules.replace(dealer_22="bust"), chart, 3000, 1, 7)
+    bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
+    assert bad
+
+
+def test_a_kernel_that_ignores_free_stakes_is_caught() -> None:
+    """The free-bet rule set's agreement has teeth: a kernel taking every double and split
+    for real money settles rounds the engine, paying the house's free stakes, does not."""
+    rules = load_rules("free-bet")
+    chart = random_chart(np.random.default_rng(3))
+    cards, ncards, money = record(rules.replace(free_doubles=(), free_splits=()), chart, 3000, 1, 7)
     bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
     assert bad

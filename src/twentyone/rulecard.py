@@ -27,7 +27,7 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
-from twentyone.engine.rules import Rules
+from twentyone.engine.rules import PAIR_VALUES, Rules
 from twentyone.i18n import Words
 
 WIDTH = 78
@@ -300,6 +300,15 @@ def _doubling(r: Rules, w: Words) -> list[str]:
         )
     else:
         lines.append(w._("The added bet equals the hand's bet."))
+    if r.free_doubles:
+        lines.append(
+            w._(
+                "Doubling a hard {totals} is free: the house puts up the added bet. It is paid "
+                "like a real bet when the hand wins and simply taken back when the hand loses "
+                "or pushes.",
+                totals=", ".join(str(t) for t in sorted(r.free_doubles)),
+            )
+        )
     if r.may_split:
         lines.append(
             w._("Doubling after a split is allowed.")
@@ -360,6 +369,15 @@ def _splitting(r: Rules, w: Words) -> list[str]:
             else w._("Aces may not be split again.")
         )
     lines.append(" ".join(aces))
+    if r.free_splits:
+        lines.append(
+            w._(
+                "Splitting a pair of {pairs} is free, again after a split: the house puts up the "
+                "new hand's bet. It is paid like a real bet when the hand wins and simply taken "
+                "back when the hand loses or pushes.",
+                pairs=", ".join(sorted(r.free_splits, key=PAIR_VALUES.index)),
+            )
+        )
     lines.append(w._("An ace and a ten-value card after a split count 21, not blackjack."))
     return lines
 
@@ -437,7 +455,7 @@ def rule_card_sections(rules: Rules, lang: str = "en") -> list[tuple[str, list[s
     """The rule card of ``rules`` in ``lang`` as its sections: (title, sentences), empty
     sections left out. The web page draws them as a panel; :func:`rule_card` as text.
 
-    >>> from twentyone.engine.rules import Rules
+    >>> from twentyone.engine.rules import PAIR_VALUES, Rules
     >>> [title for title, _ in rule_card_sections(Rules(decks=1))][:3]
     ['The game', 'The dealer', 'Blackjack']
     """
@@ -460,7 +478,7 @@ def rule_card(rules: Rules, lang: str = "en") -> str:
     """The rule card of ``rules`` as plain text in ``lang`` (one of
     :data:`twentyone.i18n.LANGUAGES`): a title, then sections of short sentences.
 
-    >>> from twentyone.engine.rules import Rules
+    >>> from twentyone.engine.rules import PAIR_VALUES, Rules
     >>> card = rule_card(Rules(name="home game", decks=1, dealer_hits_soft_17=True,
     ...                        surrender="late", max_hands=1, table_min=500))
     >>> words = " ".join(card.split())

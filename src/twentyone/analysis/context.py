@@ -54,6 +54,8 @@ from twentyone.engine.compiled import (
     P_DEALER_22,
     P_DECKS,
     P_DOUBLE_ON,
+    P_FREE_DOUBLES,
+    P_FREE_SPLITS,
     P_H17,
     P_HOLE,
     P_HSA,
@@ -112,7 +114,10 @@ ANALYSIS_READS: dict[str, str] = {
 }
 #: Fields whose other values the analysis refuses (a :class:`RulesError` from
 #: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
-ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {}
+ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
+    "free_doubles": ((), "a free stake's value in the player's and the splits' kernels"),
+    "free_splits": ((), "a free stake's value in the splits' kernels"),
+}
 #: The parts of the analysis that refuse ``dealer_22="push"`` (a :class:`RulesError` naming
 #: the field, from :meth:`Context.refuse_push22`): their kernels read the dealer's outcomes
 #: one by one, seven of them, and have no 22 among them yet. The returns (``ev_basic``,
@@ -222,6 +227,14 @@ class Context:
         obo = not peek and bool(p[P_OBO])
         f1, f2 = (0.0, 0.0) if peek else (1.0, 1.0 if obo else 2.0)
         f1s, f2s = (0.0, 0.0) if peek else ((0.5, 0.5) if obo else (1.0, 2.0))
+        for name, at in (("free_doubles", P_FREE_DOUBLES), ("free_splits", P_FREE_SPLITS)):
+            if p[at]:
+                raise RulesError(
+                    "analysis-refuses",
+                    field=name,
+                    value=getattr(rules, name),
+                    lacks=ANALYSIS_REFUSES[name][1],
+                )
         limit = int(p[P_MAX_HANDS])
         can_split = limit >= 2 and not (p[P_ONE_BOX_SPLIT] and boxes > 1)
         return cls(

@@ -28,7 +28,9 @@ from twentyone.engine.predicates import (
     SURRENDER,
     cards_pair,
     dealer_draws,
+    double_is_free,
     may_stand,
+    split_is_free,
     total_may_double,
 )
 from twentyone.engine.rules import Rules
@@ -59,7 +61,9 @@ P_MIN_STAND = 18  # lowest total the player may stand on
 P_BONUS = 19  # 1 when the 6-7-8 suited / 7-7-7 bonus is paid
 P_BOX_BY_BOX = 20  # deal order: 1 box by box (hu.4), 0 round robin
 P_DEALER_22 = 21  # 1: a dealer's final 22 pushes every hand standing; 0: it busts
-P_SIZE = 22  # length of the vector
+P_FREE_DOUBLES = 22  # bit t: the house stakes the double of a hard two-card t (Free Bet)
+P_FREE_SPLITS = 23  # bit v: the house stakes the split of a pair of value v (1 ace, 10 ten)
+P_SIZE = 24  # length of the vector
 
 # the float64 parameter vector
 F_BJ = 0  # blackjack pays (3:2 = 1.5)
@@ -101,6 +105,8 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p[P_BONUS] = rules.bonus_678_777 > 0
     p[P_BOX_BY_BOX] = rules.deal_order == "box-by-box"
     p[P_DEALER_22] = rules.dealer_22 == "push"
+    p[P_FREE_DOUBLES] = rules.free_doubles_mask
+    p[P_FREE_SPLITS] = rules.free_splits_mask
     f = np.zeros(F_SIZE, dtype=np.float64)
     f[F_BJ] = float(rules.blackjack_pays)
     f[F_BONUS] = float(rules.bonus_678_777)
@@ -112,3 +118,5 @@ dealer_draws_jit: Callable[..., bool] = njit(cache=True)(dealer_draws)
 total_may_double_jit: Callable[..., bool] = njit(cache=True)(total_may_double)
 may_stand_jit: Callable[..., bool] = njit(cache=True)(may_stand)
 cards_pair_jit: Callable[..., bool] = njit(cache=True)(cards_pair)
+double_is_free_jit: Callable[..., bool] = njit(cache=True)(double_is_free)
+split_is_free_jit: Callable[..., bool] = njit(cache=True)(split_is_free)

@@ -83,6 +83,12 @@ TEMPLATES: dict[str, Template] = {
     "bad-insurance-upcards": _t(
         N_("{field}={value!r}: expected a list of 'A' (ace) and/or 'T' (ten-value card)")
     ),
+    "bad-free-doubles": _t(
+        N_("{field}={value!r}: expected a list of hard two-card totals from 4 to 20")
+    ),
+    "bad-free-splits": _t(
+        N_("{field}={value!r}: expected a list of pairs among 'A', '2' to '9' and 'T'")
+    ),
     "bad-max-hands": _t(
         N_("{field}={value!r}: expected 1 (no split) or more hands, or 'unlimited'")
     ),
@@ -127,6 +133,12 @@ TEMPLATES: dict[str, Template] = {
             "round before any double or split"
         )
     ),
+    "free-double-not-doubled": _t(
+        N_(
+            "free_doubles: hard {hard} may not be doubled at all under double_on={double_on!r}:"
+            " expected totals the table lets a player double"
+        )
+    ),
     "resplit-aces-needs-hands": _t(
         N_("resplit_aces=True needs max_hands of 3 or more, got max_hands={max_hands}")
     ),
@@ -134,6 +146,12 @@ TEMPLATES: dict[str, Template] = {
         N_(
             "dealer_22={value!r}: the exact analysis does not price a dealer's 22 that pushes "
             "yet; the simulator (twentyone simulate) plays it"
+        )
+    ),
+    "analysis-refuses": _t(
+        N_(
+            "{field}={value!r}: the exact analysis does not price this yet ({lacks}); the "
+            "engine and the simulator (twentyone simulate --strategy CHART.json) play it"
         )
     ),
     "max-below-min": _t(N_("table_max={max}: expected at least table_min={min}"), "max", "min"),

@@ -41,7 +41,10 @@ class BoxBet:
 @dataclass(slots=True)
 class Hand:
     """One hand of a box. ``bet`` includes any double; ``split`` marks a hand made by a split
-    (its two-card 21 is not a blackjack: ro.16, pl.7, pt.8, hu.8, ru.9)."""
+    (its two-card 21 is not a blackjack: ro.16, pl.7, pt.8, hu.8, ru.9). ``free``: the house's
+    stake on the hand from free doubles and splits (``Rules.free_doubles``, ``free_splits``),
+    paid like a real stake when the hand wins and taken back otherwise; ``bet`` is then the
+    player's own stake only (0 on a hand a free split made)."""
 
     cards: list[Card]
     bet: int
@@ -56,6 +59,13 @@ class Hand:
     returned: int = 0
     remainder: Fraction = Fraction(0)
     bonus: int = 0  # what stakeless side bets (the 6-7-8 bonus) paid on this hand
+    free: int = 0
+
+    @property
+    def stake(self) -> int:
+        """Everything staked on the hand, the player's and the house's (what a double
+        matches)."""
+        return self.bet + self.free
 
     @property
     def total(self) -> HandTotal:

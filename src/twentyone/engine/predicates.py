@@ -11,6 +11,8 @@ paths (the exact analysis, the simulator) call the same functions compiled by nu
 (True, False)
 >>> cards_pair(False, True, by_rank=False), cards_pair(False, True, by_rank=True)
 (True, False)
+>>> double_is_free(10, False, 1 << 10), double_is_free(10, True, 1 << 10), split_is_free(8, 1 << 8)
+(True, False, True)
 """
 
 from __future__ import annotations
@@ -55,3 +57,17 @@ def may_stand(total: int, min_stand: int) -> bool:
     """Whether a hand may stand: at ``min_stand`` or more (``Rules.min_stand_total``), and
     always on 21."""
     return total >= min_stand or total == 21
+
+
+def double_is_free(total: int, soft: bool, free_doubles: int) -> bool:
+    """Whether the house stakes the double of a two-card hand (Free Bet): a hard ``total``
+    whose bit is set in ``free_doubles`` (:attr:`Rules.free_doubles_mask
+    <twentyone.engine.rules.Rules.free_doubles_mask>`)."""
+    return not soft and (free_doubles >> total) & 1 == 1
+
+
+def split_is_free(value: int, free_splits: int) -> bool:
+    """Whether the house stakes the split of a pair of card ``value`` (1 for aces, 10 for
+    ten-values) whose bit is set in ``free_splits`` (:attr:`Rules.free_splits_mask
+    <twentyone.engine.rules.Rules.free_splits_mask>`)."""
+    return (free_splits >> value) & 1 == 1

@@ -24,7 +24,7 @@ from twentyone.engine.errors import ReplayError, ShoeExhaustedError, TwentyOneEr
 from twentyone.engine.hands import BoxBet
 from twentyone.engine.round import Round
 from twentyone.engine.rules import Rules, upgrade_legacy
-from twentyone.engine.rulesets import PRESETS, load_rules
+from twentyone.engine.rulesets import SHIPPED, load_rules
 from twentyone.engine.shoe import StackedShoe
 
 
@@ -50,7 +50,7 @@ def rules_spec(rules: Rules) -> str | dict[str, Any]:
 def _named_by(rules: Rules) -> bool:
     """Whether ``rules.name`` (a preset or shorthand) loads back to exactly these rules."""
     try:
-        return (rules.name in PRESETS or " " in rules.name) and load_rules(rules.name) == rules
+        return (rules.name in SHIPPED or " " in rules.name) and load_rules(rules.name) == rules
     except TwentyOneError:
         return False
 
@@ -90,6 +90,10 @@ def round_result(rnd: Round) -> dict[str, Any]:
             }
             if h.bonus:
                 hd["bonus"] = h.bonus
+            if h.free:
+                # the house's stake: won when the hand wins, else simply taken back
+                hd["free"] = h.free
+                hd["net"] = h.returned + h.bonus - h.bet
             hands.append(hd)
         box: dict[str, Any] = {
             "player": b.player,

@@ -295,11 +295,13 @@ class Round(RoundState):
         total = hand.total
         if not total_may_double(total.total, total.soft, DOUBLE_ON[rules.double_on]):
             return False, None
-        full = self._affords(box.player, hand.bet)
+        if rules.double_is_free(total.total, total.soft):
+            return True, None  # the house stakes it: nothing to afford, no double for less
+        full = self._affords(box.player, hand.stake)
         span = None
         if rules.double_for_less:
-            lo = min(rules.table_min, hand.bet)
-            hi = self._afford_max(box.player, hand.bet)
+            lo = min(rules.table_min, hand.stake)
+            hi = self._afford_max(box.player, hand.stake)
             span = (lo, hi) if hi >= lo else None
         return full, span
 
@@ -315,7 +317,7 @@ class Round(RoundState):
             return False
         if rules.split_only_one_box and sum(x.player == box.player for x in self.boxes) > 1:
             return False
-        return self._affords(box.player, box.bet)
+        return rules.split_is_free(a.value) or self._affords(box.player, box.bet)
 
     def _surrender_allowed(self, box: Box, hand: Hand) -> bool:
         rules = self.rules
@@ -450,15 +452,19 @@ class Round(RoundState):
             elif name == "stand":
                 hand.done = True
             elif name == "double":
-                staked = amount if amount is not None else hand.bet
-                self._pay(box, q.hand, "stake", -staked)
-                hand.bet += staked
+                total = hand.total
+                if self.rules.double_is_free(total.total, total.soft):
+                    hand.free += hand.stake  # the house's stake: nothing is paid in
+                else:
+                    staked = amount if amount is not None else hand.stake
+                    self._pay(box, q.hand, "stake", -staked)
+                    hand.bet += staked
                 hand.doubled = True
                 drawn.append(self._draw(box, q.hand))
                 self._after_card(box, q.hand)
             elif name == "split":
-                staked = box.bet
-                drawn.extend(self._split(box, q.hand))
+                staked = 0 if self.rules.split_is_free(hand.cards[0].value) else box.bet
+                drawn.extend(self._split(box, q.hand, staked))
         record = Action(
             q.kind, q.box, q.hand, Decision(cast(DecisionName, name), amount), staked, tuple(drawn)
         )
@@ -473,11 +479,20 @@ class Round(RoundState):
         if self.rules.surrender == "early" or self.dealer_blackjack is False:
             self._settle_hand(box, i, "surrender")
 
-    def _split(self, box: Box, i: int) -> list[Card]:
+    def _split(self, box: Box, i: int, staked: int) -> list[Card]:
+        """Split hand ``i``: the new hand has ``staked`` of the player's (0: a free split, the
+        house stakes the box's bet on it)."""
         hand = box.hands[i]
         aces = hand.cards[0].is_ace
-        self._pay(box, i + 1, "stake", -box.bet)
-        second = Hand(cards=[hand.cards.pop()], bet=box.bet, split=True, split_aces=aces)
+        if staked:
+            self._pay(box, i + 1, "stake", -staked)
+        second = Hand(
+            cards=[hand.cards.pop()],
+            bet=staked,
+            free=box.bet - staked,
+            split=True,
+            split_aces=aces,
+        )
         hand.split = True
         hand.split_aces = aces
         hand.acted = False

@@ -60,12 +60,15 @@ def payout(rules: Rules, result: Result, bet: int) -> Fraction:
 def close_hand(
     rules: Rules, box: Box, i: int, result: Result, returned: int | None = None
 ) -> Payment:
-    """Close hand ``i`` of ``box`` with its result (``returned`` defaults to :func:`payout`,
-    rounded down with the rest kept as the payment's remainder); returns its payment."""
+    """Close hand ``i`` of ``box`` with its result (``returned`` defaults to :func:`payout`
+    on the player's stake, and the free stake's winnings on a win; rounded down with the rest
+    kept as the payment's remainder); returns its payment."""
     hand = box.hands[i]
     remainder = Fraction(0)
     if returned is None:
         exact = payout(rules, result, hand.bet)
+        if result == "win":
+            exact += hand.free  # the house's free stake wins like a real one
         returned = int(exact)
         remainder = exact - returned
     hand.result = result

@@ -19,6 +19,12 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from twentyone.engine.errors import BetError, RulesError
+from twentyone.engine.predicates import (
+    DOUBLE_ON,
+    double_is_free,
+    split_is_free,
+    total_may_double,
+)
 from twentyone.engine.ratios import fraction_text as fraction_text
 from twentyone.engine.ratios import to_fraction as to_fraction
 from twentyone.engine.sidebets import SideBet, side_bets_from
@@ -32,6 +38,9 @@ InsuranceStake = Literal["half", "up-to-half"]
 SplitSecondCard = Literal["in-turn", "at-once"]
 DealOrder = Literal["round-robin", "box-by-box"]
 Dealer22 = Literal["bust", "push"]
+
+#: Pairs by value, as ``free_splits`` names them (a ten-value pair is ``T``).
+PAIR_VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "shuffle": ("continuous", "cut-card"),
@@ -82,6 +91,11 @@ class Rules:
       ``hit_split_aces`` (false: one card each), ``split_second_card`` (``in-turn``: ru.9,
       or ``at-once``: pl.7).
     - ``min_stand_total``: the lowest total a player may stand on voluntarily (pt.5: 12).
+    - ``free_doubles``: the hard two-card totals whose double the house stakes (Free Bet: 9,
+      10, 11); ``free_splits``: the pairs, by value (``A``, ``2``..``9``, ``T``), whose split
+      the house stakes (Free Bet: every pair but tens). A free stake wins like a real one and
+      is taken back when its hand loses or pushes (:attr:`Hand.free
+      <twentyone.engine.hands.Hand.free>`).
     - ``side_bets``: the table's side bets (:class:`~twentyone.engine.sidebets.SideBet`, TOML
       ``[side_bets.<id>]`` with ``kind`` and ``paytable``): the aces jackpot (pt.13), the
       6-7-8 / 7-7-7 bonus paid on the hand without a stake (pt.12), 21+3, Perfect Pairs.
@@ -121,6 +135,8 @@ class Rules:
     hit_split_aces: bool = False
     split_second_card: SplitSecondCard = "in-turn"
     min_stand_total: int = 0
+    free_doubles: tuple[int, ...] = ()
+    free_splits: tuple[str, ...] = ()
     side_bets: tuple[SideBet, ...] = ()
     table_min: int = 100
     table_max: int = 500_000
@@ -140,6 +156,10 @@ class Rules:
         for name in ("penetration", "blackjack_pays"):
             put(name, to_fraction(getattr(self, name), name))
         put("insurance_upcards", tuple(self.insurance_upcards))
+        for name in ("free_doubles", "free_splits"):
+            value = getattr(self, name)
+            if isinstance(value, list | tuple):
+                put(name, tuple(value))
         put("side_bets", side_bets_from(self.side_bets))
 
     def _validate(self) -> None:
@@ -173,6 +193,16 @@ class Rules:
             raise bad("blackjack_pays", "not-positive-ratio")
         if not set(self.insurance_upcards) <= {"A", "T"}:
             raise bad("insurance_upcards", "bad-insurance-upcards")
+        if not all(
+            isinstance(t, int) and not isinstance(t, bool) and 4 <= t <= 20
+            for t in self.free_doubles
+        ) or not isinstance(self.free_doubles, tuple):
+            raise bad("free_doubles", "bad-free-doubles")
+        if not isinstance(self.free_splits, tuple) or not set(self.free_splits) <= set(PAIR_VALUES):
+            raise bad("free_splits", "bad-free-splits")
+        for t in self.free_doubles:
+            if not total_may_double(t, False, DOUBLE_ON[self.double_on]):
+                raise RulesError("free-double-not-doubled", hard=t, double_on=self.double_on)
         if self.insurance_minimum < 1:
             raise bad("insurance_minimum", "at-least", least=1)
         if self.max_hands != "unlimited" and (
@@ -233,6 +263,36 @@ class Rules:
     def may_resplit(self) -> bool:
         """Whether a box may split more than once (more than two hands)."""
         return self.hand_limit is None or self.hand_limit > 2
+
+    @property
+    def free_doubles_mask(self) -> int:
+        """``free_doubles`` as the bits the predicates read (bit ``t``: hard ``t`` is free)."""
+        return sum(1 << t for t in set(self.free_doubles))
+
+    @property
+    def free_splits_mask(self) -> int:
+        """``free_splits`` as the bits the predicates read (bit ``v``: a pair of card value
+        ``v`` is free, 1 for aces, 10 for ten-values)."""
+        return sum(1 << (PAIR_VALUES.index(r) + 1) for r in set(self.free_splits))
+
+    def double_is_free(self, total: int, soft: bool) -> bool:
+        """Whether the house stakes the double of a two-card ``total`` (``free_doubles``).
+
+        >>> fb = Rules(decks=6, free_doubles=(9, 10, 11))
+        >>> fb.double_is_free(10, False), fb.double_is_free(10, True), fb.double_is_free(12, False)
+        (True, False, False)
+        """
+        return double_is_free(total, soft, self.free_doubles_mask)
+
+    def split_is_free(self, value: int) -> bool:
+        """Whether the house stakes the split of a pair of card value ``value`` (1 for aces,
+        10 for ten-values; ``free_splits``).
+
+        >>> fb = Rules(decks=6, free_splits=("A", "8"))
+        >>> fb.split_is_free(1), fb.split_is_free(8), fb.split_is_free(10)
+        (True, True, False)
+        """
+        return split_is_free(value, self.free_splits_mask)
 
     @property
     def offers_surrender(self) -> bool:

@@ -32,6 +32,11 @@ if TYPE_CHECKING:
     from twentyone.engine.house import House
 
 PRESETS = ("ro-casino", "pl-online", "pt-casino", "hu-casino", "ru-online")
+#: The commercial variants shipped as rule files beside the five rulebooks' presets (each cites
+#: the published rule sheet of the standard game): loaded by name as the presets are.
+VARIANTS = ("free-bet",)
+#: Every rule set loaded by name.
+SHIPPED = PRESETS + VARIANTS
 
 _TOKENS_HELP = (
     "<n>D, S17|H17|H17C<n>, DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, "
@@ -41,8 +46,8 @@ _TOKENS_HELP = (
 
 def preset_text(name: str) -> str:
     """The TOML source of a shipped preset, comments and all."""
-    if name not in PRESETS:
-        raise RulesError("unknown-preset", name=name, presets=", ".join(PRESETS))
+    if name not in SHIPPED:
+        raise RulesError("unknown-preset", name=name, presets=", ".join(SHIPPED))
     # a plain file beside this module (as the catalogs are: twentyone.i18n.LOCALE_DIR), not
     # importlib.resources, whose import a new process would pay for this one read
     return (Path(__file__).parent / "presets" / f"{name}.toml").read_text("utf-8")
@@ -132,7 +137,7 @@ def load_rules(spec: str | Path | Rules) -> Rules:
     if isinstance(spec, Rules):
         return spec
     text = str(spec).strip()
-    if text in PRESETS:
+    if text in SHIPPED:
         return rules_from_toml(preset_text(text), text)
     path = Path(text)
     if text.endswith(".toml") or (path.suffix and path.exists()):
@@ -145,7 +150,7 @@ def load_rules(spec: str | Path | Rules) -> Rules:
         raise RulesError("empty-rules")
     if " " in text or re.fullmatch(r"\d+D", text.upper()):
         return parse_shorthand(text)
-    raise RulesError("bad-rules-spec", text=text, presets=", ".join(PRESETS))
+    raise RulesError("bad-rules-spec", text=text, presets=", ".join(SHIPPED))
 
 
 def load_house(spec: str | Path) -> House | None:
@@ -153,7 +158,7 @@ def load_house(spec: str | Path) -> House | None:
     from twentyone.engine.house import house_from_toml
 
     text = str(spec).strip()
-    if text in PRESETS:
+    if text in SHIPPED:
         return house_from_toml(preset_text(text))
     path = Path(text)
     if text.endswith(".toml") and path.is_file():

@@ -101,6 +101,7 @@ from twentyone.sim.hands import (
     add,
     after_card,
     best_total,
+    double_stake,
     is_natural,
     play_acts,
     split_hand,
@@ -325,7 +326,7 @@ def _apply_play(t: Tables, s: EnvArrays, i: Int, hm: Int, a: Int) -> None:
         hands[h, H_FLAGS] = fl | FL_DONE
     elif a in (HIT, DOUBLE):
         if a == DOUBLE:
-            hands[h, H_BET] = 2
+            double_stake(p, hands, h)
             fl |= FL_DOUBLED
         hands[h, H_FLAGS] = fl
         _give(hands, hc, h, draw(shoe, pos, rng, d, rec, i))
@@ -337,7 +338,7 @@ def _apply_play(t: Tables, s: EnvArrays, i: Int, hm: Int, a: Int) -> None:
             money[i] -= 0.5 * level
     else:  # split
         n = nh[i]
-        split_hand(hands, base, j, n)
+        split_hand(p, hands, base, j, n)
         nh[i] = n + 1
         for k in range(base + n, base + j + 1, -1):  # the value counts move with the hands
             for v in range(10):

@@ -42,6 +42,8 @@ from twentyone.engine.compiled import P_DAS as P_DAS
 from twentyone.engine.compiled import P_DEALER_22 as P_DEALER_22
 from twentyone.engine.compiled import P_DECKS as P_DECKS
 from twentyone.engine.compiled import P_DOUBLE_ON as P_DOUBLE_ON
+from twentyone.engine.compiled import P_FREE_DOUBLES as P_FREE_DOUBLES
+from twentyone.engine.compiled import P_FREE_SPLITS as P_FREE_SPLITS
 from twentyone.engine.compiled import P_H17 as P_H17
 from twentyone.engine.compiled import P_HOLE as P_HOLE
 from twentyone.engine.compiled import P_HSA as P_HSA

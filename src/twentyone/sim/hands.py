@@ -20,7 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from twentyone.engine.compiled import cards_pair_jit, may_stand_jit, total_may_double_jit
+from twentyone.engine.compiled import (
+    cards_pair_jit,
+    double_is_free_jit,
+    may_stand_jit,
+    split_is_free_jit,
+    total_may_double_jit,
+)
 from twentyone.sim.encode import (
     A_DOUBLE,
     A_HIT,
@@ -36,6 +42,8 @@ from twentyone.sim.encode import (
     P_BONUS,
     P_DAS,
     P_DOUBLE_ON,
+    P_FREE_DOUBLES,
+    P_FREE_SPLITS,
     P_HSA,
     P_MAX_HANDS,
     P_MIN_STAND,
@@ -55,9 +63,10 @@ H_N = 2  # cards in the hand
 H_C0 = 3  # first three cards (52-card indices): pairs and the 6-7-8 / 7-7-7 bonus
 H_C1 = 4
 H_C2 = 5
-H_BET = 6  # stake in units (2 after a double)
+H_BET = 6  # the player's stake in units (2 after a double; 0 on a hand a free split made)
 H_FLAGS = 7
-H_FIELDS = 8
+H_FREE = 8  # the house's stake in units: free doubles and splits (Free Bet)
+H_FIELDS = 9
 
 # hand flags
 FL_SPLIT = 1
@@ -245,10 +254,11 @@ def insert_hand(hands: Arr, base: Int, j: Int, nh: Int) -> None:
 
 
 @fast()
-def split_hand(hands: Arr, base: Int, j: Int, nh: Int) -> None:
+def split_hand(p: Arr, hands: Arr, base: Int, j: Int, nh: Int) -> None:
     """Split hand ``base + j`` of a box with ``nh`` hands (``Round.split``): the hands after it
-    move up one, and each half holds one card of the pair, a stake of one and the split flags
-    (split aces marked)."""
+    move up one, and each half holds one card of the pair and the split flags (split aces
+    marked); the new half stakes one unit, the house's where the split is free
+    (``P_FREE_SPLITS``)."""
     insert_hand(hands, base, j, nh)
     h = base + j
     c0, c1 = hands[h, H_C0], hands[h, H_C1]
@@ -260,5 +270,20 @@ def split_hand(hands: Arr, base: Int, j: Int, nh: Int) -> None:
         hands[k, H_ACE] = 1 if vk == 1 else 0
         hands[k, H_N] = 1
         hands[k, H_C0] = ck
-        hands[k, H_BET] = 1
         hands[k, H_FLAGS] = FL_SPLIT | aces
+    # the kept half keeps its stake; the new one has the box's bet, the house's where free
+    free = split_is_free_jit(CARD_VALUE[c0], p[P_FREE_SPLITS])
+    hands[h + 1, H_BET] = 0 if free else 1
+    hands[h + 1, H_FREE] = 1 if free else 0
+
+
+@fast()
+def double_stake(p: Arr, hands: Arr, h: Int) -> None:
+    """Round.apply's double: one more unit on hand ``h``, the house's where the double is free
+    (``P_FREE_DOUBLES``: a hard two-card total), else the player's."""
+    hsum = hands[h, H_SUM]
+    best = best_total(hsum, hands[h, H_ACE])
+    if double_is_free_jit(best, best != hsum, p[P_FREE_DOUBLES]):
+        hands[h, H_FREE] += 1
+    else:
+        hands[h, H_BET] += 1

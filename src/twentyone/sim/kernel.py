@@ -98,6 +98,7 @@ from twentyone.sim.hands import (
     after_card,
     best_total,
     chart_code,
+    double_stake,
     keep,
     play_acts,
     split_hand,
@@ -296,7 +297,7 @@ def kernel_function(counting: bool, name: str) -> Any:
                             hands[h, H_FLAGS] = fl | FL_DONE | FL_ACTED
                         elif act in (A_HIT, A_DOUBLE):
                             if act == A_DOUBLE:
-                                hands[h, H_BET] = 2
+                                double_stake(p, hands, h)
                                 fl |= FL_DOUBLED
                             hands[h, H_FLAGS] = fl | FL_ACTED
                             c = deal(shoe, st, rng, tags, sides, cp, counting)
@@ -307,7 +308,7 @@ def kernel_function(counting: bool, name: str) -> Any:
                         elif act == A_SURRENDER:
                             hands[h, H_FLAGS] = fl | FL_DONE | FL_SURRENDERED
                         else:  # split
-                            split_hand(hands, base, j, nh[b])
+                            split_hand(p, hands, base, j, nh[b])
                             nh[b] += 1
                             c = deal(shoe, st, rng, tags, sides, cp, counting)
                             if record:

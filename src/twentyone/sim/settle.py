@@ -35,6 +35,7 @@ from twentyone.sim.hands import (
     H_ACE,
     H_BET,
     H_FLAGS,
+    H_FREE,
     H_SUM,
     best_total,
     is_natural,
@@ -70,8 +71,8 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
     with blackjack (``dbj`` 1) or the total ``dealer``: a bust loses, a blackjack pays
     ``F_BJ`` unless the dealer has one, a surrender loses half (all of a late one to a dealer
     blackjack), a dealer blackjack takes every stake or, ``P_OBO``, only the original bet;
-    a dealer's 22 pushes, ``P_DEALER_22``; else the totals compare. Hands settled before
-    are left out."""
+    a dealer's 22 pushes, ``P_DEALER_22``; else the totals compare, a win paying the house's
+    free stake too (``H_FREE``). Hands settled before are left out."""
     money = 0.0
     early = p[P_SURRENDER] == 2
     original_lost = False
@@ -84,6 +85,7 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
         if fl & FL_SETTLED:
             continue
         bet = np.float64(hands[h, H_BET])
+        free = np.float64(hands[h, H_FREE])  # the house's stake: won on a win, else taken back
         if fl & FL_BUST:
             money -= bet
         elif is_natural(hands, h):
@@ -103,7 +105,7 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
             if dealer == 22 and p[P_DEALER_22]:
                 pass  # a dealer's 22 pushes every hand standing
             elif dealer > 21 or total > dealer:
-                money += bet
+                money += bet + free
             elif total < dealer:
                 money -= bet
     return money

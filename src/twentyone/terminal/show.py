@@ -54,6 +54,8 @@ class TableView(Prompter):
             cards_text(hand.cards),
             f"   {total_text(hand.cards, blackjack=hand.is_blackjack)}",
             "   " + _("bet {amount}", amount=money(hand.bet)),
+            # the house's stake from free doubles and splits (Free Bet)
+            ("   " + _("free bet {amount}", amount=money(hand.free))) if hand.free else "",
         )
 
     def show_table(self, rnd: Round) -> None:

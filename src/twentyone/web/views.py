@@ -75,6 +75,7 @@ def boxes_view(
                 {
                     "cards": [str(c) for c in h.cards],
                     "bet": h.bet,
+                    "free": h.free,
                     "total": total.total,
                     "soft": total.soft,
                     "doubled": h.doubled,

@@ -491,6 +491,8 @@ export class TableScreen {
           const info = [];
           info.push(el("span", { class: "total" }, h.surrendered ? "" : totalText(h.total, h.soft)));
           info.push(el("span", { class: "hand-bet" }, h.doubled ? _("bet {amount} doubled", { amount: money(h.bet) }) : _("bet {amount}", { amount: money(h.bet) })));
+          // the house's stake from free doubles and splits (Free Bet)
+          if (h.free) info.push(el("span", { class: "hand-free", "data-testid": `free-${i}-${j}` }, _("free bet {amount}", { amount: money(h.free) })));
           if (h.result) {
             info.push(el("span", { class: `result ${h.result}`, "data-testid": `result-${i}-${j}` }, resultText(h.result)));
             if (h.returned) info.push(el("span", { class: "paid" }, _("paid {amount}", { amount: money(h.returned) })));

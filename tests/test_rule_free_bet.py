@@ -1,0 +1,199 @@
+"""Free Bet (the ``free-bet`` rule file; ``free_doubles``, ``free_splits`` and ``dealer_22``):
+rounds settled by hand from stacked shoes as the rule sheets cited in the file describe them.
+A free double or split is the house's stake: it wins like a real one and is simply taken back
+when its hand loses or pushes; the player pays nothing in for it."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from twentyone import BoxBet, Round, StackedShoe, load_rules, replay
+from twentyone.engine.errors import RulesError
+from twentyone.engine.records import Action
+from twentyone.engine.replay import round_result, round_to_replay
+from twentyone.engine.rules import Rules
+
+FREE_BET = load_rules("free-bet")
+
+
+def _round(cards: str, *decisions: str, bankroll: int | None = None) -> Round:
+    """A one-box round of 100 at the free-bet table from ``cards`` (box, dealer up, box,
+    dealer hole, then the draws), the ``decisions`` applied in turn."""
+    bankrolls = None if bankroll is None else {"ann": bankroll}
+    rnd = Round(FREE_BET, StackedShoe(cards), [BoxBet("ann", 100)], bankrolls)
+    for d in decisions:
+        rnd.apply(d)
+    return rnd
+
+
+def _hands(rnd: Round) -> list[dict[str, object]]:
+    hands: list[dict[str, object]] = round_result(rnd)["boxes"][0]["hands"]
+    return hands
+
+
+def test_free_bet_rule_file_cites_the_standard_game() -> None:
+    r = FREE_BET
+    assert (r.decks, r.dealer_hits_soft_17, r.dealer_22) == (6, True, "push")
+    assert r.blackjack_pays == Fraction(3, 2)
+    assert r.free_doubles == (9, 10, 11)
+    assert r.free_splits == tuple("A23456789")
+    assert (r.max_hands, r.resplit_aces, r.double_after_split, r.surrender) == (
+        4,
+        True,
+        True,
+        "none",
+    )
+
+
+def test_a_won_free_double_pays_the_free_stake_too() -> None:
+    # 6-5 (hard 11) against a ten up, 7 in the hole; the double draws a ten: 21 beats 17.
+    # The player's 100 wins 100 and the house's free 100 wins 100 more: +200
+    rnd = _round("6S TH 5D 7C TD", "double")
+    assert rnd.is_over
+    double = next(r for r in rnd.log if isinstance(r, Action))
+    assert double.amount == 0  # nothing paid in
+    assert _hands(rnd) == [
+        {
+            "cards": ["6S", "5D", "TD"],
+            "bet": 100,
+            "total": 21,
+            "result": "win",
+            "free": 100,
+            "net": 200,
+        }
+    ]
+    assert rnd.net() == {"ann": 200}
+
+
+def test_a_lost_free_double_costs_only_the_bet() -> None:
+    # 6-5 doubled draws a 2: 13 against 17 loses: only the player's 100 is lost
+    rnd = _round("6S TH 5D 7C 2D", "double")
+    assert _hands(rnd)[0]["result"] == "lose"
+    assert rnd.net() == {"ann": -100}
+
+
+def test_a_pushed_free_double_returns_the_bet() -> None:
+    # 6-5 doubled draws a 6: 17 against 17 pushes; the free stake is taken back
+    rnd = _round("6S TH 5D 7C 6D", "double")
+    assert _hands(rnd)[0]["result"] == "push"
+    assert rnd.net() == {"ann": 0}
+
+
+def test_a_free_double_is_offered_with_no_money_left() -> None:
+    rnd = _round("6S TH 5D 7C", bankroll=100)  # all of it on the box
+    assert rnd.question is not None and "double" in rnd.question.actions
+
+
+def test_a_soft_double_is_paid_for() -> None:
+    # A-7 (soft 18) is not a free double: the player stakes 100 more; it draws a 2 (soft 20)
+    # against the dealer's 17: 200 won, all of it the player's stake
+    rnd = _round("AS TH 7D 7C 2D", "double")
+    double = next(r for r in rnd.log if isinstance(r, Action))
+    assert double.amount == 100
+    assert _hands(rnd)[0] | {} == {
+        "cards": ["AS", "7D", "2D"],
+        "bet": 200,
+        "total": 20,
+        "result": "win",
+    }
+    assert rnd.net() == {"ann": 200}
+
+
+def test_a_free_split_hand_wins_the_free_stake() -> None:
+    # 8-8 against a 6 up (ten in the hole: 16). The split is free: the second hand's 100 is the
+    # house's. Hand 1 takes a 3 (11) and doubles free, drawing a ten: 21; hand 2 takes a ten
+    # (18) and stands. The dealer draws a 5: 21. Hand 1 pushes, hand 2 loses: the player loses
+    # nothing (the only real stake, hand 1's, pushed)
+    rnd = _round("8S 6H 8D TC 3D TD TS 5C", "split", "double", "stand")
+    assert rnd.is_over
+    hands = _hands(rnd)
+    assert [(h["bet"], h.get("free", 0), h["result"]) for h in hands] == [
+        (100, 100, "push"),
+        (0, 100, "lose"),
+    ]
+    assert rnd.net() == {"ann": 0}
+    # the same round with the dealer drawing a 4 instead: 20; hand 1's 21 wins 100 + the free
+    # double's 100, hand 2's 18 loses its free stake only
+    rnd = _round("8S 6H 8D TC 3D TD TS 4C", "split", "double", "stand")
+    assert [h["net"] for h in _hands(rnd)] == [200, 0]
+    assert rnd.net() == {"ann": 200}
+
+
+def test_a_free_split_hand_that_wins_pays_the_house_stake_to_the_player() -> None:
+    # 8-8 against a 6 up, ten in the hole; hand 1 takes a ten (18), hand 2 a 2 then a ten (20);
+    # the dealer draws a 9: 25, bust. Hand 1 wins 100; hand 2, the house's 100, wins 100
+    rnd = _round("8S 6H 8D TC TD 2S TH 9C", "split", "stand", "hit", "stand")
+    assert rnd.is_over
+    assert [(h["result"], h.get("net")) for h in _hands(rnd)] == [("win", None), ("win", 100)]
+    assert rnd.net() == {"ann": 200}
+
+
+def test_a_ten_pair_split_is_paid_for() -> None:
+    # tens are no free split: the second hand's 100 is the player's own
+    rnd = _round("TS 6H KD TC 9S 9D", bankroll=200)
+    assert rnd.question is not None and "split" in rnd.question.actions
+    rnd.apply("split")
+    split = next(r for r in rnd.log if isinstance(r, Action))
+    assert split.amount == 100
+    assert [h.free for h in rnd.boxes[0].hands] == [0, 0]
+    assert not Round(
+        FREE_BET, StackedShoe("TS 6H KD TC"), [BoxBet("ann", 100)], {"ann": 100}
+    ).can_split()
+
+
+def test_a_player_21_pushes_against_the_dealers_22() -> None:
+    # 7-4 hits a ten: 21; the dealer 6 up, 6 in the hole, draws a ten: 22 pushes the 21
+    rnd = _round("7S 6H 4D 6C TD TS", "hit")  # 21 stands by itself
+    assert rnd.is_over
+    out = round_result(rnd)
+    assert out["dealer"]["total"] == 22
+    assert _hands(rnd)[0]["result"] == "push"
+    assert rnd.net() == {"ann": 0}
+
+
+def test_a_free_double_pushed_by_the_dealers_22_returns_the_bet() -> None:
+    # 6-5 doubled free draws a ten (21); the dealer's 22 pushes it: the free stake goes back
+    rnd = _round("6S 6H 5D 6C TD TS", "double")
+    assert _hands(rnd)[0]["result"] == "push"
+    assert rnd.net() == {"ann": 0}
+
+
+def test_a_free_bet_round_replays_exactly() -> None:
+    rnd = _round("8S 6H 8D TC 3D TD TS 4C", "split", "double", "stand")
+    again = replay(round_to_replay(rnd))
+    assert again == round_result(rnd)
+    assert round_to_replay(rnd)["rules"] == "free-bet"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("free_doubles", [3], "hard two-card totals from 4 to 20"),
+        ("free_doubles", "9", "hard two-card totals from 4 to 20"),
+        ("free_splits", ["K"], "'A', '2' to '9' and 'T'"),
+    ],
+)
+def test_free_fields_refuse_bad_values_by_name(field: str, value: object, says: str) -> None:
+    with pytest.raises(RulesError, match=field) as err:
+        Rules(decks=6).replace(**{field: value})
+    assert says in str(err.value)
+
+
+def test_a_free_double_must_be_a_double_the_table_allows() -> None:
+    with pytest.raises(RulesError, match="hard 9 may not be doubled"):
+        Rules(decks=6, double_on="10-11", free_doubles=(9, 10, 11))
+
+
+@pytest.mark.parametrize("lang", ["en", "ro", "pl", "pt", "hu", "ru"])
+def test_the_rule_card_tells_the_free_doubles_and_splits_in_every_language(lang: str) -> None:
+    from twentyone.rulecard import rule_card
+
+    card = " ".join(rule_card(FREE_BET, lang).split())
+    plain = " ".join(rule_card(FREE_BET.replace(free_doubles=(), free_splits=()), lang).split())
+    assert "9, 10, 11" in card and "9, 10, 11" not in plain  # the free totals
+    assert "A, 2, 3, 4, 5, 6, 7, 8, 9" in card  # the free pairs
+    assert len(card) > len(plain) + 200  # two sentences more
+    if lang != "en":
+        assert "is free" not in card and "house puts up" not in card  # translated
