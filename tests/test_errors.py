@@ -160,7 +160,7 @@ def test_describe_translates_by_code_and_formats_money_for_the_locale() -> None:
     assert describe(err, "en") == "box 1: bet 0.50 is outside the table limits 1.00 to 5,000.00"
     assert describe(err, "ru") == "бокс 1: ставка 0,50 вне лимитов стола от 1,00 до 5\xa0000,00"
     assert describe(err, "pt") == (
-        "lugar 1: a aposta 0,50 está fora dos limites da mesa, de 1,00 a 5.000,00"
+        "lugar 1: a aposta 0,50 está fora dos limites da mesa, de 1,00 a 5\xa0000,00"
     )
     assert i18n.Words("hu").describe(BetError("no-bets")) == (
         "nincs tét: egy körhöz legalább egy játékhelyen tét kell"

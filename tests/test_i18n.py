@@ -135,7 +135,7 @@ NBSP = "\u00a0"
     [
         ("en", "1,234.50"),
         ("ro", "1.234,50"),
-        ("pt", "1.234,50"),
+        ("pt", f"1{NBSP}234,50"),  # pt-PT (Babel's pt_PT), not Brazil's 1.234,50
         ("pl", f"1{NBSP}234,50"),
         ("hu", f"1{NBSP}234,50"),
         ("ru", f"1{NBSP}234,50"),
@@ -152,6 +152,7 @@ def test_amounts_typed_with_a_decimal_comma() -> None:
     assert i18n.parse_amount("10,5", "ru") == 1050
     assert i18n.parse_amount("1 000", "pl") == 100_000
     assert i18n.parse_amount("10.50", "pt") == 1050  # a dot without a comma: ten and a half
+    assert i18n.parse_amount("1.234,50", "pt") == 123_450  # dots still group, as typed in Brazil
     assert i18n.parse_amount("1,000.25", "en") == 100_025
     with pytest.raises(ValueError):
         i18n.parse_amount("dziesięć", "pl")
@@ -193,7 +194,7 @@ EXPECTED = {
 SUMMARY = {
     "en": "1,000.00 -> 1,015.00",
     "ro": "1.000,00 -> 1.015,00",
-    "pt": "1.000,00 -> 1.015,00",
+    "pt": f"1{NBSP}000,00 -> 1{NBSP}015,00",
     "pl": f"1{NBSP}000,00 -> 1{NBSP}015,00",
     "hu": f"1{NBSP}000,00 -> 1{NBSP}015,00",
     "ru": f"1{NBSP}000,00 -> 1{NBSP}015,00",

@@ -1,8 +1,11 @@
 """One form of address per language (issue 15, item 6), in the terminal and on the page alike:
 the catalogs are shared, so a marker of the other form anywhere is a slip.
 
-- ro: formal (dumneavoastră, "scrieți", "vă"), never tu / tău / "-te" / 2nd-person singular verbs;
-- hu: formal (Ön, "írjon", "üljön"), never te or the informal forms the review found;
+- ro: formal (dumneavoastră, "scrieți", "vă"), never tu / tău / "-te" / 2nd-person singular verbs
+  ("pierzi", "câștigi", "nu stai": the second review found them on the felt; "stai" is allowed
+  only as the stand action's name, the rulebook's word, where the msgid names that action);
+- hu: formal (Ön, "írjon", "üljön"), never te or the informal forms the reviews found, among
+  them every past-tense te-form in -tál/-tél ("Vesztettél", "Nyertél");
 - pl: the 2nd person singular the catalog uses throughout ("wpisz", "twój"), never Pan / Pani
   and no informal plural ("Obstawiajcie");
 - pt (European): formal ("o seu", "escreva"), never você (impolite in pt-PT) or tu;
@@ -24,10 +27,10 @@ LOCALE = Path(__file__).resolve().parents[1] / "src" / "twentyone" / "locale"
 #: The marks of the form a language does not use (whole words, any case).
 OTHER_FORM = {
     "ro": r"\b(tu|tău|tale|tăi|ție|ți|ești|ai pus|primești|pariezi|privești|renunți|încearcă|"
-    r"apasă|alege|selectează|ia loc)\b|-te\b",
+    r"apasă|alege|selectează|ia loc|pierzi|câștigi|stai)\b|-te\b",
     "hu": r"\b(te|téged|neked|veled|tiéd|próbáld|nyomd|jelöld|másold|válassz|regisztrálj|tegyél|"
     r"tegyétek|ülj|állj|következel|játszol|ülsz|nézed|kapod|visszakapod|feladod|megtetted|"
-    r"egyenleged|köreid|köröd|zsetonod|blackjackedre|vagy itt)\b",
+    r"egyenleged|köreid|köröd|zsetonod|blackjackedre|vagy itt)\b|\b\w+(tál|tél)\b",
     "pl": r"\b(Pan|Pani|Pana|Panu|Panią|Państwo|Państwa|Obstawiajcie)\b|\b\w+(ajcie|ujcie|ijcie)\b",
     "pt": r"\b(você|vocês|tu|teu|tua|teus|tuas|ti|contigo)\b",
     "ru": r"\b(ты|тебя|тебе|тобой|твой|твоя|твоё|твое|твои|твоего|твоей|твоих|твоим)\b",
@@ -41,6 +44,24 @@ OWN_FORM = {
     "pt": r"\b(o seu|a sua|os seus|as suas)\b",
     "ru": r"\b(ваш|ваша|ваше|ваши|вы)\b",
 }
+
+
+#: Words of the other form that are also the rulebook's name of an action, allowed where the msgid
+#: names the action: ro "stai" is the stand action ("Stai", "dublu, altfel stai"), and a
+#: 2nd-person singular verb anywhere else ("nu stai la această masă": "nu stați").
+ACTION_WORDS = {"ro": (r"\bstai\b", r"\bstand")}
+
+
+def _slips(lang: str, strings: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    other = re.compile(OTHER_FORM[lang], re.IGNORECASE)
+    word, action = ACTION_WORDS.get(lang, (None, None))
+    slips = []
+    for msgid, s in strings:
+        if word and action and re.search(action, msgid, re.IGNORECASE):
+            s = re.sub(word, "", s, flags=re.IGNORECASE)
+        if other.search(s):
+            slips.append((msgid, s))
+    return slips
 
 
 def _strings(lang: str) -> list[tuple[str, str]]:
@@ -60,8 +81,7 @@ def _strings(lang: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("lang", sorted(OTHER_FORM))
 def test_one_form_of_address(lang: str) -> None:
-    other = re.compile(OTHER_FORM[lang], re.IGNORECASE)
-    slips = [(msgid, s) for msgid, s in _strings(lang) if other.search(s)]
+    slips = _slips(lang, _strings(lang))
     assert slips == [], f"{lang}: the other form of address in {slips}"
     own = re.compile(OWN_FORM[lang], re.IGNORECASE)
     assert any(own.search(s) for _, s in _strings(lang)), f"{lang}: {OWN_FORM[lang]} never used"
@@ -72,8 +92,14 @@ def test_one_form_of_address(lang: str) -> None:
     [
         ("ro", "Soldul tău"),
         ("ro", "Renunți acum?"),
+        ("ro", "Pierzi 5,00"),
+        ("ro", "Câștigi 5,00"),
+        ("ro", "nu stai la această masă"),
         ("hu", "Feladod most?"),
         ("hu", "Egyenleged"),
+        ("hu", "Vesztettél: 5,00"),
+        ("hu", "Nyertél: 5,00"),
+        ("hu", "Duplázták, kértél lapot"),
         ("pl", "Czy Pan chce?"),
         ("pt", "você ganhou"),
         ("ru", "твой ход"),
@@ -81,6 +107,29 @@ def test_one_form_of_address(lang: str) -> None:
 )
 def test_the_markers_catch_the_other_form(lang: str, slip: str) -> None:
     assert re.search(OTHER_FORM[lang], slip, re.IGNORECASE)
+
+
+def test_romanian_stai_is_allowed_only_as_the_stand_action() -> None:
+    pairs = [
+        ("Stand", "Stai"),
+        ("double, else stand", "dublu, altfel stai"),
+        ("you are not seated at this table", "nu stai la această masă"),
+    ]
+    assert _slips("ro", pairs) == [pairs[2]]
+
+
+def test_the_felt_speaks_the_form_of_address() -> None:
+    """The win/lose line on the felt every round (felt.js), where both reviews found slips."""
+    from twentyone.i18n import Words
+
+    for lang, lose, win, seated in [
+        ("ro", "Pierdeți 5", "Câștigați 5", "nu stați la această masă"),
+        ("hu", "Veszteség: 5", "Nyeremény: 5", "nem ül ennél az asztalnál"),
+    ]:
+        w = Words(lang)
+        assert w._("You lose {amount}", amount=5) == lose
+        assert w._("You win {amount}", amount=5) == win
+        assert w._("you are not seated at this table") == seated
 
 
 def test_surrender_has_a_noun_on_the_rule_card_and_a_verb_on_the_button() -> None:

@@ -527,7 +527,7 @@ def test_tables_speak_their_rulebooks_languages(browser: Any, tmp_path: Path) ->
             labels = page.locator("#actions button.action").all_inner_texts()
             assert [label.split("\n")[0] for label in labels[:3]] == ["Ещё", "Хватит", "Удвоить"]
             expect(page.locator("#notices")).to_contain_text("ставки больше не принимаются")
-            expect(page.locator("#clock-text")).to_contain_text("затем вам: хватит")
+            expect(page.locator("#clock-text")).to_contain_text("затем автоматически: хватит")
             assert english_left(page) == []
             page.screenshot(path=str(shots / "table-ru.png"), full_page=True)
             # amounts typed the Russian way (the page's parser, as i18n.parse_amount reads them)

@@ -9,8 +9,10 @@ message reads as written in the code.
 'Итог раунда {net}'
 >>> choose_language(None, {"LANG": "pl_PL.UTF-8"}), choose_language("HU"), choose_language(None, {})
 ('pl', 'hu', 'en')
->>> format_money(123_450, "ru") == "1\\u00a0234,50", format_money(123_450, "pt")
-(True, '1.234,50')
+>>> format_money(123_450, "ru") == "1\\u00a0234,50" == format_money(123_450, "pt")
+True
+>>> format_money(123_450, "ro"), number_locale("pt"), number_locale("ru")
+('1.234,50', 'pt_PT', 'ru')
 >>> format_money(123_450, "en"), format_money(-5, "ro"), format_money(2500, "en", sign=True)
 ('1,234.50', '-0,05', '+25.00')
 >>> parse_amount("1.234,5", "pt"), parse_amount("10,50", "ru"), parse_amount("10.50", "ro")
@@ -54,6 +56,10 @@ RULEBOOK_LANGUAGES = {
 DOMAIN = "twentyone"
 #: Where the catalogs are installed (package data).
 LOCALE_DIR = Path(__file__).parent / "locale"
+#: The CLDR locale whose number data a language uses where it is not the language itself:
+#: Portuguese here is European (the pt-casino rulebook), and Babel's plain ``pt`` is Brazil's
+#: (``5.000,00``); pt_PT groups with U+00A0 NO-BREAK SPACE (``5 000,00``).
+NUMBER_LOCALES = {"pt": "pt_PT"}
 #: The environment variables read for the language, in gettext's order of precedence.
 ENV_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -135,17 +141,23 @@ def describe(err: TwentyOneError, lang: str) -> str:
     return translator(lang).gettext(template.text).format(**values)
 
 
+def number_locale(lang: str) -> str:
+    """The Babel locale for ``lang``'s numbers and money (:data:`NUMBER_LOCALES`)."""
+    code = check_language(lang)
+    return NUMBER_LOCALES.get(code, code)
+
+
 def format_number(value: int, lang: str) -> str:
     """A whole number with the locale's grouping (``12 345`` in ru, ``12,345`` in en)."""
-    return format_decimal(value, format="#,##0", locale=check_language(lang))
+    return format_decimal(value, format="#,##0", locale=number_locale(lang))
 
 
 def format_money(units: int, lang: str, *, sign: bool = False) -> str:
     """Minor units as money for the locale: two decimals, the locale's decimal and group
-    separators (Babel's CLDR data: ru, pl and hu group with U+00A0 NO-BREAK SPACE). ``sign``
-    adds ``+`` to a positive amount.
+    separators (Babel's CLDR data, :func:`number_locale`: ru, pl, hu and pt, as pt_PT, group
+    with U+00A0 NO-BREAK SPACE). ``sign`` adds ``+`` to a positive amount.
     """
-    text = format_decimal(Decimal(abs(units)) / 100, format="#,##0.00", locale=check_language(lang))
+    text = format_decimal(Decimal(abs(units)) / 100, format="#,##0.00", locale=number_locale(lang))
     if units < 0:
         return "-" + text
     return ("+" + text) if sign and units > 0 else text
@@ -159,7 +171,7 @@ def parse_amount(text: str, lang: str) -> int:
     everywhere else. Raises :class:`ValueError` for what is not an amount.
     """
     value = text.strip()
-    if get_decimal_symbol(check_language(lang)) == "," and "," in value:
+    if get_decimal_symbol(number_locale(lang)) == "," and "," in value:
         whole, _, frac = value.rpartition(",")
         for group in (".", " ", "\u00a0", "\u202f"):
             whole = whole.replace(group, "")
@@ -231,6 +243,7 @@ __all__ = [
     "describe",
     "format_money",
     "format_number",
+    "number_locale",
     "parse_amount",
     "translator",
 ]

@@ -39,8 +39,8 @@ def money(units: int, w: Words = _EN) -> str:
 
     >>> money(100), money(500_000), money(50), money(123_456_789)
     ('1.00', '5,000.00', '0.50', '1,234,567.89')
-    >>> money(500_000, Words("pt"))
-    '5.000,00'
+    >>> money(500_000, Words("pt")), money(500_000, Words("ro"))
+    ('5\xa0000,00', '5.000,00')
     """
     return w.money(units)
 

@@ -130,12 +130,12 @@ def action_name(action: str) -> str:
 
 def percent(value: float) -> str:
     """A fraction as a percentage with two decimals, for the locale (``82.76%``, ``82,76 %``)."""
-    return format_percent(value, "#,##0.00%", locale=_SPEECH.lang)
+    return format_percent(value, "#,##0.00%", locale=i18n.number_locale(_SPEECH.lang))
 
 
 def share(value: float) -> str:
     """A part of the bet as a percentage for the locale (``3.7%``, ``0.04%``, ``3,7 %``)."""
-    return format_percent(value, "#,##0.0#%", locale=_SPEECH.lang)
+    return format_percent(value, "#,##0.0#%", locale=i18n.number_locale(_SPEECH.lang))
 
 
 def hint_text(move: str, returns: dict[str, float]) -> str:

@@ -99,7 +99,7 @@ def fill(template: str, **parts: str | Text) -> Text:
 
 
 def _decimal(value: float, pattern: str = "#,##0.##") -> str:
-    return format_decimal(value, pattern, locale=language())
+    return format_decimal(value, pattern, locale=i18n.number_locale(language()))
 
 
 class Trainer(Prompter):

@@ -25,7 +25,7 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 from fastapi import APIRouter, Depends, Request, Response, status
 from pydantic import BaseModel, Field
 
-from twentyone.i18n import DOMAIN, LANGUAGE_NAMES, LANGUAGES, LOCALE_DIR, N_
+from twentyone.i18n import DOMAIN, LANGUAGE_NAMES, LANGUAGES, LOCALE_DIR, N_, number_locale
 from twentyone.web.auth import current_player, me_of
 from twentyone.web.refusal import Refusal
 from twentyone.web.schemas import Me
@@ -114,7 +114,10 @@ def _catalog(lang: str) -> tuple[bytes, str]:
         "version": "",
         "messages": dict(sorted(messages.items())),
         "plural": _plural_rule(catalog.plural_forms).model_dump(),
-        "number": {"decimal": get_decimal_symbol(lang), "group": get_group_symbol(lang)},
+        "number": {
+            "decimal": get_decimal_symbol(number_locale(lang)),
+            "group": get_group_symbol(number_locale(lang)),
+        },
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
     }
     data["version"] = hashlib.sha256(orjson.dumps(data)).hexdigest()[:16]

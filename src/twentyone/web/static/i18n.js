@@ -69,8 +69,8 @@ export function number(value) {
   return value < 0 ? "-" + text : text;
 }
 
-/** Minor units as money for the locale: 123450 -> "1,234.50" (en), "1 234,50" (ru, pl, hu;
- * a no-break space), "1.234,50" (pt, ro); ``sign`` adds + to a positive amount. */
+/** Minor units as money for the locale: 123450 -> "1,234.50" (en), "1 234,50" (ru, pl, hu, pt;
+ * a no-break space; pt is pt-PT), "1.234,50" (ro); ``sign`` adds + to a positive amount. */
 export function money(units, sign = false) {
   const abs = Math.abs(units);
   const text = number(Math.floor(abs / 100)) + current.decimal + String(abs % 100).padStart(2, "0");
