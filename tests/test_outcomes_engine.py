@@ -121,7 +121,7 @@ def _sd(dist: dict[float, float]) -> float:
 RESPLITS = [
     ("1D S17 DAS SPL3 NS", SMALL),
     ("1D H17 DAS SPL3 RSA ENHC", (4, 4, 0, 0, 0, 0, 0, 0, 0, 9)),
-    ("2D S17 DAS SPL7 RSA ENHC", (6, 0, 0, 0, 0, 0, 0, 0, 0, 14)),
+    ("2D S17 DAS SPLU RSA ENHC", (6, 0, 0, 0, 0, 0, 0, 0, 0, 14)),
     ("1D S17 NDAS SPL3 RSA LS", (4, 0, 0, 0, 0, 4, 0, 0, 0, 10)),
 ]
 
