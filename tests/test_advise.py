@@ -10,7 +10,7 @@ import pytest
 
 from twentyone import BoxBet, Round, load_rules, parse_cards
 from twentyone.analysis import action_evs
-from twentyone.analysis.advise import advise, parse_hand
+from twentyone.analysis.advise import advise, parse_hand, parse_up
 from twentyone.analysis.context import full_shoe
 from twentyone.analysis.hints import Advisor
 from twentyone.engine.shoe import Shoe
@@ -31,7 +31,7 @@ def test_advise_gives_every_legal_action_and_marks_the_best() -> None:
 def test_advise_on_a_depleted_shoe_and_insurance() -> None:
     rules = load_rules(RULES)
     shoe = (24, 24, 24, 24, 20, 22, 24, 24, 24, 80)  # sixteen tens out: a poor shoe for 16
-    hand, up = parse_hand("T 6"), parse_hand(["A"])[0]
+    hand, up = parse_hand("T 6"), parse_up("A")
     got = advise(rules, hand, "A", shoe=shoe)
     assert got.shoe == shoe
     assert got.returns == action_evs(rules, hand, up, shoe=shoe)

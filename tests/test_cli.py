@@ -239,6 +239,24 @@ def test_shoe_too_short_for_the_deal() -> None:
     assert "empty after 3 cards" in out["error"] and "while dealing the round" in out["error"]
 
 
+def test_replay_refuses_a_shoe_with_more_copies_of_a_card_than_the_decks_hold() -> None:
+    # four 9H from one deck: refused, naming the card and what the decks hold
+    data = {
+        "rules": {"decks": 1},
+        "shoe": "9H 9H 9H 9H 5C 7D",
+        "boxes": [{"player": "ann", "bet": 100}],
+        "decisions": ["stand"],
+    }
+    out = replay_error(data)
+    assert out["error"] == "shoe: 9H is stacked 4 times, but 1 deck holds 1"
+    # two decks hold two of each: two 9H replay
+    data.update(rules="2D", shoe="9H 9H 5C 9S 7D")
+    proc = cli("replay", "-", stdin=json.dumps(data))
+    assert proc.returncode == 0, proc.stdout
+    data["shoe"] = "9H 9H 5C 9H 7D"
+    assert "but 2 decks hold 2" in replay_error(data)["error"]
+
+
 def test_missing_decision_names_the_question() -> None:
     data = example("hu-casino-resplit-aces.json")
     data["decisions"] = data["decisions"][:2]  # bob's stand left out
@@ -559,3 +577,51 @@ def test_round_to_replay_of_an_unfinished_round_asks_the_same_question() -> None
         replay(data)
     assert err.value.decision == 0
     assert asked.describe() in str(err.value)
+
+
+# ----------------------------------------------------------------------------- names, charts
+def test_rules_card_of_a_copied_preset_is_named_by_its_file(tmp_path: Path) -> None:
+    text = preset_text("pt-casino").replace('blackjack_pays = "3:2"', 'blackjack_pays = "6:5"')
+    path = tmp_path / "house.toml"
+    path.write_text(text, "utf-8")
+    proc = cli("rules", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("house\n=====\n")
+    assert "pt-casino" not in proc.stdout
+
+
+def _fake_chart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``strategy`` without the chart's seconds of analysis: every cell stands."""
+    import twentyone.analysis
+    from twentyone.engine.strategy import Strategy
+
+    monkeypatch.setattr(twentyone.analysis, "basic_strategy", lambda *a, **k: Strategy.uniform("S"))
+
+
+def test_strategy_png_into_a_file_or_pipe_writes_the_image_there(
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    from twentyone.cli import main
+
+    _fake_chart(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    assert main(["strategy", "ru-online", "--format", "png"]) == 0
+    out = capsysbinary.readouterr().out
+    assert out.startswith(b"\x89PNG\r\n\x1a\n")  # the image itself, as `> c.png` wants it
+    assert list(tmp_path.iterdir()) == []  # and no other file
+
+
+def test_strategy_png_output_option_writes_the_path_given(
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    from twentyone.cli import main
+
+    _fake_chart(monkeypatch)
+    path = tmp_path / "c.png"
+    assert main(["strategy", "ru-online", "--format", "png", "-o", str(path)]) == 0
+    assert capsysbinary.readouterr().out == f"{path}\n".encode()
+    assert path.read_bytes().startswith(b"\x89PNG")

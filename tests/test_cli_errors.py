@@ -275,3 +275,76 @@ def test_serve_says_where_it_serves_and_stops_cleanly_on_ctrl_c(tmp_path: Path) 
         code = proc.wait(timeout=60)
     assert code == 0
     assert proc.stderr is not None and "Traceback" not in proc.stderr.read()
+
+
+# ----------------------------------------------------------------------------- issue 29, item 4
+def test_advise_refuses_a_one_card_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    _, err = _one_line_error(capsys, "advise", "6D", "--hand", "T", "--up", "6")
+    assert err == (
+        "twentyone: error: hand 'T': expected two cards or more, such as 'T 6' or 'TS 6D'\n"
+    )
+
+
+def test_a_bad_rank_is_worded_alike_in_advise_and_edge(capsys: pytest.CaptureFixture[str]) -> None:
+    want = "twentyone: error: bad rank 'X': expected one of 2 3 4 5 6 7 8 9 T J Q K A\n"
+    assert _one_line_error(capsys, "advise", "6D", "--hand", "T X", "--up", "6")[1] == want
+    assert _one_line_error(capsys, "advise", "6D", "--hand", "T 6", "--up", "X")[1] == want
+    assert _one_line_error(capsys, "edge", "6D S17", "--remove", "5 X")[1] == want
+
+
+def test_an_unknown_toml_key_is_named_not_pythons_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text("decks = 6\nbogus = 1\n", "utf-8")
+    _, err = _one_line_error(capsys, "rules", str(path))
+    assert f"{path}: unknown key 'bogus': expected one of blackjack_paid_at_once," in err
+    assert "__init__" not in err and "keyword argument" not in err
+
+
+def test_shorthand_errors_print_ratios_not_fractions(capsys: pytest.CaptureFixture[str]) -> None:
+    _, err = _one_line_error(capsys, "rules", "6D BJ0:1")
+    assert err == "twentyone: error: blackjack_pays='0:1': expected a positive ratio such as 3:2\n"
+
+
+def test_rules_refuse_spl9_naming_the_range(capsys: pytest.CaptureFixture[str]) -> None:
+    _, err = _one_line_error(capsys, "rules", "6D SPL9")
+    assert "'SPL9': expected SPL0 to SPL3" in err and "SPLU (no limit)" in err
+
+
+def test_simulate_indices_naming_no_set_nor_file_lists_the_sets(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import twentyone.sim.runner
+
+    monkeypatch.setattr(twentyone.sim.runner, "compile_notice", lambda **kw: False)
+    argv = ["simulate", "6D", "--rounds", "10", "--count", "hilo", "--indices", "I19"]
+    _, err = _one_line_error(capsys, *argv)
+    assert err == (
+        "twentyone: error: --indices 'I19': no such index set or file: expected I18, FAB4, "
+        "I18+FAB4, FULL or a JSON file\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("boxes", "players", "said"),
+    [("1", "a,b,c,d,e,f,g,h", "8 players with 1 box each"), ("2", "a,b,c,d", "2 boxes each")],
+)
+def test_players_who_need_more_boxes_than_the_table_has_agree_in_number(
+    capsys: pytest.CaptureFixture[str], boxes: str, players: str, said: str
+) -> None:
+    argv = ["play", "--rules", "ro-casino", "--players", players, "--boxes", boxes, "--lang", "en"]
+    _, err = _one_line_error(capsys, *argv)
+    assert said in err and "1 boxes" not in err
+
+
+@pytest.mark.parametrize(
+    ("boxes", "said"), [(1, "по 1 боксу"), (2, "по 2 бокса"), (5, "по 5 боксов")]
+)
+def test_an_error_with_a_count_takes_the_languages_plural_form(boxes: int, said: str) -> None:
+    from twentyone.engine.errors import BetError
+    from twentyone.i18n import describe
+
+    err = BetError("option-players-boxes", n=8, boxes=boxes, need=8 * boxes, table="t", most=7)
+    assert said in describe(err, "ru")
+    assert (" 1 box each" in str(err)) == (boxes == 1)

@@ -32,7 +32,14 @@ from twentyone.terminal.game import play
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "twentyone" / "locale"
-KEYWORDS = {"_": None, "N_": None, "_n": (1, 2), "_p": ((1, "c"), 2), "gettext": None}
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "_n": (1, 2),
+    "Nn_": (1, 2),
+    "_p": ((1, "c"), 2),
+    "gettext": None,
+}
 
 
 def _catalog(lang: str):  # type: ignore[no-untyped-def]

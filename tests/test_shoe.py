@@ -42,3 +42,15 @@ def test_an_unseeded_shoe_puts_a_card_at_every_place_equally_often() -> None:
 def test_a_seeded_shoe_deals_the_same_order_every_time() -> None:
     a, b = Shoe(decks=6, seed=7), Shoe(decks=6, seed=7)
     assert [a.draw() for _ in range(300)] == [b.draw() for _ in range(300)]
+
+
+def test_a_round_that_empties_the_shoe_keeps_its_cards_on_the_table() -> None:
+    # one deck, the cut card at 39: a round begun at card 38 takes 20 cards; the discards are
+    # shuffled, not the cards of the round, so it never holds a card twice (nor its replay)
+    for seed in (None, 5):
+        shoe = Shoe(decks=1, shuffle="cut-card", seed=seed)
+        shoe.draw_many(38)
+        shoe.begin_round()
+        dealt = shoe.draw_many(20)
+        assert max(Counter(dealt).values()) == 1
+        assert shoe.shuffles == 2 and shoe.remaining == 32

@@ -164,7 +164,7 @@ def test_end_of_input_mid_round_finishes_it_standing() -> None:
         ("ro-casino", ("ann",), "name two or more players"),
         ("ro-casino", ("ann", ""), "name two or more players"),
         ("ro-casino", ("ann", "bob", "ann"), "'ann' is named twice"),
-        ("ro-casino", tuple("abcdefgh"), "8 players with 1 boxes each need 8 boxes"),
+        ("ro-casino", tuple("abcdefgh"), "8 players with 1 box each need 8 boxes"),
     ],
 )
 def test_tables_and_names_that_cannot_be_shared_are_errors(

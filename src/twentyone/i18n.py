@@ -138,6 +138,12 @@ def describe(err: TwentyOneError, lang: str) -> str:
         elif name in template.money and isinstance(value, int) and not isinstance(value, bool):
             value = format_money(value, lang)
         values[name] = value
+    if template.plural is not None:
+        count = err.params.get(template.count)
+        text = translator(lang).ngettext(
+            template.text, template.plural, count if isinstance(count, int) else 2
+        )
+        return text.format(**values)
     return translator(lang).gettext(template.text).format(**values)
 
 

@@ -33,12 +33,21 @@ def parse_hand(text: str | Sequence[str]) -> list[Card]:
 
     >>> [str(c) for c in parse_hand("T 6")]
     ['TS', '6H']
+    >>> parse_hand("T")
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.CardError: hand 'T': expected two cards or more, such as 'T 6' or \
+'TS 6D'
     """
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    out = [_card(t, _SUITS[i % 4]) for i, t in enumerate(tokens)]
-    if not out:
-        raise CardError("bad-hand", text=text)
-    return out
+    if len(tokens) < 2:  # a hand is dealt two cards
+        raise CardError("bad-hand", text=text if isinstance(text, str) else " ".join(tokens))
+    return [_card(t, _SUITS[i % 4]) for i, t in enumerate(tokens)]
+
+
+def parse_up(text: str) -> Card:
+    """The dealer's up card, with or without a suit (``"T"``, ``"6H"``; clubs by default)."""
+    return _card(text, "C")
 
 
 def _card(token: str, suit: str) -> Card:
@@ -93,7 +102,7 @@ def advise(
     the pre-split decisions (CDZ-)."""
     start = time.perf_counter()
     cards = [c for c in hand if isinstance(c, Card)]
-    if len(cards) != len(hand) or isinstance(hand, str):
+    if len(cards) != len(hand) or isinstance(hand, str) or len(cards) < 2:
         cards = parse_hand(hand if isinstance(hand, str) else [str(c) for c in hand])
     upcard = up if isinstance(up, Card) else _card(up, "C")
     ctx = Context.of(rules, boxes, shoe)

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from twentyone.analysis.context import check_shoe, full_shoe
+from twentyone.engine.cards import RANKS as CARD_RANKS
 from twentyone.engine.errors import CardError
 from twentyone.engine.rules import Rules
 
@@ -59,8 +60,8 @@ def parse_ranks(text: str | Sequence[str]) -> list[int]:
         key = t.upper()
         if key not in RANK_INDEX and len(key) >= 2 and key[-1] in "SHDC":
             key = key[:-1]
-        if key not in RANK_INDEX:
-            raise CardError("bad-count-rank", text=t)
+        if key not in RANK_INDEX:  # worded as every command words a bad rank
+            raise CardError("bad-rank", rank=key, ranks=" ".join(CARD_RANKS))
         out.append(RANK_INDEX[key])
     return out
 

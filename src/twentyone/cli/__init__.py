@@ -160,6 +160,11 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
         raise TwentyOneError("png-needs-matplotlib")  # before the chart's seconds of work
     chart = basic_strategy(rules, boxes=args.boxes)
     out = render(chart, args.format, title=f"Basic strategy: {rules.name}")
+    if isinstance(out, bytes) and not args.output and not sys.stdout.isatty():
+        # `strategy --format png > chart.png`: the image is what goes to the file or pipe
+        sys.stdout.flush()
+        sys.stdout.buffer.write(out)
+        return 0
     if isinstance(out, bytes) or args.output:
         slug = "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in rules.name)
         path = args.output or f"strategy-{slug}.{args.format}"
@@ -344,7 +349,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     g.add_argument("rules", help="preset, TOML file or shorthand")
     g.add_argument("--format", choices=("text", "json", "html", "png"), default="text")
     g.add_argument(
-        "--output", default=None, help="write to this file (PNG: default strategy-NAME.png)"
+        "-o",
+        "--output",
+        default=None,
+        help="write the chart to this file (and print its path); without it a PNG goes to "
+        "standard output when that is a file or a pipe (strategy --format png > chart.png), "
+        "to strategy-NAME.png at a terminal",
     )
     g.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
     g.set_defaults(func=_cmd_strategy)

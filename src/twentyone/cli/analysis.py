@@ -129,12 +129,14 @@ def _table_imports() -> None:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    from twentyone.analysis.advise import advise
+    from twentyone.analysis.advise import advise, parse_hand, parse_up
     from twentyone.engine.rulesets import load_rules
 
     rules = load_rules(args.rules)
+    # what was typed is checked before the kernels load (or compile)
+    hand, up, shoe = parse_hand(args.hand), parse_up(args.up), _shoe_arg(rules, args)
     _compile_notice(rules, args.boxes, distributions=False)
-    got = advise(rules, args.hand, args.up, shoe=_shoe_arg(rules, args), boxes=args.boxes)
+    got = advise(rules, hand, up, shoe=shoe, boxes=args.boxes)
     if args.json:
         print(json.dumps(got.to_json()))
         return 0

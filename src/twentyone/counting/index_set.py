@@ -202,9 +202,10 @@ def published_text(name: str) -> str:
     return resources.files("twentyone.counting").joinpath(f"published/{path}").read_text("utf-8")
 
 
-def load_indices(spec: str) -> tuple[IndexPlay, ...]:
+def load_indices(spec: str, known: str = "I18, FAB4, I18+FAB4") -> tuple[IndexPlay, ...]:
     """``--indices``: ``I18``, ``FAB4``, ``I18+FAB4`` (the shipped published sets, together) or
-    a JSON file's path."""
+    a JSON file's path; ``known`` lists the sets the option takes, for the error naming
+    neither a set nor a file."""
     names = [s.strip().upper() for s in spec.split("+")]
     if all(n in PUBLISHED for n in names):
         plays: list[IndexPlay] = []
@@ -213,6 +214,8 @@ def load_indices(spec: str) -> tuple[IndexPlay, ...]:
         return tuple(plays)
     try:
         text = Path(spec).read_text("utf-8")
+    except FileNotFoundError as exc:
+        raise CountError("index-unknown", source=spec, names=known) from exc
     except OSError as exc:
         raise CountError("index-file", source=spec, reason=exc.strerror or str(exc)) from exc
     try:

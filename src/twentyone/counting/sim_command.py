@@ -151,7 +151,7 @@ def _indices(spec: str, rules: Rules | None, count: str) -> tuple[IndexPlay, ...
     exact analysis (:func:`twentyone.counting.indices.named_indices`; shipped for the presets,
     computed for other rules, a minute or two); anything else goes to :func:`load_indices`."""
     if spec.strip().upper() != "FULL":
-        return load_indices(spec)
+        return load_indices(spec, known="I18, FAB4, I18+FAB4, FULL")
     if rules is None:
         raise ValueError("--indices FULL needs the rules the indices are generated for")
     from twentyone.counting.indices import named_indices

@@ -33,17 +33,38 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message with a plural form for extraction (``pybabel extract -k Nn_:1,2``)."""
+    return singular, plural
+
+
 @dataclass(frozen=True)
 class Template:
     """An error code's English message (``{named}`` placeholders) and which of its parameters
-    are money in minor units (formatted for the locale where the message is shown)."""
+    are money in minor units (formatted for the locale where the message is shown). A message
+    with a ``plural`` form takes the form its ``count`` parameter asks for (gettext's
+    ``ngettext``: "1 box", "2 boxes")."""
 
     text: str
     money: tuple[str, ...] = ()
+    plural: str | None = None
+    count: str = "n"
+
+    def english(self, params: dict[str, Any]) -> str:
+        """The English message with these parameters."""
+        text = self.text
+        if self.plural is not None and params.get(self.count) != 1:
+            text = self.plural
+        return text.format(**params)
 
 
 def _t(text: str, *money: str) -> Template:
     return Template(text, money)
+
+
+def _tn(forms: tuple[str, str], count: str) -> Template:
+    """A template with a plural form chosen by the parameter ``count``."""
+    return Template(forms[0], plural=forms[1], count=count)
 
 
 #: Every error code and its English template. The web page formats the money parameters
@@ -57,14 +78,20 @@ TEMPLATES: dict[str, Template] = {
         N_("bad card {text!r}: expected rank (2-9 T J Q K A) then suit (C D H S), e.g. 'AS'")
     ),
     "shoe-empty": _t(N_("the stacked shoe is empty after {count} cards")),
-    "bad-hand": _t(N_("hand {text!r}: expected cards such as 'T 6' or 'TS 6D'")),
+    "stack-too-many": _tn(
+        Nn_(
+            "shoe: {card} is stacked {count} times, but {decks} deck holds {most}",
+            "shoe: {card} is stacked {count} times, but {decks} decks hold {most}",
+        ),
+        "decks",
+    ),
+    "bad-hand": _t(N_("hand {text!r}: expected two cards or more, such as 'T 6' or 'TS 6D'")),
     "bad-shoe-text": _t(
         N_(
             "shoe {text!r}: expected ten counts (A, 2..9, ten-value), e.g. "
             "'24 24 24 24 20 22 24 24 24 96'"
         )
     ),
-    "bad-count-rank": _t(N_("card {text!r}: expected a rank A, 2..9, T (or 10, J, Q, K)")),
     "remove-too-many": _t(N_("remove {remove!r}: more {rank} than the shoe holds ({counts})")),
     "bad-shoe-counts": _t(
         N_("shoe {counts}: expected ten counts (A, 2..9, ten-value), none negative")
@@ -79,6 +106,7 @@ TEMPLATES: dict[str, Template] = {
     "at-least": _t(N_("{field}={value!r}: expected at least {least}")),
     "not-a-fraction": _t(N_("{field}={value!r}: expected a fraction between 0 and 1")),
     "not-a-ratio": _t(N_("{field}={value!r}: expected a ratio such as '3:2', '2/3' or '0.75'")),
+    "not-a-payout": _t(N_("{field}={value!r}: expected a payout such as '3:2' (3 to 2) or '6:5'")),
     "not-positive-ratio": _t(N_("{field}={value!r}: expected a positive ratio such as 3:2")),
     "bad-insurance-upcards": _t(
         N_("{field}={value!r}: expected a list of 'A' (ace) and/or 'T' (ten-value card)")
@@ -90,7 +118,7 @@ TEMPLATES: dict[str, Template] = {
         N_("{field}={value!r}: expected a list of pairs among 'A', '2' to '9' and 'T'")
     ),
     "bad-max-hands": _t(
-        N_("{field}={value!r}: expected 1 (no split) or more hands, or 'unlimited'")
+        N_("{field}={value!r}: expected 1 (no split) to 4 hands, or 'unlimited' (no limit)")
     ),
     # side bets: their ids, kinds and paytables
     "bad-side-bet-id": _t(N_("side bet id {id!r}: expected lower-case letters, digits, + or -")),
@@ -161,8 +189,16 @@ TEMPLATES: dict[str, Template] = {
     "unknown-preset": _t(N_("unknown preset {name!r}: expected one of {presets}")),
     "bad-toml": _t(N_("{source}: not valid TOML: {reason}")),
     "bad-rules-file": _t(N_("{source}: {reason}; the fields are {fields}")),
+    "unknown-rules-key": _t(N_("{source}: unknown key {key!r}: expected one of {fields}")),
+    "rules-need-decks": _t(N_("{source}: no decks: a rule set needs decks = 1 to 8")),
     "unreadable-rules-file": _t(N_("cannot read rules file {path!r}: {reason}")),
     "unknown-token": _t(N_("unknown shorthand token {token!r} in {text!r}: expected {expected}")),
+    "bad-split-token": _t(
+        N_(
+            "shorthand token {token!r}: expected SPL0 to SPL3 (up to 3 splits: 4 hands) or "
+            "SPLU (no limit)"
+        )
+    ),
     "contradictory-tokens": _t(
         N_("shorthand {text!r} says both {first} and {second}: keep one of them")
     ),
@@ -325,6 +361,9 @@ TEMPLATES: dict[str, Template] = {
     "ramp-empty": _t(N_('--ramp {text!r}: expected tc:units pairs, e.g. "0:1 1:2 2:4"')),
     "ramp-file": _t(N_("--ramp {source!r}: {reason}")),
     "index-file": _t(N_("--indices {source!r}: {reason}")),
+    "index-unknown": _t(
+        N_("--indices {source!r}: no such index set or file: expected {names} or a JSON file")
+    ),
     "index-keys": _t(
         N_(
             "--indices {source!r}, entry {n}: expected an object with the keys hand, up, "
@@ -410,11 +449,14 @@ TEMPLATES: dict[str, Template] = {
             "without --players"
         )
     ),
-    "option-players-boxes": _t(
-        N_(
+    "option-players-boxes": _tn(
+        Nn_(
+            "--players: {n} players with {boxes} box each need {need} boxes, but the "
+            "{table} table has {most}",
             "--players: {n} players with {boxes} boxes each need {need} boxes, but the "
-            "{table} table has {most}"
-        )
+            "{table} table has {most}",
+        ),
+        "boxes",
     ),
     "no-such-language": _t(N_("--lang {lang}: no such language; choose one of {names}")),
 }
@@ -430,7 +472,7 @@ class TwentyOneError(ValueError):
             raise KeyError(f"error code {code!r}: not in twentyone.engine.errors.TEMPLATES")
         self.code = code
         self.params = params
-        super().__init__(TEMPLATES[code].text.format(**params))
+        super().__init__(TEMPLATES[code].english(params))
 
     @property
     def template(self) -> Template:

@@ -20,7 +20,7 @@ def to_fraction(value: Any, name: str) -> Fraction:
     if isinstance(value, Fraction):
         return value
     if isinstance(value, bool):
-        raise RulesError("not-a-ratio", field=name, value=value)
+        raise _not_a_ratio(value, name)
     if isinstance(value, int):
         return Fraction(value)
     if isinstance(value, str):
@@ -28,7 +28,15 @@ def to_fraction(value: Any, name: str) -> Fraction:
             return Fraction(value.replace(":", "/").strip())
         except (ValueError, ZeroDivisionError):
             pass
-    raise RulesError("not-a-ratio", field=name, value=value)
+    raise _not_a_ratio(value, name)
+
+
+def _not_a_ratio(value: Any, name: str) -> RulesError:
+    """The error for a value that is no ratio; a payout's hint shows payouts (a ratio's
+    '2/3' would read as paying 2 to 3)."""
+    if name == "blackjack_pays":
+        return RulesError("not-a-payout", field=name, value=value)
+    return RulesError("not-a-ratio", field=name, value=value)
 
 
 def fraction_text(value: Fraction) -> str:

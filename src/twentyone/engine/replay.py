@@ -20,10 +20,10 @@ from functools import lru_cache
 from typing import Any
 
 from twentyone.engine.cards import format_cards, hand_total
-from twentyone.engine.errors import ReplayError, ShoeExhaustedError, TwentyOneError
+from twentyone.engine.errors import ReplayError, RulesError, ShoeExhaustedError, TwentyOneError
 from twentyone.engine.hands import BoxBet
 from twentyone.engine.round import Round
-from twentyone.engine.rules import Rules, upgrade_legacy
+from twentyone.engine.rules import Rules, rules_from_fields
 from twentyone.engine.rulesets import SHIPPED, load_rules
 from twentyone.engine.shoe import StackedShoe
 
@@ -32,9 +32,9 @@ def rules_from_spec(spec: Any) -> Rules:
     """A replay's ``rules``: a preset name, TOML path, shorthand, or an inline table of fields."""
     if isinstance(spec, Mapping):
         try:
-            return Rules(**upgrade_legacy(dict(spec)))
-        except TypeError as exc:
-            raise ReplayError("replay-rules", reason=str(exc)) from exc
+            return rules_from_fields(dict(spec), "table")
+        except RulesError as exc:  # told as the replay's: "rules: table: unknown key 'x'..."
+            raise ReplayError("replay-rules", reason=exc) from exc
     if not isinstance(spec, str):
         raise ReplayError("replay-rules-type", value=spec)
     return load_rules(spec)
@@ -169,7 +169,8 @@ def replay_round(data: Mapping[str, Any]) -> Round:
     index = 0
     rnd: Round | None = None
     try:
-        rnd = Round(rules, StackedShoe(data["shoe"]), replay_boxes(data["boxes"]), bankrolls)
+        shoe = StackedShoe(data["shoe"], decks=rules.decks)  # no card more often than the decks
+        rnd = Round(rules, shoe, replay_boxes(data["boxes"]), bankrolls)
         for index, decision in enumerate(decisions):
             if rnd.is_over:
                 raise ReplayError("left-over-decision", decision=index, text=decision, count=index)

@@ -9,7 +9,8 @@ is made and refuses invalid values and combinations with a message naming the fi
 >>> Rules(decks=6, max_hands=0)
 Traceback (most recent call last):
 ...
-twentyone.engine.errors.RulesError: max_hands=0: expected 1 (no split) or more hands, or 'unlimited'
+twentyone.engine.errors.RulesError: max_hands=0: expected 1 (no split) to 4 hands, or \
+'unlimited' (no limit)
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ Dealer22 = Literal["bust", "push"]
 
 #: Pairs by value, as ``free_splits`` names them (a ten-value pair is ``T``).
 PAIR_VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+
+#: The most hands a box may have under a numbered limit: real houses split to two, three or
+#: four hands, or without a limit (``max_hands = "unlimited"``: ro.16, hu.8).
+MOST_HANDS = 4
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "shuffle": ("continuous", "cut-card"),
@@ -164,7 +169,10 @@ class Rules:
 
     def _validate(self) -> None:
         def bad(name: str, code: str, **params: Any) -> RulesError:
-            return RulesError(code, field=name, value=getattr(self, name), **params)
+            value = getattr(self, name)
+            if isinstance(value, Fraction):  # as the rule files write a ratio: '0:1', '6:5'
+                value = f"{value.numerator}:{value.denominator}"
+            return RulesError(code, field=name, value=value, **params)
 
         for name, choices in _CHOICES.items():
             if getattr(self, name) not in choices:
@@ -208,7 +216,7 @@ class Rules:
         if self.max_hands != "unlimited" and (
             not isinstance(self.max_hands, int)
             or isinstance(self.max_hands, bool)
-            or self.max_hands < 1
+            or not 1 <= self.max_hands <= MOST_HANDS
         ):
             raise bad("max_hands", "bad-max-hands")
         if self.resplit_aces and self.max_hands != "unlimited" and self.max_hands < 3:
@@ -345,7 +353,11 @@ class Rules:
         changes = upgrade_legacy(dict(changes), values["side_bets"])
         unknown = set(changes) - set(values)
         if unknown:
-            raise RulesError("unknown-fields", unknown=sorted(unknown), known=sorted(values))
+            raise RulesError(
+                "unknown-fields",
+                unknown=", ".join(sorted(unknown)),
+                known=", ".join(sorted(values)),
+            )
         values.update(changes)
         return Rules(**values)
 
@@ -362,6 +374,32 @@ class Rules:
                 v = list(v)
             out[f.name] = v
         return out
+
+
+def rules_from_fields(data: dict[str, Any], source: str) -> Rules:
+    """Rules from a table of fields (a TOML file's, a replay's inline rules), the old keys
+    upgraded (:func:`upgrade_legacy`); an unknown key and a missing ``decks`` are errors
+    naming them and the fields, ``source`` saying where the table came from.
+
+    >>> rules_from_fields({"decks": 6, "surender": "late"}, "house.toml")
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.RulesError: house.toml: unknown key 'surender': expected one of \
+blackjack_paid_at_once, blackjack_pays, ..., table_max, table_min
+    """
+    values = upgrade_legacy(dict(data))
+    known = sorted(f.name for f in fields(Rules))
+    for key in values:
+        if key not in known:
+            raise RulesError("unknown-rules-key", source=source, key=key, fields=", ".join(known))
+    if "decks" not in values:
+        raise RulesError("rules-need-decks", source=source)
+    try:
+        return Rules(**values)
+    except TypeError as exc:  # not a table of fields at all
+        raise RulesError(
+            "bad-rules-file", source=source, reason=str(exc), fields=", ".join(known)
+        ) from exc
 
 
 #: The side bet ids the old keys ``jackpot_paytable`` and ``bonus_678_777`` become.

@@ -13,7 +13,7 @@ or a shorthand string.
 Traceback (most recent call last):
 ...
 twentyone.engine.errors.RulesError: unknown shorthand token 'XYZ' in '6D XYZ': expected <n>D, \
-S17|H17|H17C<n>, DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, BJ<a>:<b>, \
+S17|H17|H17C<n>, DOA|D9|D10, DAS|NDAS, SPL0-3|SPLU, RSA, HSA, NS|LS|ES, ENHC|OBO, BJ<a>:<b>, \
 CSM|PEN<p>, DFL, P22
 >>> load_rules("6D H17 P22").dealer_22
 'push'
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from twentyone.engine.errors import RulesError
-from twentyone.engine.rules import Rules, to_fraction, upgrade_legacy
+from twentyone.engine.rules import MOST_HANDS, Rules, rules_from_fields, to_fraction
 
 if TYPE_CHECKING:
     from twentyone.engine.house import House
@@ -39,7 +39,7 @@ VARIANTS = ("free-bet",)
 SHIPPED = PRESETS + VARIANTS
 
 _TOKENS_HELP = (
-    "<n>D, S17|H17|H17C<n>, DOA|D9|D10, DAS|NDAS, SPL<k>, RSA, HSA, NS|LS|ES, ENHC|OBO, "
+    "<n>D, S17|H17|H17C<n>, DOA|D9|D10, DAS|NDAS, SPL0-3|SPLU, RSA, HSA, NS|LS|ES, ENHC|OBO, "
     "BJ<a>:<b>, CSM|PEN<p>, DFL, P22"
 )
 
@@ -53,8 +53,9 @@ def preset_text(name: str) -> str:
     return (Path(__file__).parent / "presets" / f"{name}.toml").read_text("utf-8")
 
 
-def rules_from_toml(text: str, source: str = "<toml>") -> Rules:
-    """Build rules from TOML text; unknown keys and bad values are errors naming them."""
+def rules_from_toml(text: str, source: str = "<toml>", name: str | None = None) -> Rules:
+    """Build rules from TOML text; unknown keys and bad values are errors naming them.
+    ``name`` names rules whose text has no ``name`` of its own (default ``custom``)."""
     import tomllib  # here: shorthand rules need no TOML parser (about 5 ms to import)
 
     try:
@@ -64,18 +65,15 @@ def rules_from_toml(text: str, source: str = "<toml>") -> Rules:
     from twentyone.engine.house import split_house
 
     data = split_house(data)[0]  # the house is not a rule (twentyone.engine.house)
-    try:
-        return Rules(**upgrade_legacy(data))
-    except TypeError as exc:
-        known = sorted(Rules.__dataclass_fields__)
-        raise RulesError(
-            "bad-rules-file", source=source, reason=str(exc), fields=", ".join(known)
-        ) from exc
+    if name is not None:
+        data.setdefault("name", name)
+    return rules_from_fields(data, source)
 
 
 def parse_shorthand(text: str) -> Rules:
     """Rules from the analysts' shorthand, e.g. ``"6D S17 DAS SPL3 RSA LS"``.
 
+    ``SPL<k>``: up to k splits (k + 1 hands, k from 0 to 3), ``SPLU``: no limit.
     Tokens left out take the common defaults (S17, DOA, DAS, SPL3, one card to split aces, NS,
     a peeking hole-card dealer, BJ3:2, PEN0.75, insurance on an ace and even money, a dealer's
     22 busts). ``P22``: a dealer's 22 pushes every hand still standing.
@@ -95,8 +93,10 @@ def parse_shorthand(text: str) -> Rules:
             got["double_on"] = {"DOA": "any", "D9": "9-11", "D10": "10-11"}[token]
         elif token in ("DAS", "NDAS"):
             got["double_after_split"] = token == "DAS"
-        elif m := re.fullmatch(r"SPL(\d+)", token):
-            got["max_hands"] = int(m[1]) + 1
+        elif m := re.fullmatch(r"SPL(\d+|U)", token):  # k splits: k + 1 hands; U: no limit
+            if m[1] != "U" and not 0 <= int(m[1]) < MOST_HANDS:
+                raise RulesError("bad-split-token", token=token)
+            got["max_hands"] = "unlimited" if m[1] == "U" else int(m[1]) + 1
         elif token == "RSA":
             got["resplit_aces"] = True
         elif token == "HSA":
@@ -133,7 +133,12 @@ def parse_shorthand(text: str) -> Rules:
 
 
 def load_rules(spec: str | Path | Rules) -> Rules:
-    """A preset name, a TOML file path, or shorthand; a :class:`Rules` passes through."""
+    """A preset name, a TOML file path, or shorthand; a :class:`Rules` passes through.
+
+    A rule file is named by its own ``name``, else by its file name without ``.toml``; a file
+    that keeps a preset's name but changes its rules (a copied preset) is named by its file
+    name too, so that no report calls a house's rules the preset's.
+    """
     if isinstance(spec, Rules):
         return spec
     text = str(spec).strip()
@@ -145,12 +150,20 @@ def load_rules(spec: str | Path | Rules) -> Rules:
             content = path.read_text("utf-8")
         except OSError as exc:
             raise RulesError("unreadable-rules-file", path=text, reason=exc.strerror) from exc
-        return rules_from_toml(content, text)
+        return _own_name(rules_from_toml(content, text, name=path.stem), path)
     if not text:
         raise RulesError("empty-rules")
     if " " in text or re.fullmatch(r"\d+D", text.upper()):
         return parse_shorthand(text)
     raise RulesError("bad-rules-spec", text=text, presets=", ".join(SHIPPED))
+
+
+def _own_name(rules: Rules, path: Path) -> Rules:
+    """Rules read from ``path`` renamed after the file when they carry a preset's name but
+    are not that preset's rules (a preset copied and changed)."""
+    if rules.name not in PRESETS or rules == load_rules(rules.name):
+        return rules
+    return rules.replace(name=path.name if path.stem in PRESETS else path.stem)
 
 
 def load_house(spec: str | Path) -> House | None:

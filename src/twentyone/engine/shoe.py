@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
 from twentyone.engine.cards import Card, full_deck, parse_cards
-from twentyone.engine.errors import RulesError, ShoeExhaustedError
+from twentyone.engine.errors import CardError, RulesError, ShoeExhaustedError
 
 if TYPE_CHECKING:
     from twentyone.engine.rules import Rules
@@ -83,6 +84,7 @@ class Shoe:
         self._lazy = seed is None
         self._cards: list[Card] = []
         self._next = 0
+        self._round_start = 0  # where the round in play began
         self.shuffles = 0
         self._shuffle()
 
@@ -97,7 +99,7 @@ class Shoe:
         self._cards = list(full_deck()) * self.decks
         if not self._lazy:
             self._rng.shuffle(self._cards)
-        self._next = 0
+        self._next = self._round_start = 0
         self.shuffles += 1
 
     @property
@@ -117,12 +119,29 @@ class Shoe:
     def begin_round(self) -> None:
         if self.shuffle_mode == "continuous" or self.cut_card_out:
             self._shuffle()
+        self._round_start = self._next
+
+    def _shuffle_discards(self) -> None:
+        """A round that passes the cut card deep enough to empty the shoe: the discards are
+        shuffled into a new shoe, as a real dealer does, and the round's cards stay on the
+        table (so no round holds more copies of a card than the decks do, and its replay
+        stacks no more). They stand first in the new order, as dealt."""
+        on_table = self._cards[self._round_start : self._next]
+        rest = Counter(full_deck() * self.decks)
+        rest.subtract(on_table)
+        discards = list(rest.elements())
+        if not discards:  # a round that holds every card (no round of a real table does)
+            self._shuffle()
+            return
+        if not self._lazy:
+            self._rng.shuffle(discards)
+        self._cards = on_table + discards
+        self._round_start, self._next = 0, len(on_table)
+        self.shuffles += 1
 
     def draw(self) -> Card:
         if self._next >= self.size:
-            # A round that passes the cut card deep enough to empty the shoe: reshuffle
-            # the discards (a real dealer does the same).
-            self._shuffle()
+            self._shuffle_discards()
         cards, i = self._cards, self._next
         if self._lazy:  # this draw's Fisher-Yates step: any card not dealt yet, uniformly
             j = i + self._rng.randrange(self.size - i)
@@ -137,18 +156,27 @@ class Shoe:
 class StackedShoe:
     """Deals exactly the given cards, in order; running out is an error.
 
+    With ``decks`` (the rules' decks, as a replay gives them) a stack holding more copies of a
+    card than that many decks hold is refused (:class:`CardError` naming the card).
+
     >>> StackedShoe([]).draw()
     Traceback (most recent call last):
     ...
     twentyone.engine.errors.ShoeExhaustedError: the stacked shoe is empty after 0 cards
+    >>> StackedShoe("9H 5C 9H", decks=1)
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.CardError: shoe: 9H is stacked 2 times, but 1 deck holds 1
     """
 
-    def __init__(self, cards: str | Iterable[Card | str]) -> None:
+    def __init__(self, cards: str | Iterable[Card | str], *, decks: int | None = None) -> None:
         if isinstance(cards, str):
             self._cards = list(parse_cards(cards))
         else:
             self._cards = [c if isinstance(c, Card) else Card.parse(c) for c in cards]
         self._next = 0
+        if decks is not None:
+            _check_copies(self._cards, decks)
 
     def begin_round(self) -> None:
         """A stacked shoe never reshuffles."""
@@ -163,3 +191,14 @@ class StackedShoe:
     @property
     def remaining(self) -> int:
         return len(self._cards) - self._next
+
+
+def _check_copies(cards: list[Card], decks: int) -> None:
+    """Refuse a stack with more copies of a card than ``decks`` decks hold (one each a deck):
+    the card that passes the count first, with how many times it is stacked."""
+    copies = Counter(cards)
+    for card in cards:
+        if copies[card] > decks:
+            raise CardError(
+                "stack-too-many", card=str(card), count=copies[card], decks=decks, most=decks
+            )
