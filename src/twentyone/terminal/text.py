@@ -139,6 +139,25 @@ def percent(value: float) -> str:
     return format_percent(value, "#,##0.00%", locale=_SPEECH.lang)
 
 
+def stakes_text(rules: Rules, stakes: Iterable[tuple[int, dict[str, int]]]) -> str:
+    """Bets box by box, each with its side bets (``r``'s offer and "Rebet"): ``main`` and
+    each side bet's id to its stake (a ``"main"`` key among the sides is skipped).
+
+    >>> from twentyone.engine.rulesets import load_rules
+    >>> stakes_text(load_rules("pt-casino"), [(1000, {"jackpot": 100}), (500, {})])
+    '10.00 + Aces jackpot 1.00 · 5.00'
+    """
+    shown = []
+    for main, sides in stakes:
+        parts = [money(main)]
+        for side_id, amount in sides.items():
+            if side_id != "main" and amount:
+                title = rules.side_bet(side_id, staked=False).spec.title
+                parts.append(f"{_(title)} {money(amount)}")
+        shown.append(" + ".join(parts))
+    return " · ".join(shown)
+
+
 def hint_text(move: str, returns: dict[str, float]) -> str:
     """The ``--hints`` line, in words: the chart's move and what each of the two nearest
     other choices costs (or, where the cards left favour it, gains) per unit bet against it,
