@@ -375,7 +375,7 @@ def test_the_progress_bar_shows_rate_and_time_left_after_two_seconds() -> None:
     bar.bar.refresh()
     shown = screen.getvalue()
     assert "10,000,000/100,000,000" in shown or "10000000/100000000" in shown
-    assert "2.86 million rounds/s" in shown  # 10 million rounds in 3.5 seconds
+    assert "2.86 M rounds/s" in shown  # 10 million rounds in 3.5 seconds
     assert "0:00:12" in shown  # the time left: 90 million rounds at 8 million a second
     bar.close()
     assert bar.bar is None

@@ -172,7 +172,7 @@ class ProgressBar:
             self._show()
         if self.bar is not None:
             seconds = self.clock() - self.start
-            rate = f"{self.done / seconds / 1e6:.2f} million rounds/s" if seconds > 0 else ""
+            rate = f"{self.done / seconds / 1e6:.2f} M rounds/s" if seconds > 0 else ""
             self.bar.update(self.task, completed=self.done, rate=rate)
 
     def _show(self) -> None:
@@ -187,7 +187,7 @@ class ProgressBar:
 
         self.bar = Progress(
             TextColumn("simulating"),
-            BarColumn(),
+            BarColumn(bar_width=16),  # the whole line in 80 columns
             MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}", style="progress.data.speed"),
             TimeRemainingColumn(),
