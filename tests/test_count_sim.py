@@ -229,3 +229,14 @@ def test_indices_full_are_the_generated_set_for_the_rules() -> None:
     generated = indices_from_data(named_indices(rules, "hilo", "FULL"), "FULL")
     assert setup.indices == generated
     assert len(generated) > len(load_indices("I18+FAB4"))  # every decision, not a subset
+
+
+def test_a_counting_run_longer_than_a_day_is_refused_with_its_limit() -> None:
+    # issue 29 item 4: --count with 10^20 rounds seeded every chunk first and never started
+    from twentyone.sim.runner import COUNT_BOX_ROUNDS_A_CORE_DAY
+
+    rules = load_rules("6D S17 DAS LS")
+    with pytest.raises(TwentyOneError) as err:
+        simulate_counting(rules, 10**20, setup(players=3), workers=2)
+    assert err.value.code == "sim-rounds-day"
+    assert err.value.params["most"] == COUNT_BOX_ROUNDS_A_CORE_DAY * 2 // 3

@@ -277,3 +277,105 @@ def test_a_first_run_compiles_the_kernel_aside(monkeypatch: pytest.MonkeyPatch) 
     assert helper is not None
     helper.join(timeout=120)
     assert helper.exitcode == 0
+
+
+# ---------------------------------------------------------------- long runs (issue 29, item 4)
+def test_a_run_longer_than_a_day_is_refused_with_its_limit() -> None:
+    from twentyone.sim.runner import BOX_ROUNDS_A_CORE_DAY, check_arguments, most_rounds
+
+    rules = load_rules("6D S17 CSM")
+    check_arguments(rules, BOX_ROUNDS_A_CORE_DAY, 1, 1)  # a day on one core: taken
+    assert most_rounds(2, 4) == 2 * BOX_ROUNDS_A_CORE_DAY  # 4 cores, each round two boxes
+    for rounds, boxes, workers in ((10**20, 1, 2), (10**12 + 1, 1, 1), (6 * 10**11, 2, 1)):
+        with pytest.raises(TwentyOneError) as err:
+            check_arguments(rules, rounds, boxes, workers)
+        assert err.value.code == "sim-rounds-day"
+        assert err.value.params == {"rounds": rounds, "most": most_rounds(boxes, workers)}
+    # the command refuses at once, naming the limit (it used to run forever)
+    out = cli("6D S17 CSM", "--rounds", str(10**20), "--workers", "2", "--json")
+    assert out.returncode == 2 and out.stdout == ""
+    assert f"expected at most {2 * BOX_ROUNDS_A_CORE_DAY}" in out.stderr
+
+
+def test_the_chunks_are_made_as_they_are_needed() -> None:
+    # a run of a million chunks does not seed them all before the first one plays
+    from twentyone.sim.tasks import make_tasks
+
+    tasks = make_tasks(load_rules("6D"), BOOK, 10**12, 1, 9)
+    assert len(tasks) == 10**6 and tasks[-1].index == 10**6 - 1
+    few = make_tasks(load_rules("6D"), BOOK, 3 * CHUNK + 5, 1, 9)
+    assert [t.rounds for t in few] == [CHUNK, CHUNK, CHUNK, 5]
+    assert all((t.state == s).all() for t, s in zip(few, chunk_states(9, 4), strict=True))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_a_run_with_the_rounds_played(workers: int) -> None:
+    from twentyone.sim.runner import Interrupted
+
+    rules = load_rules("6D S17 CSM")
+    seen: list[int] = []
+
+    def ctrl_c_after_three_chunks(rounds: int) -> None:
+        seen.append(rounds)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as stop:
+        simulate(rules, 50 * CHUNK, seed=4, workers=workers, strategy=BOOK,
+                 progress=ctrl_c_after_three_chunks)  # fmt: skip
+    part = stop.value.result
+    assert part is not None and part.interrupted and part.rounds == 3 * CHUNK
+    assert part.to_dict()["interrupted"] is True and part.to_dict()["rounds"] == 3 * CHUNK
+    if workers == 1:  # the first three chunks: a run of three chunks with this seed
+        whole = simulate(rules, 3 * CHUNK, seed=4, workers=1, strategy=BOOK)
+        assert (part.total, part.squares) == (whole.total, whole.squares)
+        assert "interrupted" not in whole.to_dict()
+
+
+def test_an_interrupted_command_prints_what_it_played_and_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from twentyone.sim import command
+    from twentyone.sim.runner import Interrupted, SimResult
+
+    part = SimResult(2 * CHUNK, 1, -9000.0, 2.6e6, 0.5, 7, 2, interrupted=True)
+
+    def stopped(*args: object, **kwargs: object) -> SimResult:
+        raise Interrupted(part)
+
+    monkeypatch.setattr(command, "simulate", stopped)
+    rules = load_rules("6D S17 CSM")
+    assert command.run(rules, rounds=10**9, seed=7, workers=2, as_json=True) == 130
+    out = capsys.readouterr()
+    assert json.loads(out.out) == {**part.to_dict(), "interrupted": True}
+    assert "interrupted: 2,000,000 of 1,000,000,000 rounds played" in out.err
+    assert command.run(rules, rounds=10**9, seed=7, workers=2) == 130
+    assert "2,000,000 x 1 box, seed 7 (interrupted" in capsys.readouterr().out
+
+
+def test_the_progress_bar_shows_rate_and_time_left_after_two_seconds() -> None:
+    import io
+
+    from rich.console import Console
+
+    from twentyone.sim.command import BAR_AFTER, ProgressBar
+
+    now = [0.0]
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=120)
+    bar = ProgressBar(100 * CHUNK, console=console, clock=lambda: now[0])
+    now[0] = BAR_AFTER - 0.5
+    bar(CHUNK)  # a short run prints nothing
+    assert bar.bar is None and screen.getvalue() == ""
+    now[0] = BAR_AFTER + 0.5
+    bar(CHUNK)
+    now[0] = BAR_AFTER + 1.5
+    bar(8 * CHUNK)
+    assert bar.bar is not None
+    bar.bar.refresh()
+    shown = screen.getvalue()
+    assert "10,000,000/100,000,000" in shown or "10000000/100000000" in shown
+    assert "2.86 M rounds/s" in shown  # 10 million rounds in 3.5 seconds
+    assert "0:00:12" in shown  # the time left: 90 million rounds at 8 million a second
+    bar.close()
+    assert bar.bar is None

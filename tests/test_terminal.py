@@ -376,3 +376,63 @@ def test_side_bets_of_a_rules_file_are_asked_per_box_and_paid_after_the_deal() -
     assert "Box 1 Perfect Pairs 5.00: paid 65.00 (+60.00)" in text
     assert "Box 1 21+3 2.00: lost (-2.00)" in text
     assert summary(text)[1] == 4800
+
+
+# ----------------------------------------------------------------------------- issue 29, item 4
+def test_one_insurance_question_covers_all_the_players_boxes(tmp_path: Path) -> None:
+    # ru-online, two boxes: T♠ 9♥ (10.00) and 9♠ T♥ (20.00) against A♦, K♣ in the hole. One
+    # question for both boxes, each insured for half its own bet; the dealer's blackjack takes
+    # the hands (-30.00), the insurance pays 2:1 (+10.00, +20.00): net 0. The log keeps one
+    # decision a box.
+    log = tmp_path / "rounds.jsonl"
+    _, text, script = run(
+        ["10", "20", "y", "q"], shoe="TS 9S AD 9H TH KC", boxes=2, log_path=str(log)
+    )
+    asked = "Insurance. Box 1, Box 2 against A♦: insure for 5.00 + 10.00 (pays 2:1"
+    assert asked in script.seen[2] and text.count("Insurance.") == 1
+    assert "Box 1 insurance 5.00: paid 15.00 (+10.00)" in text
+    assert "Box 2 insurance 10.00: paid 30.00 (+20.00)" in text
+    data = json.loads(log.read_text().splitlines()[0])
+    assert data["decisions"] == ["insure", "insure"]
+    assert replay(data)["net"] == {"player": 0} and summary(text)[1] == 0
+
+
+def test_insurance_for_less_asks_each_boxs_amount_after_one_question(tmp_path: Path) -> None:
+    # ro-casino (ro.9, any amount up to half): the same cards, the dealer's K♣ drawn after
+    # play. One question; box 1 insures 2.00, box 2 takes Enter (its half, 10.00). Hands -30.00,
+    # insurance +4.00 +20.00: -6.00.
+    log = tmp_path / "rounds.jsonl"
+    lines = ["10", "20", "y", "2", "", "s", "s", "q"]
+    _, text, _ = run(lines, rules="ro-casino", shoe="TS 9S AD 9H TH KC", boxes=2,
+                     log_path=str(log))  # fmt: skip
+    assert "Insurance. Box 1, Box 2 against A♦: insure for up to 5.00 + 10.00" in text
+    assert text.count("Insurance.") == 1
+    assert "Box 1: Insurance amount (0.50 to 5.00, Enter = 5.00)" in text
+    assert "Box 2: Insurance amount (0.50 to 10.00, Enter = 10.00)" in text
+    data = json.loads(log.read_text().splitlines()[0])
+    assert data["decisions"] == ["insure:200", "insure", "stand", "stand"]
+    assert replay(data)["net"] == {"player": -600} and summary(text)[1] == -600
+
+
+def test_declining_insurance_once_declines_it_for_every_box() -> None:
+    # T♠ 9♥ and 9♠ T♥ (19 each) against A♦ 7♣: no insurance, no blackjack; both stand on 19
+    # against the dealer's soft 18 (ru.11): +10.00 +10.00.
+    _, text, _ = run(["10", "", "n", "s", "s", "q"], shoe="TS 9S AD 9H TH 7C", boxes=2)
+    assert text.count("Insurance.") == 1 and "insurance 5.00" not in text
+    assert summary(text)[1] == 2000
+
+
+def test_a_boxs_default_bet_follows_the_bet_just_put_on_the_box_before() -> None:
+    _, _, script = run(["25", "q"], boxes=2)
+    assert "Bet on box 2 (1.00 to 975.00, 0 = sit out) [25.00]" in script.seen[1]
+    _, _, script = run(["25", "0", "q"], boxes=3)  # a box sat out: the last bet put on
+    assert "Bet on box 3 (1.00 to 975.00, 0 = sit out) [25.00]" in script.seen[2]
+
+
+def test_r_and_rebet_show_the_amounts_side_bets_included() -> None:
+    # pt-casino with the jackpot: round 1 A♠ A♥ (10.00 and 1.00 on the jackpot) against 9♦
+    # 8♣; round 2 repeats both with r.
+    lines = ["b", "10", "1", "s", "r", "s", "q"]
+    _, text, _ = run(lines, rules="pt-casino", shoe="AS 9D AH 8C TS 9H 7D TC")
+    assert "r repeats the last round's bets (10.00 + Aces jackpot 1.00)" in text
+    assert "Rebet: 10.00 + Aces jackpot 1.00" in text

@@ -169,6 +169,22 @@ def test_even_money_hint_in_words() -> None:
     assert f"Hint: decline even money; waiting returns {100 * declined:.2f}% of your bet" in text
 
 
+def test_every_percentage_a_player_reads_has_two_decimals() -> None:
+    # issue 29 item 4: hints mixed 51.0% with 51.69%; one precision now, round figures too
+    from twentyone.terminal.text import even_money_hint, hint_text, insurance_hint, percent
+
+    assert percent(0.51) == "51.00%" and percent(0.5169) == "51.69%"
+    assert "stand costs 25.00% of your bet" in hint_text("hit", {"stand": -0.5, "hit": -0.25})
+    assert "it loses 7.40% of what you insure" in insurance_hint(-0.074, 0.3087)
+    assert "(a dealer blackjack: 30.00%)" in insurance_hint(-0.1, 0.3)
+    assert even_money_hint(1.04, 0.3).endswith("returns 104.00% of your bet on average, even "
+                                               "money 100.00%.")  # fmt: skip
+    for text in re.findall(
+        r"[\d.,]+%", hint_text("hit", {"stand": -0.5, "hit": -0.2, "double": -0.3})
+    ):
+        assert re.fullmatch(r"\d+\.\d\d%", text), text
+
+
 def test_play_hint_names_the_chart_and_the_cost_in_words() -> None:
     text = run(["10", "h", "s", "q"], shoe="TS 8C 6D 7S 2C 3C 9H", hints=True)
     line = next(line for line in text.splitlines() if line.startswith("Hint:"))

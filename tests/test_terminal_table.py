@@ -237,3 +237,46 @@ def test_log_writes_each_round_with_every_players_bankroll(tmp_path: Path) -> No
     assert record["bankrolls"] == {"ann": 100_000, "bob": 100_000}
     assert [b["player"] for b in record["boxes"]] == ["ann", "bob"]
     assert replay(record)["net"] == {"ann": 1000, "bob": 1000}
+
+
+# ----------------------------------------------------------------------------- issue 29, item 4
+# ro-casino, two boxes each: ann T♠ 9♥, 9♠ T♥; bob T♦ 9♣, 9♦ T♣ (19 each) against A♦; the
+# dealer's K♣ (drawn after play: no hole card) makes blackjack.
+TWO_EACH = "TS 9S TD 9D AD 9H TH 9C TC KC"
+
+
+def test_one_insurance_question_per_player_and_defaults_follow_the_box_before(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "rounds.jsonl"
+    lines = ["10", "", "10", "20", "n", "y", "", "", "s", "s", "s", "s", "q"]
+    _, text, script = run(lines, shoe=TWO_EACH, boxes=2, log_path=str(log))
+    # box 2's default is the 10.00 just put on box 1, box 4's the 10.00 on box 3
+    assert script.prompts[1].startswith("ann, bet on box 2 (1.00 to 990.00, 0 = sit out) [10.00]")
+    assert script.prompts[3].startswith("bob, bet on box 4 (1.00 to 990.00, 0 = sit out) [10.00]")
+    assert script.prompts[4].startswith(
+        "Insurance. ann · Box 1, Box 2 against A♦: insure for up to 5.00 + 5.00"
+    )
+    assert script.prompts[5].startswith(
+        "Insurance. bob · Box 3, Box 4 against A♦: insure for up to 5.00 + 10.00"
+    )
+    assert script.prompts[6].strip().startswith("bob · Box 3: Insurance amount (0.50 to 5.00")
+    assert script.prompts[7].strip().startswith("bob · Box 4: Insurance amount (0.50 to 10.00")
+    assert text.count("Insurance.") == 2
+    record = json.loads(log.read_text().splitlines()[0])
+    assert record["decisions"][:4] == ["no-insurance", "no-insurance", "insure", "insure"]
+    # ann: -20.00; bob: -30.00 on the hands, +10.00 +20.00 from the insurance
+    assert replay(record)["net"] == {"ann": -2000, "bob": 0}
+    assert bankrolls(text) == {"ann": (1, 100_000, 98_000), "bob": (1, 100_000, 100_000)}
+
+
+def test_r_and_rebet_show_each_players_amounts_side_bets_included() -> None:
+    # pt-casino, as in the jackpot test above, twice: round 2 ann rebets (10.00 and the jackpot
+    # 1.00), bob repeats his 10.00 with Enter and adds a jackpot 1.00
+    lines = ["10", "1", "10", "0", "s", "s", "r", "", "1", "s", "s", "q"]
+    shoe = "9S TH 8C 9D 7C TC 9S TH 8C 9D 7C TC"
+    _, text, _ = run(lines, rules="pt-casino", shoe=shoe, side_bets=True)
+    assert "r repeats ann's last bets (10.00 + Aces jackpot 1.00)" in text
+    assert "Rebet: 10.00 + Aces jackpot 1.00" in text
+    assert "r repeats bob's last bets (10.00)" in text
+    assert "ann · Box 1 Aces jackpot 1.00: lost (-1.00)" in text.split("Round 2")[1]

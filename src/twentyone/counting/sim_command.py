@@ -18,7 +18,12 @@ from typing import Any
 from twentyone.counting.counts import load_count
 from twentyone.counting.index_set import PUBLISHED, IndexPlay, indices_from_data, load_indices
 from twentyone.counting.ramp import load_ramp
-from twentyone.counting.sim_runner import CountResult, CountSetup, simulate_counting
+from twentyone.counting.sim_runner import (
+    CountResult,
+    CountSetup,
+    check_count_day,
+    simulate_counting,
+)
 from twentyone.engine.errors import CountError
 from twentyone.engine.rules import Rules
 
@@ -87,6 +92,7 @@ def run_counting(
 
         raise TwentyOneError("sim-rounds", rounds=rounds)
     setup.check(rules)
+    check_count_day(rounds, setup, workers)
     if seed is None:
         seed = secrets.randbits(63)
     strategy, note = chart_for(rules, setup.boxes)

@@ -293,6 +293,15 @@ class CountResult:
         return out
 
 
+def check_count_day(rounds: int, setup: CountSetup, workers: int | None) -> None:
+    """Refuse a counting run longer than about a day here (every box dealt counted:
+    :data:`twentyone.sim.runner.COUNT_BOX_ROUNDS_A_CORE_DAY`), naming the limit."""
+    from twentyone.sim.runner import COUNT_BOX_ROUNDS_A_CORE_DAY, check_day
+
+    seats = setup.boxes + setup.players - 1
+    check_day(rounds, seats, workers, COUNT_BOX_ROUNDS_A_CORE_DAY)
+
+
 def make_count_tasks(
     rules: Rules, strategy: Strategy, setup: CountSetup, rounds: int, seed: int
 ) -> list[CountTask]:
@@ -327,6 +336,7 @@ def simulate_counting(
     if rounds < 1:
         raise TwentyOneError("sim-rounds", rounds=rounds)
     setup.check(rules)
+    check_count_day(rounds, setup, workers)
     if strategy is None:
         from twentyone.sim.textbook import chart_for
 

@@ -340,6 +340,9 @@ TEMPLATES: dict[str, Template] = {
         N_("max_hands={max_hands}: the simulator plays at most {most} hands a box")
     ),
     "sim-rounds": _t(N_("--rounds {rounds}: expected at least 1 round")),
+    "sim-rounds-day": _t(
+        N_("--rounds {rounds}: more than a day of simulating here; expected at most {most}")
+    ),
     "sim-workers": _t(N_("--workers {workers}: expected at least 1 worker")),
     "sim-boxes": _t(N_("--boxes {boxes}: {table} lets one player play 1 to {most} boxes")),
     "needs-ray": _t(

@@ -7,11 +7,13 @@ are the same as on one machine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from twentyone.engine.errors import TwentyOneError
-from twentyone.sim.tasks import Progress, Task, run_task
+from twentyone.sim.tasks import Task, run_task
+
+Done = Callable[[tuple[int, float, float], int], None]  # as twentyone.sim.runner.Done
 
 
 def import_ray() -> Any:
@@ -23,9 +25,11 @@ def import_ray() -> Any:
     return ray
 
 
-def run_ray(tasks: Sequence[Task], address: str, progress: Progress | None) -> list[Any]:
-    """Run the chunks on the Ray cluster at ``address`` (``auto``, ``ray://host:port``); a Ray
-    already started in this process (``ray.init``) is used as it is and left running."""
+def run_ray(tasks: Sequence[Task], address: str, done: Done) -> None:
+    """Run the chunks on the Ray cluster at ``address`` (``auto``, ``ray://host:port``),
+    handing each chunk's sums to ``done`` as it finishes; a Ray already started in this
+    process (``ray.init``) is used as it is and left running. Ctrl-C cancels the chunks not
+    finished."""
     ray = import_ray()
     started = False
     if not ray.is_initialized():
@@ -37,16 +41,16 @@ def run_ray(tasks: Sequence[Task], address: str, progress: Progress | None) -> l
     try:
         remote = ray.remote(run_task)
         pending = {remote.remote(t): t for t in tasks}
-        results: list[Any] = [None] * len(tasks)
-        while pending:
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                task = pending.pop(ref)
-                out = ray.get(ref)
-                results[out[0]] = out
-                if progress:
-                    progress(task.rounds)
-        return results
+        try:
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    task = pending.pop(ref)
+                    done(ray.get(ref), task.rounds)
+        except KeyboardInterrupt:
+            for ref in pending:
+                ray.cancel(ref)
+            raise
     finally:
         if started:
             ray.shutdown()

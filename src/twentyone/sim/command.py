@@ -9,12 +9,23 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+import time
+from collections.abc import Callable
 from typing import Any
 
 from twentyone.engine.errors import TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
-from twentyone.sim.runner import SimResult, check_arguments, compile_aside, simulate
+from twentyone.sim.runner import (
+    Interrupted,
+    SimResult,
+    check_arguments,
+    compile_aside,
+    simulate,
+)
+
+#: Seconds a run goes before its progress bar shows (a short run prints only its result).
+BAR_AFTER = 2.0
 
 
 def format_pct(x: float) -> str:
@@ -76,7 +87,11 @@ def run(
 ) -> int:
     """Simulate and print the report (text, or JSON with ``as_json``). The exact return is
     compared with where ``edge`` kept it, or computed with ``exact`` (a first run then
-    compiles the exact analysis too)."""
+    compiles the exact analysis too).
+
+    A run that goes past :data:`BAR_AFTER` seconds shows a progress bar on standard error
+    when that is a terminal. Ctrl-C stops it: the report of the rounds played by then is
+    printed, marked interrupted, and the exit code is 130."""
     from twentyone.sim.textbook import chart_for
 
     check_arguments(rules, rounds, boxes, workers)
@@ -95,47 +110,99 @@ def run(
     value = exact_ev(rules, boxes, exact) if strategy_file is None and note is None else None
     if helper is not None:
         helper.join()
-    result = _with_progress(rules, rounds, boxes, seed, workers, strategy, address)
+    bar = ProgressBar(rounds) if sys.stderr.isatty() else None
+    try:
+        result = simulate(
+            rules,
+            rounds,
+            boxes=boxes,
+            seed=seed,
+            workers=workers,
+            strategy=strategy,
+            address=address,
+            progress=bar,
+        )
+    except Interrupted as stop:
+        if bar is not None:
+            bar.close()
+        if stop.result is None:
+            print("twentyone: interrupted before a chunk of rounds finished", file=sys.stderr)
+            return 130
+        result = stop.result
+    finally:
+        if bar is not None:
+            bar.close()
     if as_json:
         print(json.dumps(result.to_dict(value)))
     else:
-        print(report_text(rules, result, strategy, value, asked=exact or strategy_file is not None))
+        text = report_text(rules, result, strategy, value, asked=exact or strategy_file is not None)
+        print(text)
+    if result.interrupted:
+        print(
+            f"twentyone: interrupted: {result.rounds:,} of {rounds:,} rounds played",
+            file=sys.stderr,
+        )
+        return 130
     return 0
 
 
-def _with_progress(
-    rules: Rules,
-    rounds: int,
-    boxes: int,
-    seed: int,
-    workers: int | None,
-    strategy: Strategy,
-    address: str | None,
-) -> SimResult:
-    kwargs: dict[str, Any] = dict(
-        boxes=boxes, seed=seed, workers=workers, strategy=strategy, address=address
-    )
-    if not sys.stderr.isatty():
-        return simulate(rules, rounds, **kwargs)
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
+class ProgressBar:
+    """``simulate``'s progress callback: a bar on standard error (rounds done, the rate since
+    the start, time left) that shows once the run has gone :data:`BAR_AFTER` seconds, so
+    that a short run prints nothing but its result. ``console`` and ``clock`` are for
+    tests."""
 
-    with Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("rounds", total=rounds)
-        return simulate(rules, rounds, progress=lambda n: bar.advance(task, n), **kwargs)
+    def __init__(
+        self,
+        rounds: int,
+        console: Any | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rounds = rounds
+        self.console = console
+        self.clock = clock
+        self.start = clock()
+        self.done = 0
+        self.bar: Any | None = None
+        self.task: Any = None
+
+    def __call__(self, rounds: int) -> None:
+        self.done += rounds
+        if self.bar is None and self.clock() - self.start >= BAR_AFTER:
+            self._show()
+        if self.bar is not None:
+            seconds = self.clock() - self.start
+            rate = f"{self.done / seconds / 1e6:.2f} M rounds/s" if seconds > 0 else ""
+            self.bar.update(self.task, completed=self.done, rate=rate)
+
+    def _show(self) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        self.bar = Progress(
+            TextColumn("simulating"),
+            BarColumn(bar_width=16),  # the whole line in 80 columns
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}", style="progress.data.speed"),
+            TimeRemainingColumn(),
+            console=self.console if self.console is not None else Console(stderr=True),
+            transient=True,
+            get_time=self.clock,
+        )
+        self.bar.start()
+        self.task = self.bar.add_task("rounds", total=self.rounds, rate="")
+
+    def close(self) -> None:
+        """Take the bar away (it is transient: the result is printed where it was)."""
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
 
 
 def report_text(
@@ -149,10 +216,11 @@ def report_text(
     that its absence is "not available" rather than "not computed")."""
     lo, hi = result.ci95
     box_word = "box" if result.boxes == 1 else "boxes"
+    stopped = " (interrupted: the rounds played until Ctrl-C)" if result.interrupted else ""
     lines = [
         f"rules        {rules.name}",
         f"strategy     {strategy.name}",
-        f"rounds       {result.rounds:,} x {result.boxes} {box_word}, seed {result.seed}",
+        f"rounds       {result.rounds:,} x {result.boxes} {box_word}, seed {result.seed}" + stopped,
         f"return       {format_pct(result.ev)} per initial bet "
         f"(standard error {100 * result.stderr:.4f}%)",
         f"95% interval {format_pct(lo)} to {format_pct(hi)}",

@@ -18,8 +18,9 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -45,6 +46,7 @@ class SimResult:
     seconds: float
     seed: int
     workers: int
+    interrupted: bool = False  # stopped (Ctrl-C) after ``rounds``, fewer than were asked
 
     @property
     def ev(self) -> float:
@@ -79,9 +81,9 @@ class SimResult:
         return (self.ev - exact) / self.stderr
 
     def to_dict(self, exact_ev: float | None = None) -> dict[str, Any]:
-        """The ``--json`` shape."""
+        """The ``--json`` shape (``"interrupted": true`` added to a run stopped early)."""
         lo, hi = self.ci95
-        return {
+        shape = {
             "rounds": self.rounds,
             "ev": self.ev,
             "stderr": self.stderr,
@@ -91,6 +93,53 @@ class SimResult:
             "exact_ev": exact_ev,
             "z": self.z(exact_ev),
         }
+        if self.interrupted:
+            shape["interrupted"] = True
+        return shape
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`simulate`: ``result`` holds the chunks finished by then (None
+    when none had), marked ``interrupted``. A ``KeyboardInterrupt``, so a caller that does
+    not look for it stops as it would have."""
+
+    def __init__(self, result: SimResult | None) -> None:
+        super().__init__()
+        self.result = result
+
+
+#: Rounds of one box a core plays in a day, to refuse a ``--rounds`` the simulator cannot
+#: finish in one. Measured: ``simulate`` on one core of a 2-core x86-64 build machine
+#: (6D S17 CSM, basic strategy) plays 12.1 million rounds/s with one box and 14.0 / 14.4
+#: million box-rounds/s with 2 / 3 boxes (7.0 / 4.8 million rounds/s); 12 million x 86,400 s
+#: is 1.04e12, rounded down to 1e12. So the most rounds a run takes is this times its
+#: workers, divided by its boxes (a cluster is counted as this machine's cores).
+BOX_ROUNDS_A_CORE_DAY = 10**12
+
+#: The same for ``simulate --count`` (twentyone.counting.sim_runner), measured the same way:
+#: a Hi-Lo counter with a ramp, alone at 6D S17 DAS LS, plays 9.65 million rounds/s on one
+#: core (3.94 million with two other players and I18): 9.65 million x 86,400 s is 8.3e11,
+#: rounded down; divided by every box dealt (the counter's and the other players').
+COUNT_BOX_ROUNDS_A_CORE_DAY = 8 * 10**11
+
+
+def most_rounds(boxes: int, workers: int | None, a_core_day: int = BOX_ROUNDS_A_CORE_DAY) -> int:
+    """The most rounds :func:`check_arguments` lets a run of ``boxes`` boxes on ``workers``
+    local processes (None: every core) play: about a day's work (``a_core_day``: box-rounds
+    one core plays in a day, :data:`BOX_ROUNDS_A_CORE_DAY` by default).
+
+    >>> most_rounds(1, 2), most_rounds(2, 1)
+    (2000000000000, 500000000000)
+    """
+    cores = workers if workers is not None else os.cpu_count() or 1
+    return a_core_day * cores // max(boxes, 1)
+
+
+def check_day(rounds: int, boxes: int, workers: int | None, a_core_day: int) -> None:
+    """Refuse more rounds than about a day's work (:func:`most_rounds`), naming the limit."""
+    most = most_rounds(boxes, workers, a_core_day)
+    if rounds > most:
+        raise TwentyOneError("sim-rounds-day", rounds=rounds, most=most)
 
 
 def check_arguments(rules: Rules, rounds: int, boxes: int, workers: int | None) -> None:
@@ -103,6 +152,7 @@ def check_arguments(rules: Rules, rounds: int, boxes: int, workers: int | None) 
         )
     if workers is not None and workers < 1:
         raise TwentyOneError("sim-workers", workers=workers)
+    check_day(rounds, boxes, workers, BOX_ROUNDS_A_CORE_DAY)
 
 
 def warm_up() -> None:
@@ -150,21 +200,56 @@ def _pool_context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def run_local(tasks: Sequence[Task], workers: int, progress: Progress | None) -> list[Any]:
-    """Run the chunks here (one worker) or on a pool of local processes."""
-    results: list[Any] = [None] * len(tasks)
+Done = Callable[[tuple[int, float, float], int], None]  # a chunk's sums and its rounds
+
+
+def _ignore_ctrl_c() -> None:
+    """A pool worker's start: Ctrl-C is the parent's to handle (it stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_local(tasks: Sequence[Task], workers: int, done: Done) -> None:
+    """Run the chunks here (one worker) or on a pool of local processes, handing each
+    chunk's sums to ``done`` as it finishes."""
     if workers == 1 or len(tasks) == 1:
         for t in tasks:
-            results[t.index] = run_task(t)
-            if progress:
-                progress(t.rounds)
-        return results
-    with _pool_context().Pool(min(workers, len(tasks))) as pool:
+            done(run_task(t), t.rounds)
+        return
+    with _pool_context().Pool(min(workers, len(tasks)), initializer=_ignore_ctrl_c) as pool:
         for out in pool.imap_unordered(run_task, tasks):
-            results[out[0]] = out
-            if progress:
-                progress(tasks[out[0]].rounds)
-    return results
+            done(out, tasks[out[0]].rounds)
+
+
+class _Sums:
+    """The chunks' sums, added in chunk order whatever order they finish in (so the result
+    never depends on the workers), holding only those that finished ahead of their turn."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+        self.total = 0.0
+        self.squares = 0.0
+        self.rounds = 0
+        self.next = 0
+        self.ahead: dict[int, tuple[float, float]] = {}
+
+    def __call__(self, out: tuple[int, float, float], rounds: int) -> None:
+        index, total, squares = out
+        self.ahead[index] = (total, squares)
+        self.rounds += rounds
+        while self.next in self.ahead:
+            self._add(self.ahead.pop(self.next))
+            self.next += 1
+        if self.progress:
+            self.progress(rounds)
+
+    def _add(self, sums: tuple[float, float]) -> None:
+        self.total += sums[0]
+        self.squares += sums[1]
+
+    def finish(self) -> None:
+        """Add the chunks still waiting for an earlier one (a run stopped early)."""
+        for index in sorted(self.ahead):
+            self._add(self.ahead.pop(index))
 
 
 def simulate(
@@ -183,6 +268,10 @@ def simulate(
 
     ``workers``: local processes (``None``: every core); ``address``: run the chunks as Ray
     tasks instead (``"auto"``, ``"ray://host:port"``; an already started Ray is used as is).
+    ``progress`` is called with the rounds of each chunk as it finishes.
+
+    Ctrl-C (``KeyboardInterrupt``) stops the run: :class:`Interrupted` is raised with the
+    result of the chunks finished by then.
     """
     if workers is None:
         workers = os.cpu_count() or 1
@@ -194,17 +283,21 @@ def simulate(
     tasks = make_tasks(rules, strategy, rounds, boxes, seed)
     if address is None:
         warm_up()  # compile once here: forked workers inherit it
+    sums = _Sums(progress)
     start = time.perf_counter()
-    if address is not None:
-        from twentyone.sim.cluster import run_ray
+    try:
+        if address is not None:
+            from twentyone.sim.cluster import run_ray
 
-        results = run_ray(tasks, address, progress)
-    else:
-        results = run_local(tasks, workers, progress)
+            run_ray(tasks, address, sums)
+        else:
+            run_local(tasks, workers, sums)
+    except KeyboardInterrupt:
+        seconds = time.perf_counter() - start
+        sums.finish()
+        if sums.rounds == 0:
+            raise Interrupted(None) from None
+        part = SimResult(sums.rounds, boxes, sums.total, sums.squares, seconds, seed, workers, True)
+        raise Interrupted(part) from None
     seconds = time.perf_counter() - start
-    total = 0.0
-    squares = 0.0
-    for _, t, s in results:  # chunk order: the same sums whatever ran them
-        total += t
-        squares += s
-    return SimResult(rounds, boxes, total, squares, seconds, seed, workers)
+    return SimResult(rounds, boxes, sums.total, sums.squares, seconds, seed, workers)

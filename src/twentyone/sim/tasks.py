@@ -8,9 +8,9 @@ stream, played by :func:`run_task` wherever it runs (this process, local workers
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -71,25 +71,56 @@ def chunk_states(seed: int, n_chunks: int) -> list[npt.NDArray[Any]]:
     return states
 
 
-def make_tasks(rules: Rules, strategy: Strategy, rounds: int, boxes: int, seed: int) -> list[Task]:
-    """The chunks of a simulation, in order."""
-    p, f = encode_rules(rules)
-    hard, soft, pairs = encode_strategy(strategy)
-    restab = resolve_table()
-    n_chunks = max(1, math.ceil(rounds / CHUNK))
-    states = chunk_states(seed, n_chunks)
-    return [
-        Task(
-            i,
-            min(CHUNK, rounds - i * CHUNK),
-            boxes,
-            p,
-            f,
-            hard,
-            soft,
-            pairs,
-            restab,
-            states[i],
-        )
-        for i in range(n_chunks)
-    ]
+def chunk_state(seed: int, index: int) -> npt.NDArray[Any]:
+    """Chunk ``index``'s state alone: ``chunk_states(seed, n)[index]`` for any ``n > index``
+    (``SeedSequence.spawn``'s ``i``-th child is ``SeedSequence(seed, spawn_key=(i,))``).
+
+    >>> bool((chunk_state(7, 1) == chunk_states(7, 2)[1]).all())
+    True
+    """
+    state = np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(4, np.uint64)
+    if not state.any():  # as in chunk_states
+        state[0] = 1
+    return state
+
+
+class Tasks(Sequence[Task]):
+    """The chunks of a simulation, in order, each made when it is asked for: a run of a
+    million chunks neither waits for a million seeds up front nor holds them all."""
+
+    def __init__(self, rules: Rules, strategy: Strategy, rounds: int, boxes: int, seed: int):
+        self.params = encode_rules(rules)
+        self.chart = encode_strategy(strategy)
+        self.restab = resolve_table()
+        self.rounds = rounds
+        self.boxes = boxes
+        self.seed = seed
+        self.n = max(1, math.ceil(rounds / CHUNK))
+
+    def __len__(self) -> int:
+        return self.n
+
+    @overload
+    def __getitem__(self, i: int) -> Task: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Task]: ...
+    def __getitem__(self, i: int | slice) -> Task | list[Task]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.n))]
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        p, f = self.params
+        hard, soft, pairs = self.chart
+        rounds = min(CHUNK, self.rounds - i * CHUNK)
+        state = chunk_state(self.seed, i)
+        return Task(i, rounds, self.boxes, p, f, hard, soft, pairs, self.restab, state)
+
+    def __iter__(self) -> Iterator[Task]:
+        return (self[i] for i in range(self.n))
+
+
+def make_tasks(rules: Rules, strategy: Strategy, rounds: int, boxes: int, seed: int) -> Tasks:
+    """The chunks of a simulation, in order (made as they are asked for)."""
+    return Tasks(rules, strategy, rounds, boxes, seed)

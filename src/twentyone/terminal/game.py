@@ -51,6 +51,7 @@ from twentyone.terminal.text import (
     percent,
     reason,
     side_outcome,
+    stakes_text,
     stats_lines,
     table_facts,
     total_text,
@@ -78,6 +79,7 @@ class Game(TableView):
         self.ended = False
         self.advisor = advisor
         self.side_bets_on = side_bets
+        self.insurance_answers: dict[str, bool] = {}  # this round's, by player
 
     # ------------------------------------------------------------------ the session
     def run(self) -> int:
@@ -150,7 +152,7 @@ class Game(TableView):
         self.console.rule(Text(_("Round {n}", n=t.stats.rounds + 1)), style="dim")
         self.say(Text(_("Bankroll {amount}", amount=money(t.bankroll)), style="bold"))
         if t.last_bets is not None:  # "r" is offered once there is a round to repeat
-            said = " · ".join(money(b) for b in t.last_bets)
+            said = stakes_text(r, zip(t.last_bets, self.rebet_sides(), strict=True))
             self.say(Text("  " + _("r repeats the last round's bets ({bets})", bets=said), "dim"))
         while True:
             bets: list[int] = []
@@ -173,7 +175,8 @@ class Game(TableView):
                     break
                 hi = min(r.table_max, available)
                 last = t.last_bets[seat - 1] if t.last_bets else r.table_min
-                default = min(last, hi)
+                entered = [b for b in bets if b]  # this round's: the next box follows them
+                default = min(entered[-1] if entered else last, hi)
                 skip = _(", 0 = sit out") if t.boxes > 1 else ""
                 line = self.read(
                     _(
@@ -236,9 +239,17 @@ class Game(TableView):
                 )
             )
             return None
-        self.say("  " + _("Rebet: {bets}", bets=" · ".join(money(b) for b in t.last_bets)))
-        sides = [dict(s) if self.side_bets_on else {} for s in t.last_side_bets]
+        sides = self.rebet_sides()
+        said = stakes_text(self.rules, zip(t.last_bets, sides, strict=True))
+        self.say("  " + _("Rebet: {bets}", bets=said))
         return list(t.last_bets), sides
+
+    def rebet_sides(self) -> list[dict[str, int]]:
+        """The side bets ``r`` places again with the last round's bets: the last round's while
+        side bets are asked, none while they are off."""
+        t = self.table
+        last = t.last_side_bets or [{} for _ in t.last_bets or ()]
+        return [dict(s) if self.side_bets_on else {} for s in last]
 
     def ask_side_bet(self, seat: int, side_bet: SideBet, available: int) -> int:
         t = self.table
@@ -264,6 +275,7 @@ class Game(TableView):
 
     # ------------------------------------------------------------------ a round
     def play_round(self, rnd: Round) -> None:
+        self.insurance_answers = {}
         self.show_table(rnd)
         seen = initial_records(rnd)
         while True:
@@ -304,6 +316,9 @@ class Game(TableView):
     def decide(self, rnd: Round, q: Question) -> str:
         """Ask the player (or, once input has ended, take the safe default) for ``q``."""
         if not self.ended:
+            answered = self.insurance_answered(rnd, q)
+            if answered is not None:
+                return answered
             try:
                 if self.advisor is not None and q.kind in ("insurance", "even-money"):
                     self.say(self.insurance_hint(rnd, q), style="dim")
@@ -322,6 +337,39 @@ class Game(TableView):
         shown = action_name(choice) if choice in ("stand", "hit") else _("no")
         self.say(f"  ({self.label(rnd, q.box, q.hand)}: {shown})")
         return choice
+
+    def insurance_answered(self, rnd: Round, q: Question) -> str | None:
+        """The decision for a box whose player has answered the insurance question for all
+        their boxes (see :meth:`ask_insurance`); None when the player is still to be asked.
+        Each box is still its own decision (the replay log's shape): insured for its own
+        half bet, or for an amount asked box by box where the table takes any amount."""
+        if q.kind != "insurance":
+            return None
+        box = rnd.boxes[q.box]
+        yes = self.insurance_answers.get(box.player)
+        if yes is None:
+            return None
+        if not yes:
+            return "no-insurance"
+        try:
+            return self.insurance_stake(rnd, q, box, several=True)
+        except EndOfInput:
+            self.ended = True
+            return "no-insurance"
+
+    def insurance_group(self, rnd: Round, box: Box) -> list[Box]:
+        """The boxes of ``box``'s player the insurance question covers: ``box`` and those
+        still waiting for theirs (a blackjack is asked even money on its own)."""
+        later = [
+            b
+            for b in rnd.boxes
+            if b.player == box.player and b.pending == "insurance" and b.index != box.index
+        ]
+        return [box, *later]
+
+    def boxes_label(self, rnd: Round, boxes: list[Box]) -> str:
+        """Several boxes in one question (``Box 1, Box 2``)."""
+        return ", ".join(_("Box {seat}", seat=self.seat(b.index)) for b in boxes)
 
     def insurance_hint(self, rnd: Round, q: Question) -> str:
         """The hint before an insurance or even-money question, from the cards left."""
@@ -383,23 +431,39 @@ class Game(TableView):
     def ask_insurance(
         self, rnd: Round, q: Question, box: Box, up: Text, declined: str = "no-insurance"
     ) -> str:
-        half = box.bet // 2
-        name = self.label(rnd, q.box, 0)
+        """One insurance question for all the player's boxes offered it (the answer is kept
+        for the others: :meth:`insurance_answered`); a blackjack that declined even money is
+        asked on its own (``declined="no-even-money"``)."""
+        alone = declined != "no-insurance"
+        group = [box] if alone else self.insurance_group(rnd, box)
+        name = self.label(rnd, q.box, 0) if len(group) == 1 else self.boxes_label(rnd, group)
         if q.amount_range is None:
-            offer = _(": insure for {amount} (pays 2:1 on a dealer blackjack)?", amount=money(half))
+            stakes = " + ".join(money(b.bet // 2) for b in group)
+            offer = _(": insure for {amount} (pays 2:1 on a dealer blackjack)?", amount=stakes)
         else:
+            tops = [q.amount_range[1], *(b.bet // 2 for b in group[1:])]
             offer = _(
                 ": insure for up to {amount} (pays 2:1 on a dealer blackjack)?",
-                amount=money(q.amount_range[1]),
+                amount=" + ".join(money(top) for top in tops),
             )
-        if not self.ask_yes_no(Text.assemble(_("Insurance.") + " ", name, up, offer)):
+        yes = self.ask_yes_no(Text.assemble(_("Insurance.") + " ", name, up, offer))
+        if not alone:
+            self.insurance_answers[box.player] = yes
+        if not yes:
             return declined
+        return self.insurance_stake(rnd, q, box, several=len(group) > 1)
+
+    def insurance_stake(self, rnd: Round, q: Question, box: Box, several: bool) -> str:
+        """A box's insurance once the player said yes: half its bet, or the amount asked for
+        this box where the table takes any (its label in the prompt when ``several``)."""
         if q.amount_range is None:
             return "insure"
         lo, hi = q.amount_range
-        amount = self.ask_amount(
-            "  " + _("Insurance amount"), lo, hi, hi, lambda a: rnd.verify(f"insure:{a}")
-        )
+        what = _("Insurance amount")
+        if several:
+            what = f"{self.label(rnd, q.box, 0)}: {what}"
+        amount = self.ask_amount("  " + what, lo, hi, hi, lambda a: rnd.verify(f"insure:{a}"))
+        half = box.bet // 2
         return "insure" if amount == half and "insure" in q.actions else f"insure:{amount}"
 
     def ask_play(self, rnd: Round, q: Question, box: Box, hand: Hand) -> str:

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from twentyone.analysis.hints import Advisor
 from twentyone.engine.errors import BetError, IllegalActionError
+from twentyone.engine.hands import Box
 from twentyone.engine.ledger import MemoryLedger
 from twentyone.engine.records import Payment
 from twentyone.engine.replay import round_to_replay
@@ -28,6 +29,7 @@ from twentyone.engine.round import Round
 from twentyone.engine.rules import Rules
 from twentyone.engine.rulesets import load_rules
 from twentyone.engine.session import SessionError, TableSession, is_multi_player
+from twentyone.engine.session_parts import stakes_by_box
 from twentyone.engine.shoe import CardSource, Shoe
 from twentyone.engine.sidebets import SideBet
 from twentyone.engine.stats import Stats
@@ -42,6 +44,7 @@ from twentyone.terminal.text import (
     money,
     parse_amount,
     side_outcome,
+    stakes_text,
     stats_lines,
     table_facts,
     use_language,
@@ -138,6 +141,7 @@ class SharedGame(Game):
         self.ended = False
         self.rounds = 0
         self.box_map: list[int] = []
+        self.insurance_answers: dict[str, bool] = {}
 
     def balance(self, name: str) -> int:
         return self.ledger.balance(self.accounts[name])
@@ -232,8 +236,10 @@ class SharedGame(Game):
             )
             return True
         self.say(Text(_("{player}: bankroll {amount}", player=name, amount=money(balance))))
-        if any(player == name for player, _box in self.last):
-            self.say(Text("  " + _("r repeats {player}'s last bets", player=name), "dim"))
+        if self.last_stakes(name):
+            said = stakes_text(self.rules, self.last_stakes(name))
+            offer = _("r repeats {player}'s last bets", player=name) + f" ({said})"
+            self.say(Text("  " + offer, "dim"))
         while True:
             outcome = self.ask_boxes(name)
             if outcome is None:
@@ -248,9 +254,16 @@ class SharedGame(Game):
                 continue
             return True
 
+    def last_stakes(self, name: str) -> list[tuple[int, dict[str, int]]]:
+        """The player's last round's bets box by box with their side bets: what ``r`` puts
+        on the table again (the session's record of them)."""
+        by_box = stakes_by_box(list(self.session.seats[name].last_bets or ()))
+        return [(sides.get("main", 0), sides) for _box, sides in sorted(by_box.items())]
+
     def ask_boxes(self, name: str) -> bool | None:
         """Ask the player's bet on each of their boxes; None: quit."""
         r = self.rules
+        entered = 0  # the bet just put on the player's previous box: the next box's default
         for box in self.boxes[name]:
             while True:
                 left = self.balance(name) - self.session.pending(name)
@@ -259,7 +272,8 @@ class SharedGame(Game):
                                       left=money(left), seat=box + 1))  # fmt: skip
                     return True
                 hi = min(r.table_max, left)
-                default = min(self.last.get((name, box), (r.table_min, {}))[0], hi)
+                last = entered or self.last.get((name, box), (r.table_min, {}))[0]
+                default = min(last, hi)
                 line = self.read(
                     _(
                         "{player}, bet on box {seat} ({lo} to {hi}, 0 = sit out) [{default}] ›",
@@ -283,8 +297,8 @@ class SharedGame(Game):
                     except SessionError as exc:
                         self.refuse(refusal_text(exc))
                         continue
-                    stakes = self.session.stakes(name).values()
-                    bets = " · ".join(money(sides.get("main", 0)) for sides in stakes)
+                    stakes = sorted(self.session.stakes(name).items())
+                    bets = stakes_text(r, [(sides.get("main", 0), sides) for _b, sides in stakes])
                     self.say("  " + _("Rebet: {bets}", bets=bets))
                     return True
                 try:
@@ -299,6 +313,7 @@ class SharedGame(Game):
                     continue
                 for side_bet in r.staked_side_bets if amount and self.side_bets_on else ():
                     self.ask_side(name, box, side_bet)
+                entered = amount or entered
                 break
         return True
 
@@ -338,9 +353,14 @@ class SharedGame(Game):
         """The box or hand label, with the name of the player it belongs to."""
         return f"{rnd.boxes[box].player} · {super().label(rnd, box, hand)}"
 
+    def boxes_label(self, rnd: Round, boxes: list[Box]) -> str:
+        """A player's boxes in one question (``ann · Box 1, Box 2``)."""
+        return f"{boxes[0].player} · {super().boxes_label(rnd, boxes)}"
+
     def play_shared_round(self, rnd: Round, box_map: list[int]) -> None:
         """Play the round in the session, each question asked of the player it names."""
         self.box_map = box_map
+        self.insurance_answers = {}
         before = {n: self.balance(n) for n in self.names}  # less what the deal has moved
         for pay in rnd.log:
             if isinstance(pay, Payment):

@@ -129,13 +129,33 @@ def action_name(action: str) -> str:
 
 
 def percent(value: float) -> str:
-    """A fraction as a percentage with two decimals, for the locale (``82.76%``, ``82,76 %``)."""
+    """A fraction as a percentage with two decimals, for the locale: every percentage a player
+    reads in the terminal (hints, costs, the trainer's accuracy) goes through here, so they
+    share one precision (``82.76%``, ``51.00%``, ``0.04%``; ``82,76%`` in ru).
+
+    >>> percent(0.51), percent(0.5169), percent(0.0004)
+    ('51.00%', '51.69%', '0.04%')
+    """
     return format_percent(value, "#,##0.00%", locale=i18n.number_locale(_SPEECH.lang))
 
 
-def share(value: float) -> str:
-    """A part of the bet as a percentage for the locale (``3.7%``, ``0.04%``, ``3,7 %``)."""
-    return format_percent(value, "#,##0.0#%", locale=i18n.number_locale(_SPEECH.lang))
+def stakes_text(rules: Rules, stakes: Iterable[tuple[int, dict[str, int]]]) -> str:
+    """Bets box by box, each with its side bets (``r``'s offer and "Rebet"): ``main`` and
+    each side bet's id to its stake (a ``"main"`` key among the sides is skipped).
+
+    >>> from twentyone.engine.rulesets import load_rules
+    >>> stakes_text(load_rules("pt-casino"), [(1000, {"jackpot": 100}), (500, {})])
+    '10.00 + Aces jackpot 1.00 · 5.00'
+    """
+    shown = []
+    for main, sides in stakes:
+        parts = [money(main)]
+        for side_id, amount in sides.items():
+            if side_id != "main" and amount:
+                title = rules.side_bet(side_id, staked=False).spec.title
+                parts.append(f"{_(title)} {money(amount)}")
+        shown.append(" + ".join(parts))
+    return " · ".join(shown)
 
 
 def hint_text(move: str, returns: dict[str, float]) -> str:
@@ -145,11 +165,11 @@ def hint_text(move: str, returns: dict[str, float]) -> str:
 
     >>> print(hint_text("hit", {"stand": -0.5, "hit": -0.25, "double": -0.5037}))
     ... # doctest: +NORMALIZE_WHITESPACE
-    Hint: the chart says hit; stand costs 25.0% of your bet on average;
+    Hint: the chart says hit; stand costs 25.00% of your bet on average;
     double costs 25.37% of your bet on average.
     >>> _ = use_language("ru")
     >>> hint_text("hit", {"stand": -0.5, "hit": -0.25})
-    'Подсказка: по таблице — ещё; «хватит» в среднем стоит 25,0% ставки.'
+    'Подсказка: по таблице — ещё; «хватит» в среднем стоит 25,00% ставки.'
     >>> _ = use_language("en")
     """
     best = returns.get(move)
@@ -163,7 +183,7 @@ def hint_text(move: str, returns: dict[str, float]) -> str:
                 _(
                     "{action} costs {cost} of your bet on average",
                     action=action_name(action),
-                    cost=share(max(cost, 0.0)),
+                    cost=percent(max(cost, 0.0)),
                 )
             )
         else:
@@ -171,7 +191,7 @@ def hint_text(move: str, returns: dict[str, float]) -> str:
                 _(
                     "{action} gains {gain} of your bet on average with the cards left",
                     action=action_name(action),
-                    gain=share(-cost),
+                    gain=percent(-cost),
                 )
             )
     if not parts:
@@ -186,21 +206,21 @@ def insurance_hint(insurance: float, chance: float) -> str:
     insured, ``chance`` the dealer's chance of a blackjack over the cards left.
 
     >>> print(insurance_hint(-0.0740, 0.3087))  # doctest: +NORMALIZE_WHITESPACE
-    Hint: decline insurance; it loses 7.4% of what you insure on average
+    Hint: decline insurance; it loses 7.40% of what you insure on average
     (a dealer blackjack: 30.87%).
     """
     if insurance < 0:
         return _(
             "Hint: decline insurance; it loses {cost} of what you insure on average (a dealer "
             "blackjack: {chance}).",
-            cost=share(-insurance),
-            chance=share(chance),
+            cost=percent(-insurance),
+            chance=percent(chance),
         )
     return _(
         "Hint: insure; with the cards left it gains {gain} of what you insure on average (a "
         "dealer blackjack: {chance}).",
-        gain=share(insurance),
-        chance=share(chance),
+        gain=percent(insurance),
+        chance=percent(chance),
     )
 
 
@@ -210,19 +230,20 @@ def even_money_hint(declined: float, chance: float) -> str:
 
     >>> print(even_money_hint(1.0388, 0.3074))  # doctest: +NORMALIZE_WHITESPACE
     Hint: decline even money; waiting returns 103.88% of your bet on average,
-    even money 100%.
+    even money 100.00%.
     """
     if declined > 1.0:
         return _(
             "Hint: decline even money; waiting returns {ret} of your bet on average, even money "
-            "100%.",
-            ret=share(declined),
+            "{sure}.",
+            ret=percent(declined),
+            sure=percent(1.0),
         )
     return _(
         "Hint: take even money; waiting returns only {ret} of your bet on average (a dealer "
         "blackjack: {chance}).",
-        ret=share(declined),
-        chance=share(chance),
+        ret=percent(declined),
+        chance=percent(chance),
     )
 
 
