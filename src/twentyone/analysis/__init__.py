@@ -164,6 +164,7 @@ def analyze(
     ctx = Context.of(r, boxes, shoe)
     if outcomes:
         ctx.refuse_push22("outcomes")
+        ctx.refuse_free("outcomes")
     names = OUTCOMES_22 if ctx.push22 else OUTCOMES  # push22: a dealer's 22 apart
     shoe_arr = ctx.fresh()
     n = float(shoe_arr.sum())
@@ -183,8 +184,12 @@ def analyze(
         ev_o += p * o
         by_up[up_key(u)] = {"probability": p, "ev_basic": b, "ev_optimal": o}
         totals[up_key(u)] = dict(zip(names, piece.dealer, strict=True))
-    sd = float(np.sqrt(m2 - ev_b * ev_b))
+    sd: float | None = None
     notes = ["sd: exact without splits; split hands taken independent given the dealer's outcome"]
+    if ctx.has_free:  # the moments take every stake as the player's (context.FREE_REFUSED)
+        notes[0] = "sd: not priced where the house stakes free doubles or splits"
+    else:
+        sd = float(np.sqrt(m2 - ev_b * ev_b))
     if not ctx.is_full:
         notes.append("ev_basic: the full shoe's chart played on this shoe; side bets: full shoe")
     if r.double_for_less:

@@ -72,7 +72,7 @@ from twentyone.engine.compiled import (
     encode_rules,
 )
 from twentyone.engine.errors import CardError, RulesError
-from twentyone.engine.predicates import total_may_double
+from twentyone.engine.predicates import split_is_free, total_may_double
 from twentyone.engine.rules import Rules
 
 #: The most hands of one split the tables behind the approximation of a ten-value pair split
@@ -111,12 +111,23 @@ ANALYSIS_READS: dict[str, str] = {
     "insurance_upcards": "side_bets: insurance and even money by up card",
     "even_money": "side_bets: even money and a blackjack against an ace",
     "side_bets": "Context.bonus (the 6-7-8 / 7-7-7 bonus) and side_bets(): each priced",
+    "free_doubles": "Context.free_doubles: a free double's stake wins only (player.solve)",
+    "free_splits": "Context.free_splits: a free split's hands stake the house's bet "
+    "(hands.free_split_value)",
 }
 #: Fields whose other values the analysis refuses (a :class:`RulesError` from
 #: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
-ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
-    "free_doubles": ((), "a free stake's value in the player's and the splits' kernels"),
-    "free_splits": ((), "a free stake's value in the splits' kernels"),
+ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {}
+#: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
+#: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels
+#: take every stake as the player's. The returns (``ev_basic``, ``ev_optimal``), the strategy
+#: and the advice on a first hand price free stakes exactly, splits of up to four hands dealt
+#: in turn included (:func:`~twentyone.analysis.hands.free_split_value`).
+FREE_REFUSED: dict[str, str] = {
+    "outcomes": "the round's distribution and its standard deviation (the split kernels' "
+    "and the moments' nets)",
+    "split moments": "a free split past four hands, or with both second cards dealt at once",
+    "action moments": "action_moments: the second moments of each action (count indexes)",
 }
 #: The parts of the analysis that refuse ``dealer_22="push"`` (a :class:`RulesError` naming
 #: the field, from :meth:`Context.refuse_push22`): their kernels read the dealer's outcomes
@@ -216,6 +227,8 @@ class Context:
     bj_pays: float
     surrender: str
     surrender_vs_ace: bool
+    free_doubles: int = 0  # Rules.free_doubles_mask: hard two-card totals doubled free
+    free_splits: int = 0  # Rules.free_splits_mask: pairs (by card value) split free
 
     @classmethod
     def of(cls, rules: Rules, boxes: int = 1, shoe: Sequence[int] | None = None) -> Context:
@@ -227,14 +240,6 @@ class Context:
         obo = not peek and bool(p[P_OBO])
         f1, f2 = (0.0, 0.0) if peek else (1.0, 1.0 if obo else 2.0)
         f1s, f2s = (0.0, 0.0) if peek else ((0.5, 0.5) if obo else (1.0, 2.0))
-        for name, at in (("free_doubles", P_FREE_DOUBLES), ("free_splits", P_FREE_SPLITS)):
-            if p[at]:
-                raise RulesError(
-                    "analysis-refuses",
-                    field=name,
-                    value=getattr(rules, name),
-                    lacks=ANALYSIS_REFUSES[name][1],
-                )
         limit = int(p[P_MAX_HANDS])
         can_split = limit >= 2 and not (p[P_ONE_BOX_SPLIT] and boxes > 1)
         return cls(
@@ -260,6 +265,8 @@ class Context:
             bj_pays=float(f[F_BJ]),
             surrender=SURRENDER_NAMES[int(p[P_SURRENDER])],
             surrender_vs_ace=bool(p[P_SURR_VS_ACE]),
+            free_doubles=int(p[P_FREE_DOUBLES]),
+            free_splits=int(p[P_FREE_SPLITS]),
         )
 
     @property
@@ -297,6 +304,27 @@ class Context:
         if self.surrender == "early":
             return -0.5
         return -0.5 * (1.0 - pbj) - pbj
+
+    @property
+    def has_free(self) -> bool:
+        """Whether the house stakes some doubles or splits (Free Bet)."""
+        return self.free_doubles != 0 or self.free_splits != 0
+
+    def split_is_free(self, pair: int) -> bool:
+        """Whether the split of a pair of value index ``pair`` (0 = ace) is the house's."""
+        return split_is_free(pair + 1, self.free_splits)
+
+    def refuse_free(self, part: str) -> None:
+        """Raise a :class:`RulesError` naming the free stakes' field where the rules have free
+        doubles or splits and ``part`` (a key of :data:`FREE_REFUSED`) does not price them."""
+        for name, mask in (("free_doubles", self.free_doubles), ("free_splits", self.free_splits)):
+            if mask:
+                raise RulesError(
+                    "analysis-free-stakes",
+                    field=name,
+                    value=getattr(self.rules, name),
+                    part=FREE_REFUSED[part],
+                )
 
     def refuse_push22(self, part: str) -> None:
         """Raise a :class:`RulesError` naming ``dealer_22`` where the rules push a dealer's 22
@@ -510,11 +538,13 @@ def run_solve(
     chart: tuple[IntArray, IntArray] | None = None,
     dec: tuple[IntArray, IntArray] | None = None,
     reach: BoolArray | None = None,
+    free: bool = False,
 ) -> Solved:
     """Run :func:`~twentyone.analysis.player.solve` on a base table in ``mode``
     (:data:`~twentyone.analysis.player.OPTIMUM`, ``BY_TOTAL``, ``CHART``, ``FIXED``): every
     hand's values and decisions, by name. With ``reach``, only the hands in it are solved (a
-    fixed play's split hands: those it can reach)."""
+    fixed play's split hands: those it can reach; ``free``: each hand's own stake is the
+    house's, a hand a free split made)."""
     nodes = ctx.nodes
     use = base.mask & base.valid
     if reach is not None:
@@ -532,6 +562,8 @@ def run_solve(
         ctx.double_rule,
         force_stand2,
         ctx.bonus,
+        ctx.free_doubles,
+        free,
     )
     play = PlayMode(mode, hard, soft, d_in, ds_in)
     out = solve(base.comp, nodes.table, use, base.stand, rules, play)

@@ -69,7 +69,8 @@ def analyze_forked(
             meanwhile()
         return report
     ctx = Context.of(r, boxes, shoe)
-    ctx.refuse_push22("outcomes")  # before a fork: one clean error
+    ctx.refuse_push22("outcomes")
+    ctx.refuse_free("outcomes")  # before a fork: one clean error
     full = ctx.fresh()
     _shared_tables(ctx)
     aside = [u for u in ASIDE if full[u] > 0]

@@ -100,10 +100,13 @@ def _play_key(ctx: Context, pair: int, mode: int, key: bytes) -> bytes:
 
 
 @memo(64)
-def _split_table(ctx: Context, up: int, pair: int, key: bytes, k: int) -> SplitTable:
+def _split_table(
+    ctx: Context, up: int, pair: int, key: bytes, k: int, free: bool = False
+) -> SplitTable:
     """The table of the fixed decisions of :func:`play_key`'s ``key``."""
     play = SplitPlay(mode=FIXED, dec=arrays_of(key))
-    return _make_split_table(ctx, up, pair, play, k, _split_hands(ctx, pair, FIXED, key))
+    hands = _split_hands(ctx, pair, FIXED, key)
+    return _make_split_table(ctx, up, pair, play, k, hands, free)
 
 
 def _make_split_table(
@@ -113,8 +116,10 @@ def _make_split_table(
     play: SplitPlay,
     k: int,
     hands: tuple[BoolArray, BoolArray] | None = None,
+    free: bool = False,
 ) -> SplitTable:
-    """A split table (``hands``: :func:`split_hands` of ``play`` where known)."""
+    """A split table (``hands``: :func:`split_hands` of ``play`` where known; ``free``: the
+    hands' own stakes are the house's, as a free split makes them)."""
     need, reach = split_hands(ctx, up, pair, play) if hands is None else hands
     base = base_table(ctx, up, pair, k - 1, need)
     solved = run_solve(
@@ -127,37 +132,42 @@ def _make_split_table(
         chart=play.chart,
         dec=play.dec,
         reach=reach,
+        free=free,
     )
     return SplitTable(base, solved, reach)
 
 
 def _split_tables(
-    ctx: Context, up: int, pair: int, play: SplitPlay | bytes, k: int
+    ctx: Context, up: int, pair: int, play: SplitPlay | bytes, k: int, free: bool = False
 ) -> tuple[float, float, float]:
     """With ``k`` pair cards out of the shoe (the up card out too), played by ``play`` (or
     by the decisions of its :func:`play_key`: then kept, three numbers a table): a split
     hand's value when its second card is any card (``EV[X]``), when it is a pair card played
     as a total (``EV[P]``), and the cards left."""
     if isinstance(play, bytes):
-        return _kept_values(ctx, up, pair, play, k)
-    return _table_values(ctx, pair, _make_split_table(ctx, up, pair, play, k))
+        return _kept_values(ctx, up, pair, play, k, free)
+    return _table_values(ctx, pair, _make_split_table(ctx, up, pair, play, k, free=free))
 
 
 #: A split value: ``EV[X]``, ``EV[P]`` and the cards left (see :func:`_split_tables`).
 Values = tuple[float, float, float]
 
 
-def _kept_values(ctx: Context, up: int, pair: int, key: bytes, k: int) -> Values:
-    """A split value by (up card, pair, play key, pair cards out), kept with its context."""
+def _kept_values(
+    ctx: Context, up: int, pair: int, key: bytes, k: int, free: bool = False
+) -> Values:
+    """A split value by (up card, pair, play key, pair cards out, free), kept with its
+    context."""
     kept = _kept_by_context(ctx)
-    got = kept.get((up, pair, key, k))
+    got = kept.get((up, pair, key, k, free))
     if got is None:
-        got = kept[up, pair, key, k] = _table_values(ctx, pair, _split_table(ctx, up, pair, key, k))
+        table = _split_table(ctx, up, pair, key, k, free)
+        got = kept[up, pair, key, k, free] = _table_values(ctx, pair, table)
     return got
 
 
 @memo(8)
-def _kept_by_context(ctx: Context) -> dict[tuple[int, int, bytes, int], Values]:
+def _kept_by_context(ctx: Context) -> dict[tuple[int, int, bytes, int, bool], Values]:
     """The split values of the last eight contexts (shoes): kept per context rather than in
     one least-recently-used list of entries, as a play key is some 50 KB, one object per play
     and context; a list of 4,096 entries filled by depleted shoes held 4,000 of them (185 MiB),
@@ -226,18 +236,7 @@ def farmer_split_value(
     method (blackjack_split.pdf, as in his blackjack.cpp 5.5): each hand's value conditions on
     exactly how many pair and non-pair second cards the other hands took.
     :func:`twentyone.analysis.splits.split_value` takes any number of hands."""
-    sums = _FarmerSums(ctx, up, shoe, pair, play)
-    n0, q0 = sums.n0, sums.q0
-    # stopping early: exactly h < max_hands hands (h - 1 orders of the draws for h <= 3)
-    for h in range(2, max_hands):
-        sums.ev_n(_arrangement(n0, q0, h - 2, h, h - 1.0) * h, h - 2, h - 1)
-    # the last allowed hand made after k hands were completed with a non-pair card
-    for k in range(max_hands - 1):
-        r = _arrangement(n0, q0, max_hands - 2, k, 2.0 if max_hands == 4 and k > 0 else 1.0)
-        if k > 0:
-            sums.ev_n(r * k, max_hands - 2, k - 1)
-        sums.ev_x(r * (max_hands - k), max_hands - 2, k)
-    return float(sums.total)
+    return _farmer_total(ctx, up, shoe, pair, play, max_hands, free=False)
 
 
 class _FarmerSums:
@@ -246,8 +245,11 @@ class _FarmerSums:
     ``ev_n`` the same for a hand whose second card is not a pair card; the tables of each
     ``a`` are made once."""
 
-    def __init__(self, ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay):
+    def __init__(
+        self, ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay, free: bool = False
+    ):
         self.ctx, self.up, self.shoe, self.pair, self.play = ctx, up, shoe, pair, play
+        self.free = free
         self.q0 = ctx.pair_cards_left(shoe, pair, up)
         self.n0 = float(shoe.sum() - 2)
         self.total = 0.0
@@ -258,7 +260,11 @@ class _FarmerSums:
         """``EV[X]`` and ``EV[P]`` with ``a`` more pair cards out (0, 0 where none can be)."""
         if a not in self._tables:
             ok = self.shoe[self.pair] >= a + 2 and self.q0 - a >= 0
-            got = _split_tables(self.ctx, self.up, self.pair, self._play, a + 2) if ok else None
+            got = (
+                _split_tables(self.ctx, self.up, self.pair, self._play, a + 2, self.free)
+                if ok
+                else None
+            )
             self._tables[a] = got[:2] if got is not None else (0.0, 0.0)
         return self._tables[a]
 
@@ -284,6 +290,59 @@ class _FarmerSums:
             return
         self.ev_n(p / (1.0 - v), a, b - 1)
         self.ev_n(p * v / (v - 1.0), a + 1, b - 1)
+
+
+def free_split_value(
+    ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay, max_hands: int
+) -> float:
+    """Return of a free split of ``pair`` (Free Bet: the house stakes every hand the split
+    makes; the player's bet stays on the first hand) to at most four hands, each hand's
+    second card dealt in turn; as :func:`farmer_split_value`.
+
+    Every hand's value is its own stake's plus its double's, each the player's or the house's
+    (a house's stake wins and never loses); the decisions are the same either way. So the
+    split's return is Farmer's sum over the hands with every own stake the house's, plus, for
+    the first hand alone, the difference its real stake makes. The first hand keeps the first
+    pair card; dealt in turn, it takes its second card at once, is split again while that is a
+    pair card and resplitting is allowed, and is played out before any other hand takes a
+    card: its second card is the first card that is not a pair card after ``k`` pair cards
+    went to new hands (``EV[N; k, 0]``), or any card once the last allowed hand is made
+    (``EV[X; max_hands - 2, 0]``)."""
+    every_free = _farmer_total(ctx, up, shoe, pair, play, max_hands, free=True)
+    real = _FarmerSums(ctx, up, shoe, pair, play, free=False)
+    house = _FarmerSums(ctx, up, shoe, pair, play, free=True)
+    n0, q0 = real.n0, real.q0
+    for sums in (real, house):
+        for k in range(max_hands - 2):
+            sums.ev_n(_arrangement(n0, q0, k, 1, 1.0), k, 0)
+        sums.ev_x(_arrangement(n0, q0, max_hands - 2, 0, 1.0), max_hands - 2, 0)
+    return float(every_free + real.total - house.total)
+
+
+def _farmer_total(
+    ctx: Context,
+    up: int,
+    shoe: IntArray,
+    pair: int,
+    play: SplitPlay,
+    max_hands: int,
+    *,
+    free: bool,
+) -> float:
+    """Farmer's sum over the split's hands (:func:`farmer_split_value`), every hand's own
+    stake the house's where ``free``."""
+    sums = _FarmerSums(ctx, up, shoe, pair, play, free)
+    n0, q0 = sums.n0, sums.q0
+    # stopping early: exactly h < max_hands hands (h - 1 orders of the draws for h <= 3)
+    for h in range(2, max_hands):
+        sums.ev_n(_arrangement(n0, q0, h - 2, h, h - 1.0) * h, h - 2, h - 1)
+    # the last allowed hand made after k hands were completed with a non-pair card
+    for k in range(max_hands - 1):
+        r = _arrangement(n0, q0, max_hands - 2, k, 2.0 if max_hands == 4 and k > 0 else 1.0)
+        if k > 0:
+            sums.ev_n(r * k, max_hands - 2, k - 1)
+        sums.ev_x(r * (max_hands - k), max_hands - 2, k)
+    return float(sums.total)
 
 
 def _arrangement(n0: float, q0: float, pairs: int, others: int, ways: float) -> float:

@@ -27,7 +27,10 @@ _SOLVE: tuple[Code, ...] = (
     HAND_TABLE,
     "ab",
     STAND_VALUES,
-    ("twentyone.analysis.player:PlayRules", ("i", "b", "f", "f", "i", "b", "i", "b", "f")),
+    (
+        "twentyone.analysis.player:PlayRules",
+        ("i", "b", "f", "f", "i", "b", "i", "b", "f", "i", "b"),
+    ),
     ("twentyone.analysis.player:PlayMode", ("i", "ai", "ai", "ai", "ai")),
 )
 #: The kernels Python calls (module, name), in the module's order, each with the argument

@@ -520,6 +520,7 @@ class UpOutcomes(NamedTuple):
 def up_outcomes(ctx: Context, up: int, optimal: bool) -> UpOutcomes:
     """Every first hand against ``up`` (one up card's part of :func:`round_outcomes`)."""
     ctx.refuse_push22("outcomes")
+    ctx.refuse_free("outcomes")
     grid = Grid(ctx)
     t = _up_tables(ctx, up, optimal)
     main = np.zeros(grid.size)
@@ -551,6 +552,7 @@ def round_outcomes(
     :func:`up_outcomes` computed already (elsewhere: the same figures, added in the same
     order)."""
     ctx.refuse_push22("outcomes")
+    ctx.refuse_free("outcomes")
     grid = Grid(ctx)
     full = ctx.fresh()
     out: dict[float, float] = {}

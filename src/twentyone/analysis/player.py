@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, HandTable, IntArray
-from twentyone.engine.compiled import may_stand_jit, total_may_double_jit
+from twentyone.engine.compiled import double_is_free_jit, may_stand_jit, total_may_double_jit
 from twentyone.engine.jit import njit
 from twentyone.engine.strategy import PREFERENCES
 
@@ -52,8 +52,11 @@ class PlayRules(NamedTuple):
     that makes the dealer's blackjack (-1: none), ``peek``, ``f1``/``f2`` the parts of a
     standing / doubled stake a dealer blackjack takes, ``min_stand``, ``dbl_split`` (a split
     hand may double), ``double_rule`` (:data:`~twentyone.engine.predicates.DOUBLE_ON`),
-    ``force_stand2`` (two-card hands stand: split aces) and ``bonus`` (the 6-7-8 / 7-7-7
-    bonus, 0 for none)."""
+    ``force_stand2`` (two-card hands stand: split aces), ``bonus`` (the 6-7-8 / 7-7-7
+    bonus, 0 for none), ``free_doubles`` (the hard two-card totals whose double the house
+    stakes, as bits: :attr:`~twentyone.engine.rules.Rules.free_doubles_mask`) and
+    ``free_base`` (the hand's own stake is the house's: a hand a free split made, which wins
+    its stake and loses nothing)."""
 
     bj: int
     peek: bool
@@ -64,6 +67,8 @@ class PlayRules(NamedTuple):
     double_rule: int
     force_stand2: bool
     bonus: float
+    free_doubles: int = 0
+    free_base: bool = False
 
 
 class PlayMode(NamedTuple):
@@ -152,6 +157,58 @@ def _draw_values(
         else:
             h += p * played[c]
             d += p * (2.0 * nb[c] - rules.f2 * pbj[c])
+    return h, d
+
+
+@njit(cache=True, inline="always")
+def _stake_value(
+    c: int, stand: tuple[FloatArray, FloatArray, FloatArray], free: bool, f: float
+) -> float:  # pragma: no cover
+    """One unit staked on hand ``c`` standing: the player's (``nb - f * pbj``: ``f`` the part a
+    dealer blackjack takes) or the house's (``free``: its win only, ``win``)."""
+    nb, pbj, win = stand
+    if free:
+        return float(win[c])
+    return float(nb[c] - f * pbj[c])
+
+
+@njit(cache=True, inline="always")
+def _draw_values_free(
+    i: int,
+    comp: IntArray,
+    nn: int,
+    child: IntArray,
+    stand: tuple[FloatArray, FloatArray, FloatArray],
+    played: FloatArray,
+    rules: PlayRules,
+    dbl_free: bool,
+) -> tuple[float, float]:  # pragma: no cover - compiled
+    """:func:`_draw_values` where a stake is the house's (``rules.free_base``: the hand's own;
+    ``dbl_free``: the double's): a house's stake wins and never loses, so a bust costs only
+    the player's stakes, and standing pays it ``win``, the chance of a win."""
+    bj = rules.bj
+    base_free = rules.free_base
+    lost = (0.0 if base_free else 1.0) + (0.0 if dbl_free else 1.0)
+    h = 0.0
+    d = 0.0
+    for v in range(10):
+        if comp[v] == 0:
+            continue
+        p = comp[v] / nn
+        c = child[i, v]
+        if c < 0:
+            keep = 1.0
+            if rules.peek and bj >= 0:
+                keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
+            if not base_free:
+                h -= p * keep
+            d -= lost * p * keep
+        else:
+            h += p * played[c]
+            d += p * (
+                _stake_value(c, stand, base_free, rules.f1)
+                + _stake_value(c, stand, dbl_free, rules.f2 - rules.f1)
+            )
     return h, d
 
 
@@ -358,6 +415,11 @@ def solve(
     counts, total, soft, ncards = hands.counts, hands.total, hands.soft, hands.ncards
     child, order, bounds = hands.child, hands.order, hands.bounds
     nb, pbj = stand.nb, stand.pbj
+    # free stakes (Free Bet): a stake of the house's is worth its chance of a win, standing
+    free_doubles, base_free = rules.free_doubles, rules.free_base
+    any_free = free_doubles != 0 or base_free
+    win = (nb + 1.0 - pbj - stand.push) / 2.0 if any_free else nb
+    three = (nb, pbj, win)
     chart_hard, chart_soft, dec_in, decs_in = play.hard, play.soft, play.dec, play.decs
     bj, peek, f1, bonus = rules.bj, rules.peek, rules.f1, rules.bonus
     min_stand, force_stand2 = rules.min_stand, rules.force_stand2
@@ -372,11 +434,21 @@ def solve(
             if not use[i]:
                 continue
             nn = cards_left(comp_base, counts, i, comp)
-            S[i] = nb[i] - f1 * pbj[i]
-            if total[i] < 21:
-                H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, rules)
-                if ncards[i] == 2:
-                    D[i] = d
+            if any_free:
+                S[i] = win[i] if base_free else nb[i] - f1 * pbj[i]
+                if total[i] < 21:
+                    dbl_free = ncards[i] == 2 and double_is_free_jit(
+                        total[i], soft[i], free_doubles
+                    )
+                    H[i], d = _draw_values_free(i, comp, nn, child, three, B, rules, dbl_free)
+                    if ncards[i] == 2:
+                        D[i] = d
+            else:
+                S[i] = nb[i] - f1 * pbj[i]
+                if total[i] < 21:
+                    H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, rules)
+                    if ncards[i] == 2:
+                        D[i] = d
             if ncards[i] == 2 and bonus > 0.0:
                 bb[i], sf[i] = _bonus_value(counts[i], comp, nn, bj, peek, bonus)
             if weigh and ncards[i] >= 2:

@@ -158,6 +158,7 @@ def _hand_joints(
     from twentyone.analysis.shoe_counts import removed_sets
 
     ctx.refuse_push22("outcomes")  # seven dealer outcomes here: no 22 among them yet
+    ctx.refuse_free("outcomes")
     nodes = ctx.nodes
     rows = removed_sets(ctx.decks, ctx.hands_by_pair).where[pair, 1]
     left = base.comp.copy()

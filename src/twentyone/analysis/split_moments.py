@@ -485,6 +485,7 @@ def split_moments_of(
     from twentyone.analysis.shoe_counts import ACE, TEN
 
     ctx.refuse_push22("split moments")
+    ctx.refuse_free("split moments")
     if pair == TEN and ctx.split_rank:
         return None
     kept = _kept(ctx)

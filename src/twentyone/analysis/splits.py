@@ -11,6 +11,7 @@ from twentyone.analysis.context import Context, shoe_after
 from twentyone.analysis.hands import (
     SplitPlay,
     farmer_split_value,
+    free_split_value,
     split_decisions,
     split_value_weighted,
 )
@@ -31,6 +32,10 @@ def split_value(
     the shoe's counts do not tell, takes the approximation of
     :func:`~twentyone.analysis.split.split_weights`, to
     :data:`~twentyone.analysis.context.TABLE_HANDS` hands at most."""
+    if ctx.split_is_free(pair) and max_hands > 1:
+        if max_hands > 4 or ctx.rules.split_second_card == "at-once":
+            ctx.refuse_free("split moments")
+        return free_split_value(ctx, up, shoe, pair, play, max_hands)
     if max_hands > 4:
         got = None
         if np.array_equal(shoe, shoe_after(ctx, up)):

@@ -176,10 +176,10 @@ TEMPLATES: dict[str, Template] = {
             "yet; the simulator (twentyone simulate) plays it"
         )
     ),
-    "analysis-refuses": _t(
+    "analysis-free-stakes": _t(
         N_(
-            "{field}={value!r}: the exact analysis does not price this yet ({lacks}); the "
-            "engine and the simulator (twentyone simulate --strategy CHART.json) play it"
+            "{field}={value!r}: the exact analysis does not price free stakes in {part} yet; "
+            "the returns, the strategy and the simulator (twentyone simulate) do"
         )
     ),
     "max-below-min": _t(N_("table_max={max}: expected at least table_min={min}"), "max", "min"),
