@@ -294,3 +294,84 @@ def test_free_bets_edge_and_the_parts_that_refuse_it_by_name() -> None:
     unlimited = free_only.replace(free_doubles=(), free_splits=("8",), max_hands="unlimited")
     with pytest.raises(RulesError, match=r"free_splits.*past four hands"):
         analyze(unlimited, outcomes=False)  # a free split's return past four hands
+
+
+# ---------------------------------------------------------------- the Push 22 bet
+def _push22_round(cards: str, *decisions: str, stake: int = 10) -> Round:
+    bets = [BoxBet("ann", 100, {"push-22": stake} if stake else {})]
+    rnd = Round(FREE_BET, StackedShoe(cards), bets)
+    for d in decisions:
+        rnd.apply(d)
+    assert rnd.is_over
+    return rnd
+
+
+@pytest.mark.parametrize(
+    ("dealer", "returned"),
+    [
+        ("6S 6S TS", 36 * 10),  # one suit: 35 to 1
+        ("6S 6C TS", 18 * 10),  # one colour (black): 17 to 1
+        ("6H 6C TS", 11 * 10),  # any 22: 10 to 1
+        ("6H 7C 9S", 11 * 10),  # three cards, 22
+        ("6H 7C TS", 0),  # 23: lost
+    ],
+)
+def test_push_22_pays_by_the_dealers_final_cards(dealer: str, returned: int) -> None:
+    """free-bet's Push 22 (the Rendezvous sheet's 10 to 1 any 22, 17 to 1 of one colour, 35 to
+    1 of one suit): the box stands on 20 (T K) against the dealer's cards."""
+    up, hole, draw = dealer.split()
+    rnd = _push22_round(f"TS {up} KD {hole} {draw}", "stand")
+    assert rnd.boxes[0].side_paid["push-22"] == returned
+    hand = rnd.boxes[0].hands[0]
+    assert hand.result == ("push" if returned else "win")
+
+
+def test_the_dealer_draws_out_while_push_22_is_staked() -> None:
+    # the box's T-2 hits a king and busts: no hand is left to play for. Without the bet the
+    # dealer's 6-6 draws nothing; with it the dealer draws a ten: 22, paid 10 to 1
+    bare = _push22_round("TS 6H 2D 6C KS TD", "hit", stake=0)
+    assert [str(c) for c in bare.dealer] == ["6H", "6C"]
+    staked = _push22_round("TS 6H 2D 6C KS TD", "hit")
+    assert [str(c) for c in staked.dealer] == ["6H", "6C", "TD"]
+    assert staked.boxes[0].side_paid["push-22"] == 110
+    assert staked.net() == {"ann": -100 + 100}  # the bust's 100 lost, the bet's 100 won
+
+
+def test_a_dealer_blackjack_loses_push_22() -> None:
+    rnd = _push22_round("9S KH 9D AC")  # the peek under the king finds blackjack: it ends
+    assert rnd.boxes[0].side_paid["push-22"] == 0
+
+
+def test_push_22_exact_lines_agree_with_dealt_dealer_hands() -> None:
+    """The exact chances of the dealer's 22 (any, one colour, one suit) against 300,000 dealer
+    hands dealt from seeded six-deck shoes by the engine's own drawing rule."""
+    import random
+
+    from twentyone.analysis.side_bets import dealer_final_lines, side_bet_price
+    from twentyone.engine.cards import RANKS, SUITS, Card, hand_total
+    from twentyone.engine.round_settlement import dealer_must_draw
+    from twentyone.engine.sidebets import push_22
+
+    exact = dealer_final_lines(FREE_BET)
+    rng = random.Random(22)
+    deck = [Card(r, s) for r in RANKS for s in SUITS] * FREE_BET.decks
+    n = 300_000
+    seen = {"any": 0, "coloured": 0, "suited": 0}
+    for _ in range(n):
+        cards = rng.sample(deck, 12)  # more than any dealer hand takes
+        hand = cards[:2]
+        while dealer_must_draw(hand, FREE_BET):
+            hand.append(cards[len(hand)])
+        for line in push_22(hand):
+            seen[line] += 1
+        assert hand_total(hand).total >= 17
+    for line, p in exact.items():
+        se = (p * (1 - p) / n) ** 0.5
+        assert abs(seen[line] / n - p) < 4 * se, (line, p, seen[line] / n)
+    price = side_bet_price(FREE_BET, FREE_BET.side_bet("push-22"))
+    lines = price["lines"]
+    assert lines["suited"] == pytest.approx(exact["suited"])
+    assert lines["any"] == pytest.approx(exact["any"] - exact["coloured"])
+    assert price["return"] == pytest.approx(
+        -1 + 36 * lines["suited"] + 18 * lines["coloured"] + 11 * lines["any"]
+    )

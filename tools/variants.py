@@ -19,6 +19,7 @@ from typing import Any
 from twentyone import load_rules
 from twentyone.analysis import analyze
 from twentyone.analysis.advise import advise
+from twentyone.analysis.side_bets import dealer_final_lines, side_bet_price
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "variants.md"
 NO_FREE_FOURS = tuple("A2356789")
@@ -94,6 +95,9 @@ def render() -> str:
             f"| {row.game} | {row.published} | {_pct(ours)} ({row.ours}) | {row.source}. {why} |"
         )
     eights = _edge({"decks": 8})
+    fb = load_rules("free-bet")
+    push = side_bet_price(fb, fb.side_bet("push-22"))
+    hit = dealer_final_lines(fb)
     ev = advise(load_rules("free-bet").replace(decks=8), "T 2", "4").returns
     lines = [
         "# Commercial variants",
@@ -130,6 +134,12 @@ def render() -> str:
         "of 11 July 2019): stand -0.301161, hit -0.279823. Ours, 8 decks, for T-2: stand "
         f"{ev['stand']:.6f}, hit {ev['hit']:.6f} (the finite shoe: the two cards and the up "
         "card out). Hitting wins in both, where classic blackjack stands.",
+        "",
+        f"The Push 22 bet on free-bet's table (the Rendezvous sheet's paytable: 10 to 1 any "
+        f"22, 17 to 1 of one colour, 35 to 1 of one suit) returns {_pct(push['return'])} per "
+        f"unit staked: the dealer ends on 22 with chance {hit['any']:.6f}, of one colour "
+        f"{hit['coloured']:.6f}, of one suit {hit['suited']:.6f} (exact, the dealer's cards "
+        "from the full shoe; the dealer draws out while the bet is staked).",
         "",
         "How the free stakes are priced: a stake of the house's wins like a real one and never "
         "loses, so standing it is worth the chance of a win; a free double adds that to the "

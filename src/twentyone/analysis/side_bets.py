@@ -24,6 +24,7 @@ from typing import Any
 from twentyone.analysis.dealer import blackjack_card
 from twentyone.analysis.shoe_counts import ACE, TEN, fresh_counts
 from twentyone.engine.cards import RANKS, SUITS, Card
+from twentyone.engine.predicates import dealer_draws
 from twentyone.engine.rules import Rules
 from twentyone.engine.sidebets import SideBet, outcome
 
@@ -121,6 +122,53 @@ def aces_probabilities(rules: Rules, most: int) -> dict[int, float]:
     return out
 
 
+@lru_cache(maxsize=32)
+def dealer_final_lines(rules: Rules) -> dict[str, float]:
+    """Exact chances of the dealer's final cards making 22 (``any``), 22 of one colour
+    (``coloured``) and 22 of one suit (``suited``): the Push 22 bet's lines, each including
+    the next (a suited 22 is coloured too). The dealer's cards are drawn from the full shoe
+    (the player's cards left in it, as the other side bets are priced) and the dealer draws
+    out whatever the hands did, as the engine does while the bet is staked; a 22 is never a
+    blackjack, so the peek changes nothing. Given the ranks drawn, the suits are a draw
+    without replacement within each rank: ``k`` cards of a rank with ``n`` copies are all of
+    one suit with chance C(n/4, k) / C(n, k), of one colour C(n/2, k) / C(n, k).
+
+    >>> lines = dealer_final_lines(Rules(decks=6, dealer_hits_soft_17=True))
+    >>> round(lines["any"], 4), lines["suited"] < lines["coloured"] < lines["any"]
+    (0.0735, True)
+    """
+    shoe = [int(x) for x in fresh_counts(rules.decks)]
+    copies = list(shoe)
+    out = {"any": 0.0, "coloured": 0.0, "suited": 0.0}
+    h17 = rules.soft_17_hit_from
+
+    def walk(hard: int, ace: bool, n: int, drawn: list[int], left: int, p: float) -> None:
+        total = hard + 10 if ace and hard <= 11 else hard
+        if n >= 2 and not dealer_draws(total, total != hard, n, h17):
+            if total == 22:
+                one_suit = 4.0
+                one_colour = 2.0
+                for v, k in enumerate(drawn):
+                    if k:
+                        c = comb(copies[v], k)
+                        one_suit *= comb(copies[v] // 4, k) / c
+                        one_colour *= comb(copies[v] // 2, k) / c
+                out["any"] += p
+                out["coloured"] += p * one_colour
+                out["suited"] += p * one_suit
+            return
+        for v in range(10):
+            have = shoe[v] - drawn[v]
+            if have <= 0:
+                continue
+            drawn[v] += 1
+            walk(hard + v + 1, ace or v == ACE, n + 1, drawn, left - 1, p * have / left)
+            drawn[v] -= 1
+
+    walk(0, False, 0, [0] * 10, sum(shoe), 1.0)
+    return out
+
+
 _CARDS = tuple(Card(r, s) for r in RANKS for s in SUITS)
 _VIEW_CARDS = {"first-two": 2, "first-two-and-up": 3}
 
@@ -164,6 +212,21 @@ def side_bet_price(rules: Rules, bet: SideBet) -> dict[str, Any]:
         ret = sum((p * (1 + bet.paytable[line]) for line, p in probs.items() if line), Fraction(0))
         out["return"] = float(ret - 1)
         out["lines"] = {line: float(probs.get(line, 0)) for line in bet.paytable}
+    elif view == "dealer-final":
+        hit = dealer_final_lines(rules)
+        # the best paying line the cards hit pays: each line's chance is that of the hits
+        # whose best paying line it is (a suited 22 hits all three lines)
+        paid: dict[str, float] = dict.fromkeys(bet.paytable, 0.0)
+        for hits, only in (
+            (("suited", "coloured", "any"), hit["suited"]),
+            (("coloured", "any"), hit["coloured"] - hit["suited"]),
+            (("any",), hit["any"] - hit["coloured"]),
+        ):
+            on_table = [x for x in hits if x in bet.paytable]
+            if on_table:
+                paid[max(on_table, key=lambda x: bet.paytable[x])] += only
+        out["lines"] = paid
+        out["return"] = -1.0 + sum(p * float(1 + bet.paytable[k]) for k, p in paid.items())
     elif bet.kind == "aces-jackpot":
         lines = sorted(int(k) for k in bet.paytable)
         reach = aces_probabilities(rules, max(lines))

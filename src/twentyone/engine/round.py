@@ -275,14 +275,24 @@ class Round(RoundState):
             self._draw(None, 0)
         if len(self.dealer) >= 2:
             self.dealer_blackjack = hand_total(self.dealer[:2]).total == 21
-        if live and not self.dealer_blackjack:
+        if (live or self._dealer_bets_staked()) and not self.dealer_blackjack:
             while dealer_must_draw(self.dealer, rules):
                 self._draw(None, 0)
         dealer_total = hand_total(self.dealer).total
         blackjack = bool(self.dealer_blackjack)
         for box in self.boxes:
-            self._book(box, settle_box(rules, box, dealer_total, blackjack, self.dealer[0]))
+            self._book(box, settle_box(rules, box, dealer_total, blackjack, self.dealer))
         self.phase = "done"
+
+    def _dealer_bets_staked(self) -> bool:
+        """Whether a side bet on the dealer's final cards (Push 22) is staked: the dealer then
+        draws out even with no hand left to play for."""
+        return any(
+            b.side_bets.get(bet.id)
+            for bet in self.rules.side_bets
+            if bet.spec.view == "dealer-final"
+            for b in self.boxes
+        )
 
     # ----------------------------------------------------------------- legal actions
     def _double_range(self, box: Box, hand: Hand) -> tuple[bool, tuple[int, int] | None]:

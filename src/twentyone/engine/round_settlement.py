@@ -15,7 +15,7 @@ from twentyone.engine.hands import Box
 from twentyone.engine.predicates import dealer_draws
 from twentyone.engine.records import Payment, PaymentKind, Result
 from twentyone.engine.rules import Rules
-from twentyone.engine.sidebets import settle_side_bets
+from twentyone.engine.sidebets import View, settle_side_bets
 
 #: What a hand's result returns, as a multiple of the hand's bet (the blackjack payout is the
 #: table's: see :func:`payout`).
@@ -87,11 +87,12 @@ def close_insurance(box: Box, dealer_blackjack: bool) -> Payment:
 
 
 def settle_box(
-    rules: Rules, box: Box, dealer_total: int, dealer_blackjack: bool, upcard: Card
+    rules: Rules, box: Box, dealer_total: int, dealer_blackjack: bool, dealer: Sequence[Card]
 ) -> list[Payment]:
-    """Everything still open on ``box`` once the dealer is done: its insurance, each open
-    hand against ``dealer_total`` (a 22 pushes them all where ``rules.dealer_22`` is
-    ``push``), then the side bets that look at the box's cards."""
+    """Everything still open on ``box`` once the dealer is done (``dealer``: the dealer's
+    cards): its insurance, each open hand against ``dealer_total`` (a 22 pushes them all where
+    ``rules.dealer_22`` is ``push``), then the side bets that look at the box's cards or the
+    dealer's."""
     out: list[Payment] = []
     if box.insurance and not box.insurance_settled:
         out.append(close_insurance(box, dealer_blackjack))
@@ -120,5 +121,6 @@ def settle_box(
                 out.append(close_hand(rules, box, i, "win"))
             else:
                 out.append(close_hand(rules, box, i, "push" if total == dealer_total else "lose"))
-    out.extend(settle_side_bets(rules.side_bets, box, None, ("box-cards",), upcard))
+    views: tuple[View, ...] = ("box-cards", "dealer-final")
+    out.extend(settle_side_bets(rules.side_bets, box, None, views, dealer[0], dealer))
     return out

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from twentyone.engine.cards import RANKS, Card
+from twentyone.engine.cards import RANKS, Card, hand_total
 from twentyone.engine.errors import N_, RulesError
 
 if TYPE_CHECKING:
@@ -38,8 +38,10 @@ if TYPE_CHECKING:
 #: ``first-two`` the box's first two cards, and ``first-two-and-up`` with the dealer's up card
 #: (settled right after the initial deal); ``hand-three`` a hand's cards when its third card
 #: lands (no stake of its own: it pays a multiple of the box's bet, on that hand);
-#: ``box-cards`` every card the box received, in order (settled with the round).
-View = Literal["first-two", "first-two-and-up", "hand-three", "box-cards"]
+#: ``box-cards`` every card the box received, in order (settled with the round);
+#: ``dealer-final`` the dealer's cards once the dealer is done (settled with the round; the
+#: dealer draws out while such a bet is staked, even with no hand left to play for).
+View = Literal["first-two", "first-two-and-up", "hand-three", "box-cards", "dealer-final"]
 
 #: Ids the analysis report keeps for itself.
 RESERVED_IDS = ("insurance", "even_money", "blackjack_vs_ace", "main")
@@ -142,6 +144,24 @@ def bonus_678_777(cards: Sequence[Card]) -> frozenset[str]:
     return frozenset()
 
 
+def push_22(cards: Sequence[Card]) -> frozenset[str]:
+    """The dealer's final cards: a total of exactly 22 (``any``), all of one colour
+    (``coloured``), all of one suit (``suited``): the Push 22 bet of Free Bet tables.
+
+    >>> from twentyone.engine.cards import parse_cards as p
+    >>> [sorted(push_22(p(t))) for t in ("TS 6S 6S", "TS 6C 6S", "TH 6C 6S", "TS 6C 7S")]
+    [['any', 'coloured', 'suited'], ['any', 'coloured'], ['any'], []]
+    """
+    if hand_total(cards).total != 22:
+        return frozenset()
+    hit = {"any"}
+    if len({c.suit in _RED for c in cards}) == 1:
+        hit.add("coloured")
+        if len({c.suit for c in cards}) == 1:
+            hit.add("suited")
+    return frozenset(hit)
+
+
 #: Every kind a table may offer, by name.
 KINDS: dict[str, Kind] = {
     k.name: k
@@ -191,6 +211,18 @@ KINDS: dict[str, Kind] = {
             view="hand-three",
             evaluate=bonus_678_777,
             staked=False,
+        ),
+        Kind(
+            name="push-22",
+            title=N_("Push 22"),
+            lines=("suited", "coloured", "any"),
+            line_titles={
+                "suited": N_("dealer's 22 of one suit"),
+                "coloured": N_("dealer's 22 of one colour"),
+                "any": N_("dealer's 22"),
+            },
+            view="dealer-final",
+            evaluate=push_22,
         ),
     )
 }
@@ -300,8 +332,13 @@ def side_bets_from(value: Any) -> tuple[SideBet, ...]:
     return bets
 
 
-def cards_seen(view: View, box_cards: Sequence[Card], up: Card | None) -> list[Card]:
-    """The cards a side bet of ``view`` looks at, from the box's cards and the up card."""
+def cards_seen(
+    view: View, box_cards: Sequence[Card], up: Card | None, dealer: Sequence[Card] = ()
+) -> list[Card]:
+    """The cards a side bet of ``view`` looks at, from the box's cards, the up card and the
+    dealer's final cards."""
+    if view == "dealer-final":
+        return list(dealer)
     if view == "first-two":
         return list(box_cards[:2])
     if view == "first-two-and-up":
@@ -334,7 +371,12 @@ def outcome(bet: SideBet, stake: int, cards: Sequence[Card]) -> tuple[str | None
 
 
 def settle_side_bets(
-    bets: Sequence[SideBet], box: Box, hand: int | None, views: Sequence[View], up: Card
+    bets: Sequence[SideBet],
+    box: Box,
+    hand: int | None,
+    views: Sequence[View],
+    up: Card,
+    dealer: Sequence[Card] = (),
 ) -> list[Payment]:
     """The payments settling ``box``'s side bets whose kind looks at ``views`` (the engine's
     one place for them): a staked bet once, returning its stake and odds (``0`` when it lost,
@@ -351,7 +393,7 @@ def settle_side_bets(
             stake = box.side_bets.get(bet.id, 0)
             if not stake or bet.id in box.side_paid:
                 continue
-            cards = cards_seen(bet.spec.view, box.cards_received, up)
+            cards = cards_seen(bet.spec.view, box.cards_received, up, dealer)
         elif hand is not None:
             stake, cards = box.bet, box.hands[hand].cards
         else:
