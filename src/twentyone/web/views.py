@@ -139,6 +139,19 @@ def table_info(table: LiveTable) -> dict[str, Any]:
         "countdown_seconds": table.config.countdown_seconds if table.multi_player else None,
         "decision_seconds": table.config.decision_seconds,
         "provable": provable_info(table),
+        "felt": felt_info(table.rules),
+    }
+
+
+def felt_info(rules: Rules) -> dict[str, Any]:
+    """What the house prints on its felt, as facts the page words in its language: the
+    blackjack payout, the dealer's soft-17 rule, and whether insurance is offered (it pays
+    2 to 1)."""
+    pays = rules.blackjack_pays
+    return {
+        "blackjack_pays": [pays.numerator, pays.denominator],
+        "dealer_hits_soft_17": rules.dealer_hits_soft_17,
+        "insurance": bool(rules.insurance_upcards),
     }
 
 

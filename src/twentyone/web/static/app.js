@@ -3,7 +3,8 @@
 
 import { _, _n, chooseLanguage, lang, languages, load, percent, storedLanguage, storeLanguage } from "./i18n.js";
 import { setSound, soundOn } from "./sound.js";
-import { TableScreen } from "./table.js";
+import { endCelebration } from "./felt.js";
+import { TableScreen, arc } from "./table.js";
 import { api, cardsEl, countryName, decisionText, el, fill, flagEl, money, resultText, ruleCardEl, totalText } from "./ui.js";
 import * as trainer from "./trainer.js";
 
@@ -189,6 +190,7 @@ function tableCard(t) {
   return el(
     "article",
     { class: "table-card", "data-table": t.id },
+    thumbnail(t),
     el("h2", {}, flagEl(t.country, lang()), " ", t.name),
     el("p", { class: "house muted" }, [t.country ? countryName(t.country, lang()) : null, t.rules].filter(Boolean).join(" \u00b7 ")),
     facts,
@@ -196,6 +198,22 @@ function tableCard(t) {
     el("div", { class: "row" },
       el("a", { class: "button" + (full ? " secondary" : ""), href: `#/table/${encodeURIComponent(t.id)}`, "data-sit": t.id }, full ? _("Watch") : _("Sit down")),
     ),
+  );
+}
+
+/** A table's felt in small (drawn by the style sheet): the dealer's side, its boxes on the
+ * arc, the taken ones with a chip on them. */
+function thumbnail(t) {
+  const taken = t.multi_player ? t.boxes - t.free_boxes : t.players.length ? t.boxes : 0;
+  const flag = flagEl(t.country, lang());
+  if (flag) flag.setAttribute("class", "mini-flag"); // the tile's heading has the named one
+  const spots = Array.from({ length: t.boxes }, (_x, i) => arc(el("span", { class: "seat" + (i < taken ? " taken" : "") }), i, t.boxes));
+  return el(
+    "div",
+    { class: "thumb" + (t.multi_player ? " multi" : ""), "aria-hidden": "true" },
+    el("span", { class: "thumb-dealer" }),
+    el("span", { class: "thumb-flag" }, flag),
+    el("span", { class: "thumb-spots" }, spots),
   );
 }
 
@@ -371,6 +389,7 @@ function leaveTable() {
   }
   // nothing of the table left behind stays clickable while another one loads
   for (const id of ["betting", "decision", "watching"]) $(id).hidden = true;
+  endCelebration(); // nor a celebration of its last round
 }
 
 function loadRuleCard(id) {

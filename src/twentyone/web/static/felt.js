@@ -3,7 +3,7 @@
 // a screen reader is told (the live region #announce). table.js draws the felt; this module
 // animates what changed since the last view.
 
-import { _, _n } from "./i18n.js";
+import { _, _n, lang } from "./i18n.js";
 import { play } from "./sound.js";
 import { el, money, resultText } from "./ui.js";
 
@@ -191,4 +191,144 @@ export function renderShoe(shoe) {
   $("shoe").style.setProperty("--fill", String(shoe.left === null ? 1 : Math.min(1, shoe.left / shoe.size)));
   $("shoe").title = shoe.cut ? _("The cut card is out: a new shoe next round.") : left;
   $("shoe").classList.toggle("cut", Boolean(shoe.cut));
+}
+
+// ---------------------------------------------------------------- the house's printing
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svgNode(tag, attrs = {}, text = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+/** The house's words printed on the felt, in the page's language, from the table's rules
+ * (the view's ``table.felt``): the blackjack payout on the large arc, the dealer's soft-17
+ * rule under it, and the insurance band where insurance is offered. */
+export function feltWords(felt) {
+  if (!felt) return [];
+  const [win, stake] = felt.blackjack_pays;
+  const ratio = _("{a} to {b}", { a: win, b: stake });
+  const lines = [{ kind: "payout", text: _("Blackjack pays {ratio}", { ratio }) }];
+  lines.push({
+    kind: "dealer",
+    text: felt.dealer_hits_soft_17
+      ? _("Dealer must draw to 16, hit soft 17 and stand on hard 17s")
+      : _("Dealer must draw to 16 and stand on all 17s"),
+  });
+  if (felt.insurance) {
+    const two = _("{a} to {b}", { a: 2, b: 1 });
+    lines.push({ kind: "insurance", text: _("Insurance pays {ratio}", { ratio: two }) });
+  }
+  return lines;
+}
+
+// the arcs the words follow (a 600 x 150 drawing, the players' edge of the table below)
+const ARCS = {
+  payout: { d: "M 40,22 Q 300,96 560,22", size: 26 },
+  dealer: { d: "M 80,58 Q 300,124 520,58", size: 14 },
+  insurance: { d: "M 130,100 Q 300,150 470,100", size: 14 },
+};
+
+/** Words as the house prints them: capitals, but a plural's "s" after a number stays small
+ * ("ALL 17s"). */
+export function printed(text) {
+  return text.toLocaleUpperCase(lang()).replace(/(\d)S\b/g, "$1s");
+}
+
+/** Print the felt (#felt-print); drawn again only when the words change. */
+export function renderFeltPrint(felt) {
+  const root = $("felt-print");
+  const lines = feltWords(felt);
+  const key = lines.map((l) => l.text).join("|");
+  if (root.dataset.key === key) return;
+  root.dataset.key = key;
+  const drawing = svgNode("svg", { viewBox: "0 0 600 150", class: "print", focusable: "false" });
+  const defs = svgNode("defs");
+  drawing.append(defs);
+  for (const line of lines) {
+    const arc = ARCS[line.kind];
+    const id = `felt-arc-${line.kind}`;
+    defs.append(svgNode("path", { id, d: arc.d }));
+    if (line.kind === "insurance") {
+      // the insurance band: two printed lines either side of the words
+      drawing.append(svgNode("path", { d: "M 110,82 Q 300,136 490,82", class: "band" }));
+      drawing.append(svgNode("path", { d: "M 150,118 Q 300,164 450,118", class: "band" }));
+    }
+    const text = svgNode("text", { class: `print-${line.kind}`, "font-size": arc.size, "text-anchor": "middle", "data-testid": `felt-${line.kind}` });
+    const path = svgNode("textPath", { href: `#${id}`, startOffset: "50%" }, printed(line.text));
+    text.append(path);
+    drawing.append(text);
+  }
+  root.replaceChildren(drawing);
+  // a long translation is squeezed onto its arc rather than cut off
+  for (const text of drawing.querySelectorAll("text")) {
+    const path = drawing.querySelector(`#felt-arc-${text.classList[0].slice(6)}`);
+    const room = path.getTotalLength() * 0.94;
+    if (text.getComputedTextLength() > room) {
+      text.firstChild.setAttribute("textLength", String(Math.round(room)));
+      text.firstChild.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
+}
+
+// ---------------------------------------------------------------- celebrations
+/** A blackjack or a big win, celebrated on the felt for a moment: the words, chips thrown up
+ * and a short fanfare (when sounds are on). Nothing at all under reduced motion (the outcome
+ * says it). Returns whether it was shown. */
+export function celebrate(kind, amount = "") {
+  if (reducedMotion()) return false;
+  const root = $("celebration");
+  const title = kind === "blackjack" ? _("Blackjack") + "!" : _("Big win!");
+  const chips = [];
+  for (let i = 0; i < 14; i++) {
+    const chip = el("span", { class: `confetti disc ${["d5", "d10", "d25", "d100", "d500"][i % 5]}` });
+    chips.push(chip);
+  }
+  root.replaceChildren(el("strong", { class: "words" }, title), ...(amount ? [el("span", { class: "amount" }, amount)] : []), ...chips);
+  root.dataset.kind = kind;
+  root.dataset.count = String(Number(root.dataset.count || 0) + 1);
+  root.hidden = false;
+  play(kind === "blackjack" ? "blackjack" : "big-win");
+  const words = root.querySelector(".words");
+  const shown = [
+    words.animate(
+      [
+        { transform: "scale(0.3) rotate(-8deg)", opacity: 0 },
+        { transform: "scale(1.2) rotate(3deg)", opacity: 1, offset: 0.35 },
+        { transform: "scale(1) rotate(0)", opacity: 1, offset: 0.8 },
+        { transform: "scale(1.05)", opacity: 0 },
+      ],
+      { duration: 1900, easing: "ease-out" },
+    ),
+  ];
+  chips.forEach((chip, i) => {
+    const angle = (i / chips.length) * Math.PI * 2;
+    const dx = Math.cos(angle) * (120 + (i % 3) * 40);
+    const dy = Math.sin(angle) * (60 + (i % 4) * 20) - 40;
+    shown.push(
+      chip.animate(
+        [
+          { transform: "translate(0, 0) scale(0.4)", opacity: 1 },
+          { transform: `translate(${dx}px, ${dy}px) scale(1) rotate(${i * 50}deg)`, opacity: 1, offset: 0.55 },
+          { transform: `translate(${dx * 1.1}px, ${dy + 90}px) scale(0.9) rotate(${i * 80}deg)`, opacity: 0 },
+        ],
+        { duration: 1500, delay: i * 25, easing: "cubic-bezier(.2,.7,.4,1)", fill: "backwards" },
+      ),
+    );
+  });
+  const mine = root.dataset.count;
+  Promise.all(shown.map((a) => a.finished.catch(() => null))).then(() => {
+    if (root.dataset.count === mine) root.hidden = true; // not a later one's
+  });
+  return true;
+}
+
+/** Stop a celebration (the player leaves the table). */
+export function endCelebration() {
+  const root = $("celebration");
+  for (const a of root.getAnimations({ subtree: true })) a.cancel();
+  root.replaceChildren();
+  root.hidden = true;
 }

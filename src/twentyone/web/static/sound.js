@@ -1,5 +1,5 @@
 // The table's sounds, made on the spot with WebAudio (no sound file is fetched): a card
-// dealt, a chip placed, and the end of a hand (win, push, lose). Off until the player turns
+// dealt, a chip placed, the end of a hand (win, push, lose), a blackjack's fanfare. Off until the player turns
 // them on; the choice is kept in the browser.
 
 const KEY = "twentyone.sound";
@@ -70,7 +70,8 @@ function swish(start, length, freq, gain) {
   src.start(t);
 }
 
-/** Play one of the table's sounds ("card", "chip", "win", "push", "lose") if sounds are on;
+/** Play one of the table's sounds ("card", "chip", "win", "push", "lose", "blackjack",
+ * "big-win") if sounds are on (off until the player turns them on: a click);
  * ``delay`` in seconds (a card dealt later in a row of them). */
 export function play(name, delay = 0) {
   if (!soundOn()) return;
@@ -80,6 +81,13 @@ export function play(name, delay = 0) {
     tone(3100, delay + 0.03, 0.05, "triangle", 0.04);
   } else if (name === "win") {
     [523, 659, 784].forEach((f, i) => tone(f, delay + i * 0.09, 0.22, "triangle", 0.07));
+  } else if (name === "blackjack") {
+    // a short fanfare: a rising arpeggio and a held chord
+    [523, 659, 784, 1047].forEach((f, i) => tone(f, delay + i * 0.08, 0.18, "triangle", 0.07));
+    [523, 659, 784].forEach((f) => tone(f, delay + 0.34, 0.5, "sine", 0.04));
+  } else if (name === "big-win") {
+    [392, 523, 659, 784].forEach((f, i) => tone(f, delay + i * 0.07, 0.2, "square", 0.025));
+    tone(1047, delay + 0.3, 0.45, "triangle", 0.06);
   } else if (name === "push") tone(440, delay, 0.25, "sine", 0.05);
   else if (name === "lose") {
     tone(220, delay, 0.3, "sine", 0.06);

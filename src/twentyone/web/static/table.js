@@ -5,10 +5,10 @@
 import { _, _n, lang } from "./i18n.js";
 import { NO, PLAY_KEYS, YES, renderDecision, yesNo } from "./decision.js";
 import { FairnessCheck, fairnessText } from "./fairness.js";
-import { Dealing, announce, fitCards, hideOutcome, renderShoe, showOutcome } from "./felt.js";
+import { Dealing, announce, celebrate, fitCards, hideOutcome, renderFeltPrint, renderShoe, showOutcome } from "./felt.js";
 import { play } from "./sound.js";
 import {
-  cardEl, cardsEl, chipColour, chipStack, chipValues, countryName, decisionText, defaultActionText, el, fill, flagEl, money,
+  cardEl, cardsEl, chipColour, chipPile, chipStack, chipValues, countryName, decisionText, defaultActionText, el, fill, flagEl, money,
   parseMoney, resultText, serverText, totalText,
 } from "./ui.js";
 
@@ -18,6 +18,16 @@ const $ = (id) => document.getElementById(id);
 
 // the server's refusal of a seat while the player still sits at another table
 const LEAVING = "you are seated at table {table}: leave it first";
+
+/** A box's place on the table's arc: ``--t`` from -1 (the first box, on the dealer's left) to
+ * 1, ``--t2`` its square (how far the box sits from the dealer, the middle box nearest the
+ * players' edge): the style sheet turns and lowers each box from them. */
+export function arc(node, i, n) {
+  const t = n > 1 ? (2 * i) / (n - 1) - 1 : 0;
+  node.style.setProperty("--t", t.toFixed(3));
+  node.style.setProperty("--t2", (t * t).toFixed(3));
+  return node;
+}
 
 export class TableScreen {
   /**
@@ -219,7 +229,13 @@ export class TableScreen {
         const title = _(b.title);
         const text = _("{bet} {amount}", { bet: title, amount: money(box.side_bets[b.id]) });
         const after = paid === undefined ? "" : paid ? " \u2192 " + money(paid) : " \u2014 " + _("lost");
-        return el("span", { class: "side-stake" + (paid === 0 ? " lost" : paid ? " won" : ""), "data-side": b.id }, text + after);
+        const { min, max } = this.view.table.limits;
+        return el(
+          "span",
+          { class: "side-stake" + (paid === 0 ? " lost" : paid ? " won" : ""), "data-side": b.id },
+          el("span", { class: "spot side-spot" }, chipPile(box.side_bets[b.id], min, max)),
+          el("span", { class: "side-text" }, text + after),
+        );
       });
   }
 
@@ -376,6 +392,7 @@ export class TableScreen {
     const roundId = v.round ? v.round.id : v.last_round ? v.last_round.id : null;
     if (roundId !== this.dealing.round) this.dealing.reset(roundId);
     renderShoe(v.shoe);
+    renderFeltPrint(t.felt);
     this.renderDealer(v);
     this.renderBoxes(v, me);
     this.renderStatus(v, me);
@@ -408,6 +425,7 @@ export class TableScreen {
     if (ended && !this.firstView) {
       this.resultShown = v.last_round.id;
       showOutcome(v.last_round, me, this.places(), v.table.side_bets);
+      this.celebrate(v.last_round, me, v.table.limits.min);
     } else if (ended) this.resultShown = v.last_round.id;
     if (v.phase === "playing" || (v.phase === "betting" && v.you.pending)) {
       if (v.phase === "playing" || this.resultShown !== null) hideOutcome();
@@ -418,6 +436,21 @@ export class TableScreen {
     const turnKey = t ? `${t.player}:${t.kind}:${t.box}:${t.hand}:${t.deadline}` : null;
     if (t && t.player === me && turnKey !== this.turnSaid) announce($("prompt").textContent);
     this.turnSaid = turnKey;
+  }
+
+  /** A blackjack of the player's (whatever their other boxes did), or a big win (at least the stake back again and twenty
+   * table minimums), celebrated on the felt. */
+  celebrate(last, me, min) {
+    const net = last.net[me];
+    if (net === undefined) return;
+    const mine = last.boxes.filter((b) => b.player === me);
+    const blackjack = mine.some((b) => b.hands.some((h) => h.result === "blackjack"));
+    const staked = mine.reduce(
+      (sum, b) => sum + b.hands.reduce((s, h) => s + h.bet, 0) + Object.values(b.side_bets || {}).reduce((s, x) => s + x, 0),
+      0,
+    );
+    if (blackjack) celebrate("blackjack", net > 0 ? money(net, true) : "");
+    else if (net >= Math.max(20 * min, staked)) celebrate("big-win", money(net, true));
   }
 
   /** Box and hand names, counted from 1. */
@@ -482,6 +515,7 @@ export class TableScreen {
         { class: cls.join(" "), dataset: { box: i }, "data-testid": `box-${i}` },
         el("div", { class: "box-head" }, el("span", { class: "num" }, i + 1), el("span", { class: "owner" }, owner || _("free"))),
       );
+      arc(node, i, v.boxes.length);
       if (shown) {
         const hands = el("div", { class: "hands" + (v.phase === "betting" ? " last" : "") });
         shown.hands.forEach((h, j) => {

@@ -1,6 +1,7 @@
 // Small helpers shared by the page's modules: elements, money, cards, the JSON API, the game's
 // words and the server's messages in the page's language.
 
+import { faceSvg } from "./cards.js";
 import { N_, _, format, money } from "./i18n.js";
 
 export { money, parseMoney } from "./i18n.js";
@@ -22,26 +23,24 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const SUIT_NAMES = { S: N_("spades"), H: N_("hearts"), D: N_("diamonds"), C: N_("clubs") };
 const RANK_NAMES = { A: N_("ace"), J: N_("jack"), Q: N_("queen"), K: N_("king") };
 
-/** A card face ("TD" -> 10 of diamonds, red) or, for null, the back of a card. */
+/** A card face ("TD" -> 10 of diamonds, red: corner indices, pips or a court figure, drawn
+ * by cards.js) or, for null, the back of a card. */
 export function cardEl(code) {
   if (!code) {
     const back = _("face-down card");
-    return el("span", { class: "card back", title: back, "aria-label": back });
+    return el("span", { class: "card back", title: back, "aria-label": back, role: "img" });
   }
   const rank = code[0] === "T" ? "10" : code[0];
   const suit = code[1];
   const red = suit === "H" || suit === "D";
   const name = _("{rank} of {suit}", { rank: RANK_NAMES[code[0]] ? _(RANK_NAMES[code[0]]) : rank, suit: _(SUIT_NAMES[suit]) });
-  return el(
-    "span",
-    { class: `card ${red ? "red" : "black"}`, title: name, "aria-label": name, dataset: { card: code } },
-    el("span", { class: "corner" }, rank, el("br"), SUITS[suit]),
-    el("span", { class: "pip" }, SUITS[suit]),
-  );
+  const court = "JQK".includes(code[0]) ? " court" : "";
+  const card = el("span", { class: `card ${red ? "red" : "black"}${court}`, title: name, "aria-label": name, role: "img", dataset: { card: code } });
+  card.append(faceSvg(code));
+  return card;
 }
 
 /** A row of cards, with ``hidden`` card backs after them; ``key`` names each card's place
@@ -187,20 +186,31 @@ export function chipsFor(amount, min, max) {
   return out;
 }
 
-/** A stack of chips for ``amount`` (at most 10 drawn, the total written beside it). */
-export function chipStack(amount, min, max, label = null) {
+// the most chips a stack draws: a taller one is capped with a label of its count
+const STACK_CAP = 12;
+
+/** The chips of ``amount`` as a pile: one disc per chip (largest at the bottom), each a little
+ * above the one under it, at most STACK_CAP drawn; a taller pile is capped with its count
+ * (a style sheet label: the element's text stays the amount's). */
+export function chipPile(amount, min, max) {
   const chips = chipsFor(amount, min, max);
-  const stack = el("span", { class: "stack", "aria-hidden": "true" });
-  chips.slice(0, 10).forEach((v, i) => {
+  const stack = el("span", { class: "stack", "aria-hidden": "true", dataset: { chips: chips.length } });
+  chips.slice(0, STACK_CAP).forEach((v, i) => {
     const disc = el("span", { class: `disc ${chipColour(v, min)}`, dataset: { value: v } });
     disc.style.setProperty("--i", String(i));
     stack.append(disc);
   });
-  stack.style.setProperty("--n", String(Math.min(chips.length, 10)));
+  stack.style.setProperty("--n", String(Math.min(chips.length, STACK_CAP)));
+  if (chips.length > STACK_CAP) stack.append(el("span", { class: "cap", dataset: { count: `\u00d7${chips.length}` } }));
+  return stack;
+}
+
+/** A stack of chips for ``amount`` on its betting spot, the total written beside it. */
+export function chipStack(amount, min, max, label = null) {
   return el(
     "span",
     { class: "chip-stack", dataset: { amount }, title: label || money(amount) },
-    stack,
+    el("span", { class: "spot main-spot" }, chipPile(amount, min, max)),
     el("span", { class: "stack-amount" }, label || money(amount)),
   );
 }
