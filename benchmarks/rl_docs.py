@@ -100,7 +100,7 @@ def _pct(x: float, digits: int = 3) -> str:
 
 def _millions(steps: float) -> str:
     m = steps / 1e6
-    return f"{m:g} M"
+    return f"{round(m):,} M" if m >= 1 else f"{m:.2g} M"
 
 
 def section(data: dict[str, Any]) -> str:
@@ -143,38 +143,36 @@ def section(data: dict[str, Any]) -> str:
         f"(± one standard error.) Over the rounds played the agent returned {_pct(gap)} ± "
         f"{_pct(gap_se)} less than basic strategy; by the exact score, which has no luck in "
         f"it, it gave up {_pct(diff)} ± {_pct(diff_se)} more per round. The curve's right "
-        f"panel shows that score going from {_pct(curve[0]['ev_loss_per_round'])} per round "
-        f"after {_millions(curve[0]['steps'])} steps to {_pct(curve[-1]['ev_loss_per_round'])} "
-        f"after {_millions(curve[-1]['steps'])}.",
+        f"panel (each point scored on {s['curve_ev_rounds']:,} rounds) shows that score "
+        f"going from {_pct(curve[0]['ev_loss_per_round'])} per round after "
+        f"{_millions(curve[0]['steps'])} steps to {_pct(curve[-1]['ev_loss_per_round'])} after "
+        f"{_millions(curve[-1]['steps'])}."
+        + _largest(" The agent's largest losses per round", agent)
+        + " Basic strategy's own `ev_loss` is what a total-dependent chart gives up against "
+        "the best play for the cards left in the shoe, which it cannot see (index plays win "
+        "some of it back)" + _largest("; its largest", basic, 3),
     ]
-    top = list(agent["largest_losses_per_round"].items())[:4]
-    if top:
-        lines.append(
-            "The agent's largest losses per round (of its "
-            f"{_pct(agent['mean_ev_loss_per_round'])}): "
-            + "; ".join(f"{k} ({_pct(v)})" for k, v in top)
-            + "."
-        )
-    btop = list(basic["largest_losses_per_round"].items())[:3]
-    if btop:
-        lines.append(
-            "Basic strategy's own `ev_loss` is what a total-dependent chart gives up against the "
-            "best play for the cards left in the shoe: "
-            + "; ".join(f"{k} ({_pct(v)})" for k, v in btop)
-            + "."
-        )
     if data.get("exact_basic_return") is not None:
         z = (s["basic_strategy_return"] - data["exact_basic_return"]) / s["basic_strategy_se"]
         lines += [
             "",
             "The basic strategy's return over the rounds played "
-            f"({_pct(s['basic_strategy_return'])}) "
-            f"and the analysis's fresh-shoe figure ({_pct(data['exact_basic_return'])}, "
-            f"`twentyone edge ru-online`) differ by {z:+.1f} standard errors; they measure "
-            "slightly different games: the environment deals a real cut-card shoe (ru.1, two "
-            "thirds), the analysis a fresh shoe every round.",
+            f"({_pct(s['basic_strategy_return'])}) and the analysis's fresh-shoe figure "
+            f"({_pct(data['exact_basic_return'])}, `twentyone edge ru-online`) differ by "
+            f"{abs(z):.1f} standard errors; they measure slightly different games: the "
+            "environment deals a real cut-card shoe (ru.1, two thirds), the analysis a fresh "
+            "shoe every round.",
         ]
     return "\n".join(_wrap(line) for line in lines) + "\n"
+
+
+def _largest(head: str, scored: dict[str, Any], n: int = 4) -> str:
+    """``head`` and the ``n`` decisions that gave up the most per round, or a full stop."""
+    top = list(scored["largest_losses_per_round"].items())[:n]
+    if not top:
+        return "."
+    of = _pct(scored["mean_ev_loss_per_round"])
+    return f"{head} (of {of}): " + "; ".join(f"{k} ({_pct(v)})" for k, v in top) + "."
 
 
 def _rounds(n: float) -> str:
