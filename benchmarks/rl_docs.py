@@ -70,6 +70,8 @@ def run(example_args: list[str]) -> dict[str, Any]:
     exact = analyze("ru-online", outcomes=False).to_json()
     started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     loads = [_load_average()]
+    sha = _git("rev-parse", "HEAD")  # the tree that trains, before anything else moves
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "summary.json"
         cmd = [sys.executable, str(EXAMPLE), *example_args, "--json", str(out)]
@@ -78,14 +80,13 @@ def run(example_args: list[str]) -> dict[str, Any]:
         seconds = time.perf_counter() - t0
         summary = json.loads(out.read_text())
     loads.append(_load_average())
-    sha = _git("rev-parse", "HEAD")
     return {
         "command": " ".join(
             ["python benchmarks/rl_docs.py --run", *(["--"] if example_args else []), *example_args]
         ),
         "date": started,
         "commit": sha[:7],
-        "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
+        "dirty": dirty,
         "machine": f"{_cpu()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
         "load_average": loads,
         "seconds": round(seconds, 1),
