@@ -160,3 +160,46 @@ def test_cli_audit_simulated_cross_check(
     assert "## Simulated cross-check" in capsys.readouterr().out
     assert main(["audit", "ru-online", "--rounds", "-1"]) == 2
     assert "--rounds -1: expected 0" in capsys.readouterr().err
+
+
+def test_each_preset_page_says_what_it_assumes_of_the_dealing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ro-casino's continuous shuffler and ru-online's cut card are the rulebooks' open
+    questions, not facts: the page says which reading it takes and what the other does."""
+    import dataclasses
+
+    from twentyone.counting import audit as audit_module
+    from twentyone.counting.audit_render import assumptions, render_html, render_md
+    from twentyone.engine.rulesets import load_rules
+
+    xs = tuple(float(x) for x in range(-12, 13, 3))
+    curve = audit_module.TcCurve(
+        xs, tuple(-0.005 + 0.005 * x for x in xs), (1.15,) * len(xs), xs, (), ()
+    )
+    monkeypatch.setattr(audit_module, "tc_curve", lambda rules, line: curve)
+    ro = audit_module.audit(load_rules("ro-casino"), rounds=0)
+    text = assumptions(ro)
+    assert text is not None and "continuous shuffler" in text and "ro.1" in text
+    assert "worthless" in text and "at 3/4" in text
+    assert text in render_md(ro)
+    ru = audit_module.audit(load_rules("ru-online"), rounds=0)
+    text = assumptions(ru)
+    assert text is not None and "ru.13" in text and "cut card at 2/3" in text
+    assert "shuffled before every round" in text and "worthless" in text
+    assert f"{ru.shuffles[0][2].win_per_100:+.2f} per 100" in text
+    assert "Assumed: ru.1" in render_html(ru)
+    for preset in ("pl-online", "pt-casino", "hu-casino"):
+        assert assumptions(audit_module.audit(load_rules(preset), rounds=0)) is not None
+    # a preset dealt otherwise than shipped, or any other rules: no claim about a rulebook
+    assert assumptions(audit_module.audit(load_rules("6D S17 DAS"), rounds=0)) is None
+    reshuffled = dataclasses.replace(load_rules("ru-online"), shuffle="continuous")
+    assert assumptions(audit_module.audit(reshuffled, rounds=0)) is None
+
+
+def test_the_shipped_audit_pages_state_their_assumptions() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "docs" / "audit"
+    for preset in ("ro-casino", "pl-online", "pt-casino", "hu-casino", "ru-online"):
+        assert "\nAssumed: " in (root / f"{preset}.md").read_text("utf-8"), preset

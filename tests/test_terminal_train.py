@@ -63,6 +63,26 @@ def test_the_true_count_is_asked_with_the_cards_left() -> None:
     assert "2 of 2 right (100.00%)" in text
 
 
+def test_the_drill_says_how_it_rounds_the_true_count_and_offers_the_other() -> None:
+    cards = shoe_cards("2D S17", 4, 8)
+    rc = sum(HILO[c.rank] for c in cards)
+    exact = rc * 52 / (104 - 8)
+    out = io.StringIO()
+    count_drill("2D S17", rounds=1, cards=8, speed=0, seed=4, true_count=True,
+                stdin=io.StringIO(f"{rc}\n{(rc * 52) // 96}\n"), stdout=out)  # fmt: skip
+    assert "rounded down: -1.5 is -2, +1.5 is +1" in out.getvalue()
+    out = io.StringIO()
+    count_drill("2D S17", rounds=1, cards=8, speed=0, seed=4, true_count=True, rounding="truncate",
+                stdin=io.StringIO(f"{rc}\n{int(exact)}\n"), stdout=out)  # fmt: skip
+    text = out.getvalue()
+    assert "rounded toward zero: -1.5 is -1, +1.5 is +1" in text
+    assert "2 of 2 right (100.00%)" in text
+    out = io.StringIO()  # without the true-count question, no rule to state
+    count_drill("2D S17", rounds=1, cards=8, speed=0, seed=4, stdin=io.StringIO(f"{rc}\n"),
+                stdout=out)  # fmt: skip
+    assert "rounded" not in out.getvalue()
+
+
 def test_cards_flash_one_at_a_time_at_the_chosen_speed_on_a_terminal() -> None:
     slept: list[float] = []
     out = io.StringIO()
@@ -167,6 +187,7 @@ def test_insurance_cards_are_answered_yes_or_no(tmp_path: Path) -> None:
         (["train", "count", "9D"], "decks=9"),
         (["train", "strategy", "6D", "--indices", "/no/such.json"], "--indices '/no/such.json'"),
         (["train", "count", "6D", "--lang", "xx"], "--lang xx: no such language"),
+        (["train", "count", "6D", "--rounding", "up"], "--rounding 'up': expected one of floor"),
     ],
 )
 def test_bad_options_exit_2_with_one_line(

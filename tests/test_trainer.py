@@ -5,6 +5,7 @@ questions."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from fractions import Fraction
 from pathlib import Path
@@ -101,6 +102,24 @@ def test_the_true_count_rounds_down() -> None:
     assert count_of(rules, HILO_SYSTEM, "5H 6D 2C KS 3S 4H").true == 2
     # -1 with 103 left: -0.50 -> -1 (floor, not truncation)
     assert count_of(rules, HILO_SYSTEM, "AS").true == -1
+
+
+def test_floor_and_truncate_differ_on_a_negative_true_count() -> None:
+    """-3 with two decks left is -1.5: rounded down (floor, the default) -2, toward zero -1;
+    on a positive count the two agree."""
+    floor, trunc = count_system("hilo"), count_system("hilo", "truncate")
+    assert floor.true_count.rounding == "floor" and count_system("hilo", "floor") == floor
+    assert floor.true_count.of(Fraction(-3), 104) == -2
+    assert trunc.true_count.of(Fraction(-3), 104) == -1
+    assert floor.true_count.of(Fraction(3), 104) == trunc.true_count.of(Fraction(3), 104) == 1
+    rules = load_rules("2D S17")  # -1 with 103 cards left: -0.50
+    assert count_of(rules, floor, "AS").true == -1
+    assert count_of(rules, trunc, "AS").true == 0
+    drill = CountDrill(rules, trunc, seed=1)
+    drill.running_count = Fraction(-3)
+    assert drill.true_count == math.trunc(-3 / float(drill.decks_left))
+    with pytest.raises(TrainerError, match="--rounding 'sideways': expected one of floor, trunc"):
+        count_system("hilo", "sideways")
 
 
 def test_count_of_refuses_cards_the_shoe_cannot_hold() -> None:

@@ -50,6 +50,20 @@ def test_the_server_grades_a_count_from_the_cards_sent(client: TestClient) -> No
     assert g["running"]["expected"] == (f"+{rc}" if rc > 0 else str(rc))
 
 
+def test_the_true_count_is_rounded_down_unless_truncation_is_asked(client: TestClient) -> None:
+    # one ace from two decks: -1 with 103 cards left, -0.50: down -1, toward zero 0
+    body = {"table": "two", "cards": ["AS"], "running": -1, "true_count": -1}
+    g = client.post("/api/train/count", json=body).json()
+    assert g["true_count"]["right"] and g["true_count"]["expected"] == "-1"
+    assert client.post("/api/train/count", json={**body, "rounding": "floor"}).json()["true_count"][
+        "right"
+    ]
+    g = client.post("/api/train/count", json={**body, "rounding": "truncate"}).json()
+    assert not g["true_count"]["right"] and g["true_count"]["expected"] == "0"
+    r = client.post("/api/train/count", json={**body, "rounding": "up"})
+    assert r.status_code == 400 and r.json()["params"]["rounding"] == "up"
+
+
 def test_count_refusals_name_the_problem(client: TestClient) -> None:
     r = client.get("/api/train/count", params={"table": "nope"})
     assert r.status_code == 404 and r.json()["message"] == "no table {table!r}"

@@ -12,7 +12,9 @@ Run from the repository root (about ten minutes on one idle core)::
 
     python examples/rl/q_learning.py --out docs/rl-learning-curve.png
 
-It prints a JSON summary (the numbers docs/rl.md quotes).
+It prints a JSON summary (``--json FILE`` writes it to a file too).
+``benchmarks/rl_docs.py --run`` runs it, keeps the summary in ``benchmarks/results/`` and
+writes docs/rl.md's tables and the learning curve from it.
 """
 
 from __future__ import annotations
@@ -293,6 +295,7 @@ def main() -> None:
     ap.add_argument("--curve-ev-rounds", type=int, default=1000)
     ap.add_argument("--save", default=None, help="save the value table (.npy)")
     ap.add_argument("--out", default=None, help="the learning curve as a PNG")
+    ap.add_argument("--json", default=None, help="also write the summary to this file")
     args = ap.parse_args()
     steps = int(args.steps)
     q, curve = train(
@@ -307,6 +310,11 @@ def main() -> None:
     summary = {
         "rules": RULES,
         "training_steps": steps,
+        "seed": args.seed,
+        "envs": args.envs,
+        "eval_rounds": int(args.eval_rounds),
+        "curve_rounds": int(args.curve_rounds),
+        "curve_ev_rounds": args.curve_ev_rounds,
         "agent_return": agent,
         "agent_se": agent_se,
         "basic_strategy_return": basic,
@@ -319,6 +327,9 @@ def main() -> None:
         "curve": curve,
     }
     print(json.dumps(summary, indent=1))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(summary, f, indent=1)
     if args.out:
         plot(curve, basic, basic_se, summary, args.out)
 

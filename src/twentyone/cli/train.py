@@ -16,6 +16,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
         count=args.count,
         speed=args.speed,
         true_count=args.true_count,
+        rounding=args.rounding,
         rounds=args.rounds,
         cards=args.cards,
         seed=args.seed,
@@ -44,6 +45,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     c.add_argument(
         "--true-count", action="store_true", help="also ask the true count after each round"
+    )
+    c.add_argument(
+        "--rounding",
+        default=None,
+        metavar="floor|truncate",
+        help="how the true count is rounded: floor, down (-1.5 is -2; the default, the "
+        "counting system's own rule) or truncate, toward zero (-1.5 is -1)",
     )
     c.add_argument("--rounds", type=int, default=10, help="rounds of the drill (default 10)")
     c.add_argument("--cards", type=int, default=8, help="cards dealt each round (default 8)")

@@ -142,6 +142,72 @@ def tables(report: Audit) -> list[tuple[str, str, Table]]:
     return out
 
 
+#: What each preset's rulebook leaves open about how the cards are dealt, and what this page
+#: assumes instead: (preset, its shuffle, its penetration or None) -> what the rulebook says,
+#: what is assumed, and the other reading ("continuous" or a cut card's depth). The pages say
+#: so, with what the other reading does to counting (issue 29, item 6).
+DEALING_ASSUMED: dict[tuple[str, str, str | None], tuple[str, str]] = {
+    ("ro-casino", "continuous", None): (
+        "ro.1 says only that a shuffling machine shuffles the six decks, not whether it is a "
+        "continuous shuffler or a batch shuffler whose shoe is dealt to a cut card; this page "
+        "assumes a continuous shuffler (every round from a full shoe), the preset's setting.",
+        "3/4",
+    ),
+    ("pl-online", "continuous", None): (
+        "The pl rulebook says neither how many decks nor how they are shuffled; this page "
+        "assumes six decks and an online game's shuffle before every round (a continuous "
+        "shuffle), the preset's settings.",
+        "3/4",
+    ),
+    ("pt-casino", "cut-card", "3/4"): (
+        "The pt rulebook says neither how many decks nor how deep the shoe is dealt; this page "
+        "assumes six decks dealt to a cut card at 3/4, the preset's settings.",
+        "continuous",
+    ),
+    ("hu-casino", "cut-card", "3/4"): (
+        'hu.1 says only "several" decks and nothing of the shuffle; this page assumes six '
+        "decks dealt to a cut card at 3/4, the preset's settings.",
+        "continuous",
+    ),
+    ("ru-online", "cut-card", "2/3"): (
+        "ru.1 deals a six-deck shoe to a cut card at two thirds, but ru.13 has the dealer "
+        "shuffle the cards after every round; this page follows ru.1 (a cut card at 2/3), the "
+        "preset's setting.",
+        "continuous",
+    ),
+}
+
+
+def assumptions(report: Audit) -> str | None:
+    """What the page assumes where the rulebook leaves the dealing open, and what changes if
+    the other reading holds (from the page's own "Shuffle and penetration" figures); None for
+    rules that are not a preset as shipped."""
+    r = report.rules
+    pen = str(r.penetration) if r.shuffle == "cut-card" else None
+    known = DEALING_ASSUMED.get((r.name, r.shuffle, pen))
+    if known is None:
+        return None
+    said, other = known
+    rows = {name: res for name, _, res in report.shuffles}
+    if other == "continuous":
+        res = rows["continuous shuffler"]
+        what = (
+            "If the cards are shuffled before every round instead, every round starts from a "
+            "full shoe, the true count is always 0 and counting is worthless: the 1-8 "
+            f"counter's win falls to {res.win_per_100:+.2f} per 100 rounds (SCORE "
+            f"{res.score:.1f}; the continuous shuffler's row below)."
+        )
+    else:
+        res = rows[f"cut card at {other}"]
+        what = (
+            f"Counting is worthless under a continuous shuffler (the true count is always 0); "
+            f"if the shoe is dealt to a cut card instead, it pays: the 1-8 counter wins "
+            f"{res.win_per_100:+.2f} per 100 rounds at {other} (SCORE {res.score:.1f}; the "
+            "other depths below)."
+        )
+    return f"Assumed: {said} {what}"
+
+
 NOTES = (
     "Method: twentyone.counting.audit (python -m pydoc twentyone.counting.audit): the exact "
     "analysis at the expected shoe of each true count, interpolated between the whole-card "
@@ -161,6 +227,9 @@ def render_md(report: Audit) -> str:
         f"with {report.decks_left} decks left; the risk of ruin is of a bankroll of "
         f"{report.bankroll:g} units."
     )
+    assumed = assumptions(report)
+    if assumed is not None:
+        out += ["", assumed]
     for title, text, (head, rows) in tables(report):
         out += ["", f"## {title}", "", text, ""]
         out.append("| " + " | ".join(head) + " |")
@@ -184,6 +253,9 @@ def render_html(report: Audit) -> str:
         f"<p>{r.decks} decks, {e(report.dealt)}; basic strategy's return "
         f"{e(_pct(report.base_ev))} of the initial bet.</p>",
     ]
+    assumed = assumptions(report)
+    if assumed is not None:
+        parts.append(f"<p>{e(assumed)}</p>")
     for title, text, (head, rows) in tables(report):
         th = "".join(f"<th>{e(h)}</th>" for h in head)
         body = "".join(

@@ -37,7 +37,10 @@ def headline_md(rows: list[list[str]]) -> str:
         "minimum) and SCORE of the DI-best ramp with a 1-8 and a 1-16 spread, and the spread "
         f"with the highest win rate whose risk of ruin of {BANKROLL:g} units is at most "
         f"{ROR:.0%}. Each table as it deals (its shuffle and cut card); the page of each table "
-        "shows what another shuffle or cut card does. The last two columns: the counting "
+        "shows what another shuffle or cut card does. How the cards are dealt is the "
+        "rulebook's own only at ru-online, and there ru.13 contradicts it; each page says what "
+        "it assumes and what counting is worth if the other reading holds. The last two "
+        "columns: the counting "
         f"simulation's win with the same ramps and I18, {ROUNDS:,} rounds each (seed 1), "
         "± its standard error.",
         "",

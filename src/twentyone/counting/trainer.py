@@ -23,7 +23,7 @@ Basic-strategy and index flashcards are :mod:`twentyone.counting.trainer_cards`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from twentyone.counting.counts import SYSTEMS, CountSystem, load_count
@@ -36,16 +36,30 @@ from twentyone.engine.shoe import Shoe
 DRILL_PENETRATION = Fraction(3, 4)
 #: Most cards one question of a drill deals.
 MAX_CARDS = 52
+#: How a drill may round the true count: ``floor`` rounds down (-1.5 is -2; every built-in
+#: system's own rule), ``truncate`` toward zero (-1.5 is -1). Both agree on positive counts.
+TRUE_COUNT_ROUNDINGS = ("floor", "truncate")
 
 
-def count_system(name: str) -> CountSystem:
+def count_system(name: str, rounding: str | None = None) -> CountSystem:
     """The counting system ``name``: a built-in one (``hilo``, ``ko``, ``zen``...: see
-    :data:`twentyone.counting.counts.SYSTEMS`) or a TOML file.
+    :data:`twentyone.counting.counts.SYSTEMS`) or a TOML file; ``rounding`` (one of
+    :data:`TRUE_COUNT_ROUNDINGS`) replaces the system's own rounding of the true count.
 
     >>> count_system("Hi-Lo").name, count_system("halves").tag_of("5", "H")
     ('Hi-Lo', Fraction(3, 2))
+    >>> count_system("hilo").true_count.rounding, count_system("hilo", "truncate").true_count.of(
+    ...     Fraction(-3), 104)
+    ('floor', -1)
     """
-    return load_count(name)
+    system = load_count(name)
+    if rounding is None or rounding == system.true_count.rounding:
+        return system
+    if rounding not in TRUE_COUNT_ROUNDINGS:
+        raise TrainerError(
+            "train-rounding", rounding=rounding, choices=", ".join(TRUE_COUNT_ROUNDINGS)
+        )
+    return replace(system, true_count=replace(system.true_count, rounding=rounding))
 
 
 def count_names() -> tuple[str, ...]:
@@ -265,6 +279,7 @@ def count_of(rules: Rules, system: CountSystem, cards: Sequence[Card] | str) -> 
 
 
 __all__ = [
+    "TRUE_COUNT_ROUNDINGS",
     "CountAnswer",
     "CountDrill",
     "Mark",

@@ -429,6 +429,7 @@ TEMPLATES: dict[str, Template] = {
     "train-card-repeated": _t(N_("card {card} appears more often than in {decks} decks")),
     "train-rounds": _t(N_("--rounds {rounds}: expected at least 1")),
     "train-speed": _t(N_("--speed {speed}: expected 0 to 10 seconds a card")),
+    "train-rounding": _t(N_("--rounding {rounding!r}: expected one of {choices}")),
     "train-no-indices": _t(N_("--indices {source!r}: the list holds no index plays")),
     "train-not-a-play": _t(N_("{text!r} is not a play: expected one of {plays}")),
     # the terminal game's options and languages

@@ -159,6 +159,19 @@ class Trainer(Prompter):
         )
 
 
+def rounding_text(rounding: str) -> str:
+    """The drill's rule for the true count, in the player's language."""
+    if rounding == "truncate":
+        return _(
+            "The true count is the running count divided by the decks left, rounded toward "
+            "zero: -1.5 is -1, +1.5 is +1."
+        )
+    return _(
+        "The true count is the running count divided by the decks left, rounded down: -1.5 "
+        "is -2, +1.5 is +1."
+    )
+
+
 class CountTrainer(Trainer):
     """``twentyone train count``."""
 
@@ -193,6 +206,8 @@ class CountTrainer(Trainer):
                 cards=self.cards,
             )
         )
+        if self.ask_true:
+            self.say(rounding_text(d.system.true_count.rounding))
         try:
             for n in range(1, self.rounds + 1):
                 if not self.round(n):
@@ -388,6 +403,7 @@ def count_drill(
     count: str = "hilo",
     speed: float = 1.0,
     true_count: bool = False,
+    rounding: str | None = None,
     rounds: int = 10,
     cards: int = 8,
     seed: int | None = None,
@@ -407,7 +423,7 @@ def count_drill(
         raise TrainerError("train-speed", speed=speed)
     if not 1 <= cards <= MAX_CARDS:
         raise TrainerError("train-cards", cards=cards, most=MAX_CARDS)
-    drill = CountDrill(table_rules, count_system(count), seed=seed)
+    drill = CountDrill(table_rules, count_system(count, rounding), seed=seed)
     trainer = CountTrainer(
         drill,
         stdin if stdin is not None else sys.stdin,

@@ -98,12 +98,16 @@ IndexSet = Annotated[
 ]
 
 
-def _system(name: str) -> CountSystem:
-    """A built-in counting system (never a file: the name comes from the web)."""
+def _system(name: str, rounding: str | None = None) -> CountSystem:
+    """A built-in counting system (never a file: the name comes from the web), its true count
+    rounded by ``rounding`` (``floor`` or ``truncate``; None: the system's own, ``floor``)."""
     key = name.lower().replace("-", "").replace(" ", "")
     if key not in SYSTEMS:
         raise _refused(CountError("count-unknown", name=name, names=", ".join(SYSTEMS)))
-    return count_system(key)
+    try:
+        return count_system(key, rounding)
+    except TwentyOneError as exc:
+        raise _refused(exc) from None
 
 
 def _indices(name: str | None) -> tuple[IndexPlay, ...]:
@@ -138,6 +142,13 @@ class CountAnswer(BaseModel):
     cards: list[str] = Field(max_length=8 * 52, examples=[["TS", "5H", "2C"]])
     running: float = Field(description="a whole number, or a half for Wong Halves")
     true_count: int | None = None
+    rounding: str | None = Field(
+        default=None,
+        max_length=16,
+        description="how the true count is rounded: floor (down: -1.5 is -2; the default) or "
+        "truncate (toward zero: -1.5 is -1)",
+        json_schema_extra={"enum": ["floor", "truncate", None]},
+    )
 
 
 class Graded(BaseModel):
@@ -222,7 +233,7 @@ def count_grade(request: Request, body: CountAnswer) -> CountGrade:
     rules = _rules(request, body.table)
     cards = _cards(body.cards, 52 * rules.decks)
     try:
-        right = count_of(rules, _system(body.count), cards)
+        right = count_of(rules, _system(body.count, body.rounding), cards)
     except TwentyOneError as exc:
         raise _refused(exc) from None
     tc = None

@@ -121,7 +121,7 @@ async function answerCount(e) {
     verdict("train-count-verdict", false, _("Type a whole number such as 3, -2 or 0."));
     return;
   }
-  const body = { table: q.table, count: $("train-system").value || "hilo", cards: q.cards, running, true_count: withTrue ? trueCount : null };
+  const body = { table: q.table, count: $("train-system").value || "hilo", cards: q.cards, running, true_count: withTrue ? trueCount : null, rounding: $("train-rounding").value || "floor" };
   try {
     const g = await api("POST", "/api/train/count", body);
     const right = g.running.right && (!g.true_count || g.true_count.right);
