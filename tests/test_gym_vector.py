@@ -36,6 +36,7 @@ RULES = (
     "2D H17 P22 DAS SPL3",  # a dealer's 22 pushes every hand standing
     "1D S17 SPL3 RSA LS PEN0.9 BJ6:5",
     "free-bet",  # free doubles and splits: the house's stakes
+    "double-exposure",  # the dealer takes ties, a blackjack beats the dealer's
 )
 
 

@@ -54,6 +54,7 @@ SHORTHAND = (
     "8D D9 NDAS H17 PEN0.5",
     "1D S17 SPL3 RSA LS PEN0.9",
     "free-bet",  # free doubles on hard 9-11, free splits but tens, a dealer's 22 pushes
+    "double-exposure",  # the dealer takes ties, a blackjack beats the dealer's
 )
 CUSTOM = {
     # no hole card, dealer blackjack takes only the original bet, late surrender decided
@@ -271,5 +272,17 @@ def test_a_kernel_that_ignores_free_stakes_is_caught() -> None:
     rules = load_rules("free-bet")
     chart = random_chart(np.random.default_rng(3))
     cards, ncards, money = record(rules.replace(free_doubles=(), free_splits=()), chart, 3000, 1, 7)
+    bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
+    assert bad
+
+
+def test_a_kernel_that_pushes_ties_is_caught() -> None:
+    """The double-exposure rule set's agreement has teeth: a kernel pushing ties and blackjack
+    ties settles rounds the engine, giving ties to the dealer, does not."""
+    rules = load_rules("double-exposure")
+    chart = random_chart(np.random.default_rng(3))
+    cards, ncards, money = record(
+        rules.replace(ties="push", blackjack_ties="push"), chart, 3000, 1, 7
+    )
     bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
     assert bad

@@ -116,7 +116,9 @@ def render() -> str:
         "the round's distribution refuses free stakes and a dealer's 22 |",
         "| Blackjack Switch | not yet | | | | |",
         "| Spanish 21 | not yet | | | | |",
-        "| Double Exposure | not yet | | | | |",
+        "| `double-exposure` | yes | six languages | not yet: refused by name (the analysis's "
+        "tables are by up card; the dealer takes ties) | `simulate --strategy CHART.json`; "
+        "the gym's environments (a chart or an agent by up card) | not yet |",
         "",
         "## Free Bet",
         "",
@@ -150,6 +152,17 @@ def render() -> str:
         "at once, is split again while that is a pair card, and is played out before another "
         "hand takes a card. tests/test_rule_free_bet.py checks both against the engine and the "
         "edge against 10 million simulated rounds of three rule sets.",
+        "",
+        "## Double Exposure",
+        "",
+        "The shipped `double-exposure` (8 decks, H17, both dealer cards face up, blackjack "
+        "1:1 and winning a tie of blackjacks, the dealer taking every other tie, doubles on "
+        "hard 9-11, one split, doubling after it) is played by the engine, the terminal, the web "
+        "table and the simulator. Published: about 0.7% for 8 decks, the dealer standing on "
+        "soft 17, doubles on 9-11, one split, doubling after it and blackjack ties won (The Good "
+        "Gambling Guide, How to Play Double Exposure Blackjack; 0.69% in Play Blackjack's "
+        "Double Exposure page). Ours: not yet, as the exact analysis does not price a play by "
+        "both dealer cards.",
         "",
     ]
     return "\n".join(lines)

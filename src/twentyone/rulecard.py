@@ -105,6 +105,12 @@ def _game(r: Rules, w: Words) -> list[str]:
             "Each box with a bet is dealt its two cards, face up, in turn; then the dealer takes "
             "one card."
         )
+    elif r.hole_card_up:
+        deal = w._(
+            "Cards are dealt face up, one to each box in turn from the dealer's left, then one "
+            "to the dealer, then a second card to each box, then the dealer's second card, face "
+            "up too."
+        )
     elif r.hole_card:
         deal = w._(
             "Cards are dealt face up, one to each box in turn from the dealer's left, then one "
@@ -143,6 +149,12 @@ def _dealer(r: Rules, w: Words) -> list[str]:
             "The dealer's second card is dealt after the players have played; {takes}.",
             takes=takes,
         )
+    elif r.hole_card_up:
+        hole = w._(
+            "Double exposure: the dealer's second card is dealt face up, so both of the "
+            "dealer's cards are seen before anyone plays. A dealer blackjack ends the round at "
+            "once."
+        )
     elif r.peek:
         hole = w._(
             "When the dealer's first card is an ace or a ten-value card, the dealer checks the "
@@ -156,6 +168,10 @@ def _dealer(r: Rules, w: Words) -> list[str]:
             takes=takes,
         )
     last = w._("When no bet is left to play for, the dealer draws no further cards.")
+    if r.ties == "dealer":
+        last += " " + w._(
+            "The dealer wins every tie of totals: a hand equal to the dealer's loses."
+        )
     if r.dealer_22 == "push":
         twenty_two = w._(
             "A dealer's total of exactly 22 does not bust: every hand still standing pushes, a "
@@ -189,7 +205,12 @@ def _blackjack(r: Rules, w: Words) -> list[str]:
                 "ace or a ten-value card it waits for the dealer's hand."
             )
         )
-    lines.append(w._("A blackjack against a dealer blackjack is a stand-off."))
+    if r.blackjack_ties == "player":
+        lines.append(w._("A blackjack against a dealer blackjack wins, paid as a blackjack."))
+    elif r.blackjack_ties == "dealer":
+        lines.append(w._("A blackjack against a dealer blackjack loses."))
+    else:
+        lines.append(w._("A blackjack against a dealer blackjack is a stand-off."))
     return lines
 
 

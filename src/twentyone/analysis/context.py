@@ -117,7 +117,11 @@ ANALYSIS_READS: dict[str, str] = {
 }
 #: Fields whose other values the analysis refuses (a :class:`RulesError` from
 #: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
-ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {}
+ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
+    "hole_card_up": (False, "a play by both of the dealer's cards (its tables are by up card)"),
+    "ties": ("push", "a tie the dealer takes, in the stand values and the split kernels"),
+    "blackjack_ties": ("push", "a blackjack against the dealer's paid or lost"),
+}
 #: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
 #: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels
 #: take every stake as the player's. The returns (``ev_basic``, ``ev_optimal``), the strategy
@@ -234,6 +238,11 @@ class Context:
     def of(cls, rules: Rules, boxes: int = 1, shoe: Sequence[int] | None = None) -> Context:
         """The context of ``rules`` dealing from ``shoe`` (counts of A, 2..9, ten-value before
         the round's cards come out; default: the rules' full shoe)."""
+        for name, (priced, lacks) in ANALYSIS_REFUSES.items():
+            if getattr(rules, name) != priced:
+                raise RulesError(
+                    "analysis-refuses", field=name, value=getattr(rules, name), lacks=lacks
+                )
         counts = full_shoe(rules) if shoe is None else check_shoe(shoe)
         p, f = encode_rules(rules)  # the one compiled form the simulator reads too
         peek = bool(p[P_HOLE] and p[P_PEEK])

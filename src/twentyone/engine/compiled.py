@@ -63,7 +63,9 @@ P_BOX_BY_BOX = 20  # deal order: 1 box by box (hu.4), 0 round robin
 P_DEALER_22 = 21  # 1: a dealer's final 22 pushes every hand standing; 0: it busts
 P_FREE_DOUBLES = 22  # bit t: the house stakes the double of a hard two-card t (Free Bet)
 P_FREE_SPLITS = 23  # bit v: the house stakes the split of a pair of value v (1 ace, 10 ten)
-P_SIZE = 24  # length of the vector
+P_TIES = 24  # 1: the dealer takes a tie of totals (Double Exposure); 0: it pushes
+P_BJ_TIES = 25  # a blackjack against a dealer blackjack: 0 push, 1 the player's, 2 the dealer's
+P_SIZE = 26  # length of the vector
 
 # the float64 parameter vector
 F_BJ = 0  # blackjack pays (3:2 = 1.5)
@@ -75,6 +77,8 @@ F_SIZE = 2
 MAX_HANDS = 128
 
 SURRENDER_NAMES = tuple(SURRENDER)
+#: ``Rules.blackjack_ties`` as the integer the fast paths carry.
+BLACKJACK_TIES = {"push": 0, "player": 1, "dealer": 2}
 
 
 def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
@@ -107,6 +111,8 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p[P_DEALER_22] = rules.dealer_22 == "push"
     p[P_FREE_DOUBLES] = rules.free_doubles_mask
     p[P_FREE_SPLITS] = rules.free_splits_mask
+    p[P_TIES] = rules.ties == "dealer"
+    p[P_BJ_TIES] = BLACKJACK_TIES[rules.blackjack_ties]
     f = np.zeros(F_SIZE, dtype=np.float64)
     f[F_BJ] = float(rules.blackjack_pays)
     f[F_BONUS] = float(rules.bonus_678_777)

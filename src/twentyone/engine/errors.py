@@ -155,6 +155,12 @@ TEMPLATES: dict[str, Template] = {
     "peek-needs-hole-card": _t(
         N_("peek=True needs hole_card=True: with no hole card there is nothing to peek at")
     ),
+    "hole-up-needs-peek": _t(
+        N_(
+            "hole_card_up=True needs hole_card=True and peek=True: a dealer's second card dealt "
+            "face up shows a dealer blackjack before play, which ends the round"
+        )
+    ),
     "original-needs-no-peek": _t(
         N_(
             "dealer_blackjack_takes='original' needs peek=False: a peeking dealer ends the "
@@ -174,6 +180,12 @@ TEMPLATES: dict[str, Template] = {
         N_(
             "dealer_22={value!r}: the exact analysis does not price a dealer's 22 that pushes "
             "yet; the simulator (twentyone simulate) plays it"
+        )
+    ),
+    "analysis-refuses": _t(
+        N_(
+            "{field}={value!r}: the exact analysis does not price this yet ({lacks}); the "
+            "engine plays it and the simulator plays a chart on it"
         )
     ),
     "analysis-free-stakes": _t(

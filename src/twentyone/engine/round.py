@@ -118,7 +118,9 @@ class Round(RoundState):
             for box in self.boxes:
                 self._draw(box, 0)
         if self.rules.hole_card:
-            self._draw(None, 0, face_down=True)
+            # Double Exposure deals it face up: the players see it from the start
+            self._draw(None, 0, face_down=not self.rules.hole_card_up)
+            self.hole_revealed = self.rules.hole_card_up
         up = self.upcard
         kind = self._upcard_kind()
         for box in self.boxes:

@@ -29,6 +29,10 @@ _RETURNS: dict[str, Fraction] = {
 }
 
 
+#: A player blackjack against a dealer blackjack, by ``Rules.blackjack_ties``.
+_BLACKJACK_TIES: dict[str, Result] = {"push": "push", "player": "blackjack", "dealer": "lose"}
+
+
 def dealer_must_draw(dealer: Sequence[Card], rules: Rules) -> bool:
     """The dealer's drawing rule (ro.6, pt.7, hu.6, ru.11) on the dealer's cards.
 
@@ -101,7 +105,8 @@ def settle_box(
         if hand.settled:
             continue
         if hand.is_blackjack:
-            out.append(close_hand(rules, box, i, "push" if dealer_blackjack else "blackjack"))
+            both: Result = _BLACKJACK_TIES[rules.blackjack_ties]
+            out.append(close_hand(rules, box, i, both if dealer_blackjack else "blackjack"))
         elif hand.surrendered:
             out.append(close_hand(rules, box, i, "lose" if dealer_blackjack else "surrender"))
         elif dealer_blackjack:
@@ -120,7 +125,8 @@ def settle_box(
             elif dealer_total > 21 or total > dealer_total:
                 out.append(close_hand(rules, box, i, "win"))
             else:
-                out.append(close_hand(rules, box, i, "push" if total == dealer_total else "lose"))
+                tie: Result = "lose" if rules.ties == "dealer" else "push"
+                out.append(close_hand(rules, box, i, tie if total == dealer_total else "lose"))
     views: tuple[View, ...] = ("box-cards", "dealer-final")
     out.extend(settle_side_bets(rules.side_bets, box, None, views, dealer[0], dealer))
     return out

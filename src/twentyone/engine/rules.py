@@ -39,6 +39,8 @@ InsuranceStake = Literal["half", "up-to-half"]
 SplitSecondCard = Literal["in-turn", "at-once"]
 DealOrder = Literal["round-robin", "box-by-box"]
 Dealer22 = Literal["bust", "push"]
+Ties = Literal["push", "dealer"]
+BlackjackTies = Literal["push", "player", "dealer"]
 
 #: Pairs by value, as ``free_splits`` names them (a ten-value pair is ``T``).
 PAIR_VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -57,6 +59,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "split_second_card": ("in-turn", "at-once"),
     "deal_order": ("round-robin", "box-by-box"),
     "dealer_22": ("bust", "push"),
+    "ties": ("push", "dealer"),
+    "blackjack_ties": ("push", "player", "dealer"),
 }
 
 
@@ -77,6 +81,12 @@ class Rules:
       Blackjack Switch; a player blackjack is still paid, a busted hand still loses).
     - ``hole_card``: the dealer takes a face-down second card in the initial deal (pl, pt, ru);
       false means the second card is drawn after the players (ro.14, hu.4).
+    - ``hole_card_up``: the dealer's second card is dealt face up (Double Exposure: both of
+      the dealer's cards are seen before anyone plays; needs ``hole_card`` and ``peek``, a
+      dealer blackjack ending the round at once).
+    - ``ties``: who takes a tie of totals: ``push`` (a stand-off, every rulebook) or
+      ``dealer`` (Double Exposure); ``blackjack_ties``: a player blackjack against a dealer
+      blackjack: ``push``, ``player`` (paid as a blackjack) or ``dealer``.
     - ``peek``: with a hole card, the dealer checks it for blackjack under an ace or a ten
       (pl.3, pl.4, ru.5). ``dealer_blackjack_takes``: without a peek, whether a dealer blackjack
       takes ``all`` bets (ro.14, ENHC) or only the ``original`` bets (OBO).
@@ -119,10 +129,13 @@ class Rules:
     dealer_hits_soft_17_min_cards: int = 2
     dealer_22: Dealer22 = "bust"
     hole_card: bool = True
+    hole_card_up: bool = False
     peek: bool = True
     dealer_blackjack_takes: DealerBlackjackTakes = "all"
     blackjack_pays: Fraction = Fraction(3, 2)
     blackjack_paid_at_once: bool = True
+    ties: Ties = "push"
+    blackjack_ties: BlackjackTies = "push"
     insurance_upcards: tuple[str, ...] = ("A",)
     insurance_stake: InsuranceStake = "half"
     insurance_minimum: int = 1
@@ -195,6 +208,8 @@ class Rules:
             raise RulesError("soft-17-cards-needs-h17", cards=self.dealer_hits_soft_17_min_cards)
         if self.peek and not self.hole_card:
             raise RulesError("peek-needs-hole-card")
+        if self.hole_card_up and not (self.hole_card and self.peek):
+            raise RulesError("hole-up-needs-peek")
         if self.peek and self.dealer_blackjack_takes != "all":
             raise RulesError("original-needs-no-peek")
         if self.blackjack_pays <= 0:

@@ -34,6 +34,7 @@ from twentyone.engine.compiled import F_BONUS as F_BONUS
 from twentyone.engine.compiled import F_SIZE as F_SIZE
 from twentyone.engine.compiled import MAX_HANDS as MAX_HANDS
 from twentyone.engine.compiled import P_AT_ONCE as P_AT_ONCE
+from twentyone.engine.compiled import P_BJ_TIES as P_BJ_TIES
 from twentyone.engine.compiled import P_BONUS as P_BONUS
 from twentyone.engine.compiled import P_BOX_BY_BOX as P_BOX_BY_BOX
 from twentyone.engine.compiled import P_CONTINUOUS as P_CONTINUOUS
@@ -58,6 +59,7 @@ from twentyone.engine.compiled import P_SPLIT_RANK as P_SPLIT_RANK
 from twentyone.engine.compiled import P_SURR_BEFORE as P_SURR_BEFORE
 from twentyone.engine.compiled import P_SURR_VS_ACE as P_SURR_VS_ACE
 from twentyone.engine.compiled import P_SURRENDER as P_SURRENDER
+from twentyone.engine.compiled import P_TIES as P_TIES
 from twentyone.engine.compiled import encode_rules as compiled_rules
 from twentyone.engine.errors import RulesError, TwentyOneError
 from twentyone.engine.rules import Rules
@@ -136,6 +138,8 @@ SIM_IGNORES: dict[str, str] = {
     "boxes_per_player": "checked against the boxes argument before encoding",
     "table_boxes": "seats at the table",
     "multi_player": "the simulated player plays alone",
+    "hole_card_up": "the cards are dealt and settled alike face up or down; the chart reads the "
+    "up card only",
 }
 
 

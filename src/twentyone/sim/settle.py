@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from twentyone.sim.encode import F_BJ, P_DEALER_22, P_OBO, P_SURRENDER
+from twentyone.sim.encode import F_BJ, P_BJ_TIES, P_DEALER_22, P_OBO, P_SURRENDER, P_TIES
 from twentyone.sim.hands import (
     FL_BUST,
     FL_SETTLED,
@@ -72,7 +72,8 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
     ``F_BJ`` unless the dealer has one, a surrender loses half (all of a late one to a dealer
     blackjack), a dealer blackjack takes every stake or, ``P_OBO``, only the original bet;
     a dealer's 22 pushes, ``P_DEALER_22``; else the totals compare, a win paying the house's
-    free stake too (``H_FREE``). Hands settled before are left out."""
+    free stake too (``H_FREE``), a tie pushing or, ``P_TIES``, lost; a blackjack against the
+    dealer's pushes, wins or loses by ``P_BJ_TIES``. Hands settled before are left out."""
     money = 0.0
     early = p[P_SURRENDER] == 2
     original_lost = False
@@ -89,8 +90,10 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
         if fl & FL_BUST:
             money -= bet
         elif is_natural(hands, h):
-            if dbj != 1:
+            if dbj != 1 or p[P_BJ_TIES] == 1:
                 money += f[F_BJ]
+            elif p[P_BJ_TIES] == 2:
+                money -= 1.0
         elif fl & FL_SURRENDERED:
             money -= 1.0 if (dbj == 1 and not early) else 0.5
         elif dbj == 1:
@@ -106,6 +109,6 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
                 pass  # a dealer's 22 pushes every hand standing
             elif dealer > 21 or total > dealer:
                 money += bet + free
-            elif total < dealer:
+            elif total < dealer or p[P_TIES]:  # P_TIES: the dealer takes a tie
                 money -= bet
     return money
