@@ -400,7 +400,7 @@ def rules_from_fields(data: dict[str, Any], source: str) -> Rules:
     Traceback (most recent call last):
     ...
     twentyone.engine.errors.RulesError: house.toml: unknown key 'surender': expected one of \
-blackjack_paid_at_once, blackjack_pays, ..., table_max, table_min
+blackjack_paid_at_once, blackjack_pays, ..., table_min, ties
     """
     values = upgrade_legacy(dict(data))
     known = sorted(f.name for f in fields(Rules))
