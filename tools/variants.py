@@ -108,8 +108,9 @@ def render() -> str:
         "(`twentyone rules free-bet`, `edge free-bet`). Each file cites the published rule "
         "sheets it follows, line by line. Edges are the house's, per unit bet of one box, from "
         "the exact analysis over a fresh shoe. To play one: `twentyone play --rules free-bet` "
-        "at the terminal, `twentyone serve --table free-bet=free-bet` for a web table (beside "
-        "the five rulebooks' tables, which the lobby shows by default).",
+        "at the terminal, `twentyone serve --table free-bet=free-bet` for a web table (the "
+        "lobby then holds the tables named; `--table` repeats, `ro-casino=ro-casino` keeps a "
+        "rulebook's).",
         "",
         "| variant | plays (terminal, web, replay) | rule card | edge, strategy | simulate, gym "
         "| par, sd |",
