@@ -120,7 +120,7 @@ def render() -> str:
         "| Blackjack Switch | not yet | | | | |",
         "| Spanish 21 | not yet | | | | |",
         "| `double-exposure` | yes | six languages | not yet: refused by name (the analysis's "
-        "tables are by up card; the dealer takes ties) | `simulate --strategy CHART.json`; "
+        "tables are by up card) | `simulate --strategy CHART.json`; "
         "the gym's environments (a chart or an agent by up card) | not yet |",
         "",
         "## Free Bet",
@@ -165,7 +165,10 @@ def render() -> str:
         "soft 17, doubles on 9-11, one split, doubling after it and blackjack ties won (The Good "
         "Gambling Guide, How to Play Double Exposure Blackjack; 0.69% in Play Blackjack's "
         "Double Exposure page). Ours: not yet, as the exact analysis does not price a play by "
-        "both dealer cards.",
+        "both dealer cards; it prices the tie rules (`ties`, `blackjack_ties`) on any table "
+        "whose hole card stays hidden, the returns and the strategy (tests/"
+        "test_rule_double_exposure.py checks them against 10 million simulated rounds of three "
+        "rule sets).",
         "",
     ]
     return "\n".join(lines)

@@ -165,6 +165,7 @@ def analyze(
     if outcomes:
         ctx.refuse_push22("outcomes")
         ctx.refuse_free("outcomes")
+        ctx.refuse_ties("outcomes")
     names = OUTCOMES_22 if ctx.push22 else OUTCOMES  # push22: a dealer's 22 apart
     shoe_arr = ctx.fresh()
     n = float(shoe_arr.sum())
@@ -186,8 +187,8 @@ def analyze(
         totals[up_key(u)] = dict(zip(names, piece.dealer, strict=True))
     sd: float | None = None
     notes = ["sd: exact without splits; split hands taken independent given the dealer's outcome"]
-    if ctx.has_free:  # the moments take every stake as the player's (context.FREE_REFUSED)
-        notes[0] = "sd: not priced where the house stakes free doubles or splits"
+    if ctx.has_free or ctx.has_ties:  # the moments know neither (context.FREE_REFUSED)
+        notes[0] = "sd: not priced with free stakes or ties the dealer takes"
     else:
         sd = float(np.sqrt(m2 - ev_b * ev_b))
     if not ctx.is_full:

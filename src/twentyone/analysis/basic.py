@@ -226,8 +226,9 @@ def basic_column(ctx: Context, up: int) -> Column:
             v += top_offset(ctx, up, pbj)
         values[(a, b)] = v
         total += p * v
-    # free stakes: the moments' kernels take every stake as the player's (FREE_REFUSED)
-    m2 = 0.0 if ctx.has_free else column_second_moment(ctx, up, chart, codes, pairs, opts)
+    # free stakes, ties the dealer takes: the moments' kernels know neither (FREE_REFUSED)
+    unpriced = ctx.has_free or ctx.has_ties
+    m2 = 0.0 if unpriced else column_second_moment(ctx, up, chart, codes, pairs, opts)
     by_pair = {a + 1: c for a, c in pairs.items()}
     return Column(hard, soft, by_pair, total, values, m2, actions, chart)
 

@@ -50,6 +50,7 @@ from twentyone.engine.compiled import (
     F_BJ,
     F_BONUS,
     MAX_HANDS,
+    P_BJ_TIES,
     P_DAS,
     P_DEALER_22,
     P_DECKS,
@@ -68,6 +69,7 @@ from twentyone.engine.compiled import (
     P_SPLIT_RANK,
     P_SURR_VS_ACE,
     P_SURRENDER,
+    P_TIES,
     SURRENDER_NAMES,
     encode_rules,
 )
@@ -114,13 +116,13 @@ ANALYSIS_READS: dict[str, str] = {
     "free_doubles": "Context.free_doubles: a free double's stake wins only (player.solve)",
     "free_splits": "Context.free_splits: a free split's hands stake the house's bet "
     "(hands.free_split_value)",
+    "ties": "Context.ties_lose: a tie of totals lost (player.gather_stand)",
+    "blackjack_ties": "Context.bj_tie: a blackjack against the dealer's (hands.blackjack_value)",
 }
 #: Fields whose other values the analysis refuses (a :class:`RulesError` from
 #: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
 ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
     "hole_card_up": (False, "a play by both of the dealer's cards (its tables are by up card)"),
-    "ties": ("push", "a tie the dealer takes, in the stand values and the split kernels"),
-    "blackjack_ties": ("push", "a blackjack against the dealer's paid or lost"),
 }
 #: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
 #: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels
@@ -133,6 +135,10 @@ FREE_REFUSED: dict[str, str] = {
     "split moments": "a free split past four hands, or with both second cards dealt at once",
     "action moments": "action_moments: the second moments of each action (count indexes)",
 }
+#: The same parts refuse a tie the dealer takes (``ties``, ``blackjack_ties``; a
+#: :class:`RulesError` naming the field, from :meth:`Context.refuse_ties`): their kernels
+#: push a tie. The returns, the strategy and the advice price both exactly.
+TIES_REFUSED = FREE_REFUSED
 #: The parts of the analysis that refuse ``dealer_22="push"`` (a :class:`RulesError` naming
 #: the field, from :meth:`Context.refuse_push22`): their kernels read the dealer's outcomes
 #: one by one, seven of them, and have no 22 among them yet. The returns (``ev_basic``,
@@ -233,6 +239,8 @@ class Context:
     surrender_vs_ace: bool
     free_doubles: int = 0  # Rules.free_doubles_mask: hard two-card totals doubled free
     free_splits: int = 0  # Rules.free_splits_mask: pairs (by card value) split free
+    ties_lose: bool = False  # Rules.ties == "dealer": a tie of totals is lost
+    bj_tie: float = 0.0  # a blackjack against the dealer's: 0 push, bj_pays won, -1 lost
 
     @classmethod
     def of(cls, rules: Rules, boxes: int = 1, shoe: Sequence[int] | None = None) -> Context:
@@ -276,6 +284,8 @@ class Context:
             surrender_vs_ace=bool(p[P_SURR_VS_ACE]),
             free_doubles=int(p[P_FREE_DOUBLES]),
             free_splits=int(p[P_FREE_SPLITS]),
+            ties_lose=bool(p[P_TIES]),
+            bj_tie=(0.0, float(f[F_BJ]), -1.0)[int(p[P_BJ_TIES])],
         )
 
     @property
@@ -333,6 +343,24 @@ class Context:
                     field=name,
                     value=getattr(self.rules, name),
                     part=FREE_REFUSED[part],
+                )
+
+    @property
+    def has_ties(self) -> bool:
+        """Whether the dealer takes some ties (``ties``, ``blackjack_ties`` other than push)."""
+        return self.ties_lose or self.bj_tie != 0.0
+
+    def refuse_ties(self, part: str) -> None:
+        """Raise a :class:`RulesError` naming the tie rule where the dealer takes ties or a
+        blackjack tie is paid or lost and ``part`` (a key of :data:`TIES_REFUSED`) does not
+        price it."""
+        for name, on in (("ties", self.ties_lose), ("blackjack_ties", self.bj_tie != 0.0)):
+            if on:
+                raise RulesError(
+                    "analysis-ties",
+                    field=name,
+                    value=getattr(self.rules, name),
+                    part=TIES_REFUSED[part],
                 )
 
     def refuse_push22(self, part: str) -> None:
@@ -499,7 +527,7 @@ def base_table(
     need = _all_hands(nodes.size) if needed is None else needed
     mask, feasible, want, todo = stand_rows(comp, nodes.counts, pair, need, rows, cache.done)
     cache.compute(todo)
-    nb, pbj, push = gather_stand(cache.dists, cache.done, rows, nodes.total, want)
+    nb, pbj, push = gather_stand(cache.dists, cache.done, rows, nodes.total, want, ctx.ties_lose)
     return Base(comp, nb, pbj, feasible, mask, push)
 
 

@@ -71,6 +71,7 @@ def analyze_forked(
     ctx = Context.of(r, boxes, shoe)
     ctx.refuse_push22("outcomes")
     ctx.refuse_free("outcomes")  # before a fork: one clean error
+    ctx.refuse_ties("outcomes")
     full = ctx.fresh()
     _shared_tables(ctx)
     aside = [u for u in ASIDE if full[u] > 0]

@@ -435,7 +435,10 @@ def top_offset(ctx: Context, up: int, pbj: float) -> float:
 
 
 def blackjack_value(ctx: Context, pbj: float) -> float:
-    """A player blackjack: paid unless the dealer has one too (then a push)."""
+    """A player blackjack: paid unless the dealer has one too (then a push, or by
+    ``Rules.blackjack_ties`` paid or lost: ``ctx.bj_tie``)."""
+    if ctx.bj_tie != 0.0:
+        return ctx.bj_pays * (1.0 - pbj) + ctx.bj_tie * pbj
     return ctx.bj_pays * (1.0 - pbj)
 
 

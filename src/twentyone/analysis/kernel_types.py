@@ -43,7 +43,7 @@ EXPORTS: tuple[tuple[str, str, tuple[Code, ...]], ...] = (
     ("twentyone.analysis.player", "bonus_need", ("ai",)),
     ("twentyone.analysis.player", "solve", _SOLVE),
     ("twentyone.analysis.player", "stand_rows", ("ai", "ai2", "i", "ab", "ai", "ab")),
-    ("twentyone.analysis.player", "gather_stand", ("af2", "ab", "ai", "ai", "ab")),
+    ("twentyone.analysis.player", "gather_stand", ("af2", "ab", "ai", "ai", "ab", "b")),
     ("twentyone.analysis.player", "stand_needed", ("i", "ai2", "ai", "ai", "ai", "ai", "b")),
     (
         "twentyone.analysis.variance",

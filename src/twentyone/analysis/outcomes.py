@@ -521,6 +521,7 @@ def up_outcomes(ctx: Context, up: int, optimal: bool) -> UpOutcomes:
     """Every first hand against ``up`` (one up card's part of :func:`round_outcomes`)."""
     ctx.refuse_push22("outcomes")
     ctx.refuse_free("outcomes")
+    ctx.refuse_ties("outcomes")
     grid = Grid(ctx)
     t = _up_tables(ctx, up, optimal)
     main = np.zeros(grid.size)
@@ -553,6 +554,7 @@ def round_outcomes(
     order)."""
     ctx.refuse_push22("outcomes")
     ctx.refuse_free("outcomes")
+    ctx.refuse_ties("outcomes")
     grid = Grid(ctx)
     full = ctx.fresh()
     out: dict[float, float] = {}

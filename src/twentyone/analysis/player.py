@@ -528,11 +528,17 @@ def stand_rows(
 
 @njit(cache=True)
 def gather_stand(
-    dists: FloatArray, ok: BoolArray, rows: IntArray, total: IntArray, mask: BoolArray
+    dists: FloatArray,
+    ok: BoolArray,
+    rows: IntArray,
+    total: IntArray,
+    mask: BoolArray,
+    ties_lose: bool = False,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:  # pragma: no cover - compiled
     """Stand values of the hands in ``mask`` from the dealer outcome rows ``dists[rows[i]]``:
     ``nb`` = P(win) - P(lose) over the dealer's non-blackjack outcomes, P(dealer blackjack)
-    and P(push); rows eight wide (push22) add P(dealer 22), column 7, to the push."""
+    and P(push); rows eight wide (push22) add P(dealer 22), column 7, to the push;
+    ``ties_lose`` (``Rules.ties`` = ``dealer``): a tie of totals is a loss, not a push."""
     n = rows.shape[0]
     nb = np.zeros(n)
     pbj = np.zeros(n)
@@ -547,7 +553,7 @@ def gather_stand(
             d = 17 + j
             if t > d:
                 x += dists[r, j]
-            elif t < d:
+            elif t < d or ties_lose:
                 x -= dists[r, j]
             else:
                 push[i] = dists[r, j]

@@ -486,6 +486,7 @@ def split_moments_of(
 
     ctx.refuse_push22("split moments")
     ctx.refuse_free("split moments")
+    ctx.refuse_ties("split moments")
     if pair == TEN and ctx.split_rank:
         return None
     kept = _kept(ctx)

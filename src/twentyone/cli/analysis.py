@@ -110,7 +110,7 @@ def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
     assert isinstance(rules, Rules)
     shoe = _shoe_arg(rules, args)
     ctx = Context.of(rules, args.boxes, shoe)
-    if ctx.push22 or ctx.has_free:  # a dealer's 22 that pushes, free stakes: the returns
+    if ctx.push22 or ctx.has_free or ctx.has_ties:  # the returns alone
         return analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)  # (no distribution)
     helper = None
     if _compile_notice(rules, args.boxes, shoe):

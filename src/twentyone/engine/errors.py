@@ -188,6 +188,12 @@ TEMPLATES: dict[str, Template] = {
             "engine plays it and the simulator plays a chart on it"
         )
     ),
+    "analysis-ties": _t(
+        N_(
+            "{field}={value!r}: the exact analysis does not price a tie the dealer takes in "
+            "{part} yet; the returns, the strategy and the simulator (twentyone simulate) do"
+        )
+    ),
     "analysis-free-stakes": _t(
         N_(
             "{field}={value!r}: the exact analysis does not price free stakes in {part} yet; "
