@@ -120,7 +120,8 @@ def render() -> str:
         "| Blackjack Switch | not yet | | | | |",
         "| Spanish 21 | not yet | | | | |",
         "| `double-exposure` | yes | six languages | not yet: refused by name (the analysis's "
-        "tables are by up card) | `simulate --strategy CHART.json`; "
+        "tables are by up card) | `simulate` with a chart by up card (the textbook's, or "
+        "`--strategy`); "
         "the gym's environments (a chart or an agent by up card) | not yet |",
         "",
         "## Free Bet",
