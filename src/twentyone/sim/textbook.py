@@ -14,6 +14,9 @@ strategy/4-decks/). Pairs that are not split carry their total's code.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from twentyone.engine.errors import TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
@@ -73,9 +76,33 @@ def textbook_6d_s17_das() -> Strategy:
     )
 
 
+#: The basic-strategy charts shipped for the rule sets loaded by name (tools/ship_charts.py).
+CHARTS_DIR = Path(__file__).parent / "charts"
+
+
+def shipped_chart(rules: Rules, boxes: int = 1) -> Strategy | None:
+    """The shipped basic strategy of a rule set loaded by name and unchanged, for one box
+    (``None`` otherwise: another rule set, or more boxes, which pl.7's one-box split can
+    change). It is what the exact analysis derives (tests/test_shipped_charts.py), read
+    without loading the analysis."""
+    from twentyone.engine.rulesets import SHIPPED, load_rules
+    from twentyone.sim.encode import strategy_from_dict
+
+    path = CHARTS_DIR / f"{rules.name}.json"
+    if boxes != 1 or rules.name not in SHIPPED or not path.is_file():
+        return None
+    if load_rules(rules.name) != rules:
+        return None
+    return strategy_from_dict(json.loads(path.read_text("utf-8")))
+
+
 def chart_for(rules: Rules, boxes: int = 1) -> tuple[Strategy, str | None]:
-    """The basic strategy for ``rules`` from the exact analysis (``None`` note), or, where the
-    analysis is not installed or cannot derive it, the textbook chart and a note saying so."""
+    """The basic strategy for ``rules`` (``None`` note): the shipped chart of a named rule set
+    (:func:`shipped_chart`), else from the exact analysis, or, where the analysis is not
+    installed or cannot derive it, the textbook chart and a note saying so."""
+    shipped = shipped_chart(rules, boxes)
+    if shipped is not None:
+        return shipped, None
     try:
         from twentyone.analysis import basic_strategy
     except ImportError:
