@@ -21,7 +21,7 @@ from twentyone.engine.provable import ProvableShoe, WordStream, commitment_of, s
 
 def play_rounds(shoe: ProvableShoe, n: int, seed: int = 1) -> dict[int, list[dict[str, Any]]]:
     """``n`` rounds of two boxes with random legal decisions; replays by shoe number."""
-    rules = load_rules("6D S17 DAS SPL3 LS").replace(decks=1)
+    rules = load_rules("6D S17 DAS SPL3 LS").replace(decks=shoe.decks)  # as the shoe holds
     pick = random.Random(seed)
     by_shoe: dict[int, list[dict[str, Any]]] = {}
     for _ in range(n):
