@@ -34,7 +34,15 @@ from twentyone.web.views import boxes_view, dealer_view
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Clock", "DefaultAction", "LiveTable", "TableConfig", "TableError", "table_house"]
+__all__ = [
+    "Clock",
+    "DefaultAction",
+    "LiveTable",
+    "TableConfig",
+    "TableError",
+    "rules_house",
+    "table_house",
+]
 
 
 @functools.lru_cache(maxsize=64)
@@ -50,6 +58,20 @@ def table_house(config: TableConfig) -> tuple[str, str | None]:
     house = load_house(config.rules)
     name = config.name or (house.name if house else config.id)
     return name, config.country or (house.country if house else None)
+
+
+@functools.lru_cache(maxsize=64)
+def rules_house(config: TableConfig) -> str | None:
+    """The name of the house whose rules the table deals (its rules file's ``[house]``), or
+    None for rules without one: what players read instead of the rules' file name.
+
+    >>> rules_house(TableConfig(id="t1", rules="pt-casino", name="Sala 2"))
+    'Lisbon Casino'
+    >>> rules_house(TableConfig(id="t2", rules="6D S17")) is None
+    True
+    """
+    house = load_house(config.rules)
+    return house.name if house else None
 
 
 def _refused(exc: SessionError) -> TableError:
@@ -104,6 +126,8 @@ class LiveTable:
             self.session.state.seat_released = self._seat_released
         #: the name players see and the house's country (ISO 3166-1 code, or None)
         self.name, self.country = table_house(config)
+        #: the house whose rules these are (None: rules without a [house])
+        self.house = rules_house(config)
         self._last_round: tuple[Played, dict[str, Any]] | None = None
         #: the exact hint of the question in play, worked out off the event loop for the
         #: players whose page shows it (``hint_wanted``, kept by the server's sockets)
@@ -145,6 +169,7 @@ class LiveTable:
         if self._last_round is None or self._last_round[0] is not last:
             shown = {
                 "id": last.id,
+                "number": last.number,
                 "dealer": dealer_view(last.rnd),
                 "boxes": boxes_view(self, last, final=True),
                 "net": last.rnd.net(),

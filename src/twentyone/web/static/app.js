@@ -5,7 +5,7 @@ import { _, _n, chooseLanguage, lang, languages, load, percent, storedLanguage, 
 import { setSound, soundOn } from "./sound.js";
 import { endCelebration } from "./felt.js";
 import { TableScreen, arc } from "./table.js";
-import { api, cardsEl, countryName, decisionText, el, fill, flagEl, money, resultText, ruleCardEl, totalText } from "./ui.js";
+import { api, cardsEl, decisionText, el, fill, flagEl, houseLine, money, resultText, ruleCardEl, totalText } from "./ui.js";
 import * as trainer from "./trainer.js";
 
 const $ = (id) => document.getElementById(id);
@@ -192,7 +192,7 @@ function tableCard(t) {
     { class: "table-card", "data-table": t.id },
     thumbnail(t),
     el("h2", {}, flagEl(t.country, lang()), " ", t.name),
-    el("p", { class: "house muted" }, [t.country ? countryName(t.country, lang()) : null, t.rules].filter(Boolean).join(" \u00b7 ")),
+    el("p", { class: "house muted" }, houseLine(t, lang())),
     facts,
     el("details", { class: "rulecard" }, el("summary", {}, _("Rule card")), ruleCardEl(t.rule_sections)),
     el("div", { class: "row" },
@@ -323,16 +323,16 @@ function roundEl(r) {
     );
   });
   const order = String(replay.shoe || "").split(/\s+/).filter(Boolean);
-  const file = `twentyone-round-${r.id}.json`;
+  const file = `twentyone-${r.table}-round-${r.number}.json`;
   const blob = URL.createObjectURL(new Blob([JSON.stringify(replay, null, 2) + "\n"], { type: "application/json" }));
   return el(
     "details",
-    { class: "round", "data-round": r.id },
+    { class: "round", "data-round": r.id, "data-number": r.number },
     el(
       "summary",
       {},
-      el("span", { class: "rid" }, `#${r.id}`),
-      el("span", {}, r.table),
+      el("span", { class: "rid" }, `#${r.number}`),
+      el("span", { class: "recall-table" }, table ? table.name : r.table),
       el("span", { class: `net ${r.net > 0 ? "up" : r.net < 0 ? "down" : "even"}` }, money(r.net, true)),
       el("span", { class: "muted" }, _("staked {amount}", { amount: money(r.staked) })),
       r.status !== "settled" ? el("span", { class: "muted" }, r.status === "refunded" ? _("refunded") : r.status) : null,

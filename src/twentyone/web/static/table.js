@@ -8,7 +8,7 @@ import { FairnessCheck, fairnessText } from "./fairness.js";
 import { Dealing, announce, celebrate, fitCards, hideOutcome, renderFeltPrint, renderShoe, showOutcome } from "./felt.js";
 import { play } from "./sound.js";
 import {
-  cardEl, cardsEl, chipColour, chipPile, chipStack, chipValues, countryName, decisionText, defaultActionText, el, fill, flagEl, money,
+  cardEl, cardsEl, chipColour, chipPile, chipStack, chipValues, decisionText, defaultActionText, el, fill, flagEl, houseLine, money,
   parseMoney, resultText, serverText, totalText,
 } from "./ui.js";
 
@@ -378,7 +378,7 @@ export class TableScreen {
     }
     const t = v.table;
     $("table-name").replaceChildren(flagEl(t.country, lang()) || "", " ", t.name || t.id);
-    $("table-house").textContent = [t.country ? countryName(t.country, lang()) : null, t.rules].filter(Boolean).join(" \u00b7 ");
+    $("table-house").textContent = houseLine(t, lang());
     const facts = [
       _("{min}\u2013{max} a box", { min: money(t.limits.min), max: money(t.limits.max) }),
       t.boxes_per_player < t.boxes
@@ -579,7 +579,7 @@ export class TableScreen {
   renderStatus(v, me) {
     const parts = [];
     if (v.phase === "playing") {
-      parts.push(_("Round {n}", { n: v.round.id }));
+      parts.push(_("Round {n}", { n: v.round.number }));
       if (v.turn) {
         const where = { box: v.turn.box + 1, hand: v.turn.hand + 1, player: v.turn.player };
         if (v.turn.player === me) parts.push(v.turn.kind === "play" ? _("you to act (box {box}, hand {hand})", where) : _("you to act (box {box})", where));
@@ -587,7 +587,7 @@ export class TableScreen {
       } else parts.push(_("the dealer plays"));
     } else if (v.last_round) {
       const net = v.last_round.net[me];
-      parts.push(net !== undefined ? _("Round {n} over: you {net}", { n: v.last_round.id, net: money(net, true) }) : _("Round {n} over", { n: v.last_round.id }));
+      parts.push(net !== undefined ? _("Round {n} over: you {net}", { n: v.last_round.number, net: money(net, true) }) : _("Round {n} over", { n: v.last_round.number }));
       parts.push(_("place your bets"));
     } else parts.push(_("Place your bets"));
     const away = _("(away)");
