@@ -26,6 +26,7 @@ from twentyone.engine.shoe import CardSource
 from twentyone.i18n import N_
 from twentyone.web.hint_worker import ExactHints, TableHint
 from twentyone.web.ledger import Ledger
+from twentyone.web.refusal import YOURS
 from twentyone.web.refusal import TableError as TableError  # where it always was
 from twentyone.web.storage.accounts import Player
 from twentyone.web.storage.seats import SeatClaims
@@ -76,7 +77,14 @@ def rules_house(config: TableConfig) -> str | None:
 
 def _refused(exc: SessionError) -> TableError:
     """The session's refusal as the client sees it: the same message, field and value, and
-    the engine's error where the engine refused."""
+    the engine's error where the engine refused (a reason that names the refused player in
+    the second person: :data:`~twentyone.web.refusal.YOURS`)."""
+    yours = YOURS.get(exc.code or "")
+    if yours is not None and exc.engine is not None:
+        total, balance = exc.engine.params["total"], exc.engine.params["balance"]
+        return TableError(
+            yours, exc.field, exc.value, engine=exc.engine, total=total, balance=balance
+        )
     return TableError(
         exc.message, exc.field, exc.value, detail=exc.detail, engine=exc.engine, **exc.params
     )
