@@ -1,7 +1,7 @@
 // The page: log in or register, the lobby, a table, session statistics and game recall.
 // Routes: "#/" the lobby, "#/table/<id>" a table. Plain ES modules, no build step.
 
-import { _, _n, chooseLanguage, lang, languages, load, percent, storedLanguage, storeLanguage } from "./i18n.js";
+import { _, _n, chooseLanguage, lang, languages, load, offerText, percent, storedLanguage, storeLanguage } from "./i18n.js";
 import { setSound, soundOn } from "./sound.js";
 import { endCelebration } from "./felt.js";
 import { TableScreen, arc } from "./table.js";
@@ -30,8 +30,11 @@ function showBalance(balance, pending = 0) {
   if (state.me) state.me.balance = balance;
 }
 
+/** Show a message above the page (``ms``: for that long). No text hides it; no text and
+ * ``kind`` "error" hides only an error (a new attempt clears the last refusal). */
 function banner(text, kind = "info", ms = 0) {
   const b = $("banner");
+  if (!text && kind === "error" && !(b.classList.contains("error") && !b.hidden)) return;
   clearTimeout(state.bannerTimer);
   if (!text) {
     b.hidden = true;
@@ -49,13 +52,10 @@ function show(which) {
 }
 
 // ---------------------------------------------------------------- languages
-/** Speak the language the precedence gives (docs/i18n.md) and redraw what is shown. */
+/** Speak the player's language (docs/i18n.md: the menu's choice, the account's, the
+ * browser's languages, English; never the table's) and redraw what is shown. */
 async function applyLanguage() {
-  const code = chooseLanguage({
-    account: state.me && state.me.language,
-    stored: storedLanguage(),
-    table: state.tableLanguage,
-  });
+  const code = chooseLanguage({ account: state.me && state.me.language, stored: storedLanguage() });
   if (code !== lang() || !state.languageLoaded) {
     try {
       await load(code);
@@ -66,6 +66,24 @@ async function applyLanguage() {
     redraw();
   }
   languageMenu();
+  languageOffer();
+}
+
+/** At a table whose house speaks another language than the page: the offer to play in it,
+ * written in that language; one click chooses it as the menu would (the menu undoes it). */
+async function languageOffer() {
+  const offer = $("language-offer");
+  const code = state.tableLanguage;
+  if (!code || code === lang()) {
+    offer.hidden = true;
+    return;
+  }
+  const text = await offerText(code);
+  if (state.tableLanguage !== code || code === lang() || !text) return; // moved on meanwhile
+  offer.textContent = text;
+  offer.lang = code;
+  offer.dataset.lang = code;
+  offer.hidden = false;
 }
 
 function languageMenu() {
@@ -496,6 +514,7 @@ async function main() {
   });
   soundState();
   $("language").addEventListener("change", (e) => chooseFromMenu(e.target.value));
+  $("language-offer").addEventListener("click", (e) => chooseFromMenu(e.currentTarget.dataset.lang));
   window.addEventListener("hashchange", route);
   try {
     await loadMe();
