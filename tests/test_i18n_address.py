@@ -2,7 +2,8 @@
 the catalogs are shared, so a marker of the other form anywhere is a slip.
 
 - ro: formal (dumneavoastră, "scrieți", "vă"), never tu / tău / "-te" / 2nd-person singular verbs
-  ("pierzi", "câștigi", "nu stai": the second review found them on the felt; "stai" is allowed
+  ("pierzi", "câștigi", "nu stai": the second review found them on the felt; the Insure button's
+  "Asigură", now "Asigurați"; "se asigură", one insures, is no address; "stai" is allowed
   only as the stand action's name, the rulebook's word, where the msgid names that action);
 - hu: formal (Ön, "írjon", "üljön"), never te or the informal forms the reviews found, among
   them every past-tense te-form in -tál/-tél ("Vesztettél", "Nyertél");
@@ -27,7 +28,7 @@ LOCALE = Path(__file__).resolve().parents[1] / "src" / "twentyone" / "locale"
 #: The marks of the form a language does not use (whole words, any case).
 OTHER_FORM = {
     "ro": r"\b(tu|tău|tale|tăi|ție|ți|ești|ai pus|primești|pariezi|privești|renunți|încearcă|"
-    r"apasă|alege|selectează|ia loc|pierzi|câștigi|stai)\b|-te\b",
+    r"apasă|alege|selectează|ia loc|pierzi|câștigi|stai)\b|-te\b|(?<!\bse )\basigură\b",
     "hu": r"\b(te|téged|neked|veled|tiéd|próbáld|nyomd|jelöld|másold|válassz|regisztrálj|tegyél|"
     r"tegyétek|ülj|állj|következel|játszol|ülsz|nézed|kapod|visszakapod|feladod|megtetted|"
     r"egyenleged|köreid|köröd|zsetonod|blackjackedre|vagy itt)\b|\b\w+(tál|tél)\b",

@@ -54,6 +54,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 DECISION_SECONDS = 8.0
+#: the felt's cards have landed: the dealing animation ran and nothing runs any more
+SETTLED = """() => window.twentyone.screen.dealing.animated > 0
+  && document.getElementById("felt").dataset.dealing === "0"
+  && document.getElementById("felt").getAnimations({subtree: true})
+       .filter((a) => a.playState === "running").length === 0"""
 SHOE = "8S 5H AD 8D 6C TC 9S 9C 7H" + " TS 9H 6D 7C 9D TD 8H"
 PASSWORD = "password123"
 
@@ -488,9 +493,11 @@ def box_facts(lang: str, table: str) -> str:
 
 def test_tables_speak_their_rulebooks_languages(browser: Any, tmp_path: Path) -> None:
     """The preset tables with their rulebooks' languages, a browser that speaks English: the
-    lobby is English, ru-online speaks Russian and hu-casino Hungarian (buttons, prompts,
-    notices, money, the rule card), until the player picks English from the menu, which the
-    account keeps. Shoes: ru-online 5S 9H 6D 7C 9S TC (5 6 = 11 against 9, hole 7; the double
+    page keeps English at a table, which offers its own language (the offer in that language);
+    one click on ru-online's speaks Russian (buttons, prompts, notices, money, the rule card)
+    and the account keeps it, so hu-casino stays Russian and offers Hungarian, taken with one
+    click too; the player picks English from the menu, which the account keeps.
+    Shoes: ru-online 5S 9H 6D 7C 9S TC (5 6 = 11 against 9, hole 7; the double
     draws 9: 20; the dealer 16 draws 10: bust, +20.00); hu-casino TS 7D 6C (the player's 10 7
     = 17 against the dealer's 6, no hole card)."""
     started = time.monotonic()
@@ -510,10 +517,16 @@ def test_tables_speak_their_rulebooks_languages(browser: Any, tmp_path: Path) ->
             expect(page.locator("#language")).to_have_value("en")
             expect(page.locator('a[data-sit="ru-online"]')).to_have_text("Sit down")
 
-            # ---- ru-online: Russian, money as 1 000,00
+            # ---- ru-online: English until the player takes the offer; Russian, 1 000,00
             sit(page, "ru-online")
+            expect(page.locator("#deal")).to_have_text("Deal")
+            expect(page.locator("#language")).to_have_value("en")
+            offer = page.get_by_test_id("language-offer")
+            expect(offer).to_have_text("Играть на русском")
+            offer.click()
             expect(page.locator("#deal")).to_have_text("Раздать")
             expect(page.locator("#language")).to_have_value("ru")
+            expect(offer).to_be_hidden()
             expect(page.locator("html")).to_have_attribute("lang", "ru")
             expect(page.locator("#balance")).to_have_text(format_money(100_000, "ru"))
             expect(page.locator("#table-facts")).to_contain_text(box_facts("ru", "ru-online"))
@@ -542,10 +555,13 @@ def test_tables_speak_their_rulebooks_languages(browser: Any, tmp_path: Path) ->
             expect(page.locator("#balance")).to_have_text(format_money(102_000, "ru"))
             assert server.balance("olga") == 102_000
 
-            # ---- hu-casino: Hungarian
+            # ---- hu-casino: the player's Russian, then Hungarian with one click
             page.click("#to-lobby")
-            expect(page.locator('a[data-sit="hu-casino"]')).to_have_text("Sit down")
+            expect(page.locator('a[data-sit="hu-casino"]')).to_have_text(Words("ru")._("Sit down"))
             sit(page, "hu-casino")
+            expect(page.locator("#undo")).to_have_text(Words("ru")._("Undo"))
+            expect(offer).to_have_text("Játék magyarul")
+            offer.click()
             expect(page.locator("#undo")).to_have_text("Visszavonás")
             expect(page.locator("#countdown")).to_have_text(
                 "A visszaszámlálás az első zsetonnal indul."
@@ -559,6 +575,7 @@ def test_tables_speak_their_rulebooks_languages(browser: Any, tmp_path: Path) ->
             expect(page.locator("#table-facts")).to_contain_text(box_facts("hu", "hu-casino"))
             expect(page.locator("#table-rulecard")).to_contain_text("Biztosítás")
             assert english_left(page) == []
+            page.wait_for_function(SETTLED)  # the cards have landed: box 1 shows its hand
             page.screenshot(path=str(shots / "table-hu.png"), full_page=True)
 
             # ---- the player's choice wins over the table's, and the account keeps it
@@ -566,6 +583,7 @@ def test_tables_speak_their_rulebooks_languages(browser: Any, tmp_path: Path) ->
             expect(page.locator('#actions button[data-action="stand"]')).to_contain_text("Stand")
             expect(page.locator("#table-rulecard")).to_contain_text("Insurance")
             assert page.request.get(server.url + "/api/me").json()["language"] == "en"
+            expect(offer).to_have_text("Játék magyarul")  # offered again
             page.reload()
             wait_prompt(page, "Your move — box 1, hand 1")
             expect(page.locator("#language")).to_have_value("en")

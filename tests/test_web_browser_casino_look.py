@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from test_web_browser import Server, browser, register, shots_dir  # noqa: F401
-from test_web_casino_table import SETTLED, bet, play_out, sit_at
+from test_web_browser import SETTLED, Server, browser, register, shots_dir  # noqa: F401
+from test_web_casino_table import bet, play_out, sit_at
 from twentyone.engine.rulesets import load_rules
 from twentyone.i18n import Words
 

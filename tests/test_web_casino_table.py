@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from test_web_browser import PASSWORD, Server, browser, register, shots_dir  # noqa: F401
+from test_web_browser import PASSWORD, SETTLED, Server, browser, register, shots_dir  # noqa: F401
 from twentyone.i18n import Words
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -52,10 +52,6 @@ STATE = """() => {
           last: v.last_round ? v.last_round.id : null,
           prompt: document.getElementById("prompt").textContent};
 }"""
-SETTLED = """() => window.twentyone.screen.dealing.animated > 0
-  && document.getElementById("felt").dataset.dealing === "0"
-  && document.getElementById("felt").getAnimations({subtree: true})
-       .filter((a) => a.playState === "running").length === 0"""
 
 
 def play_out(page: Any, plays: list[str]) -> dict[str, Any]:

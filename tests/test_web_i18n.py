@@ -209,3 +209,15 @@ def test_the_pages_plural_rule_matches_gettexts_without_eval(
     )
     want = gettext.c2py(expr)
     assert json.loads(out.stdout) == [want(n) for n in range(2001)]
+
+
+def test_the_languages_doc_says_the_table_offers_and_points_nowhere_outside() -> None:
+    """docs/i18n.md (issue 29): a table offers its language and never picks it, and the doc
+    points at no file a clone does not have (the rulebooks and the reviews are described)."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "i18n.md").read_text()
+    assert "shared/" not in doc
+    browser = doc.split("### In the browser", 1)[1].split("\n## ", 1)[0]
+    assert "sitting down never changes it" in browser
+    assert "Jogar em português" in browser and "the table's language" not in browser

@@ -213,8 +213,12 @@ def test_errors_name_the_bad_value(url: str) -> None:
             assert err["field"] == "amount" and err["value"] == 600_000
             assert "600000" in err["error"] and "500000" in err["error"]
             err = ann.do("bet", box=0, amount=2500)
-            assert err["field"] == "amount" and "bets 2500 but has 2000" in err["error"]
+            # the player's own refusal speaks to them (issue 29), in every language
+            assert err["field"] == "amount" and err["error"] == "you bet 2500 but have 2000"
             assert err["code"] == "insufficient-funds"
+            assert err["message"] == "you bet {total} but have {balance}"
+            assert err["params"] == {"total": 2500, "balance": 2000}
+            assert err["text"] == "pariați 25,00, dar aveți 20,00"  # ro-casino: formal
             err = ann.do("bet", box=9, amount=100)
             assert err["field"] == "box" and err["value"] == 9
             err = ann.do("bet", box=0, amount="lots")

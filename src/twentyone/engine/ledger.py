@@ -77,6 +77,11 @@ class Ledger(Protocol):
         Raises :class:`InsufficientFundsError` (recording nothing) when a player cannot pay."""
         ...
 
+    def round_number(self, round_id: int) -> int:
+        """A started round's number at its table, counted from 1 (what players see; the id
+        may be shared by several tables)."""
+        ...
+
     def record_moves(
         self,
         round_id: int,
@@ -175,6 +180,11 @@ class MemoryLedger:
         self._post(round_id, moves)  # raises, recording nothing, when a player cannot pay
         self.rounds[round_id] = MemoryRound(table_id, rules, list(players), replay)
         return round_id
+
+    def round_number(self, round_id: int) -> int:
+        """A round's number at its table: how many of the table's rounds started up to it."""
+        table = self.rounds[round_id].table_id
+        return sum(1 for i, r in self.rounds.items() if i <= round_id and r.table_id == table)
 
     def record_moves(
         self,

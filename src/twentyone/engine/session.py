@@ -343,10 +343,13 @@ class TableSession:
                 seat.last_bets = seat.chips
             seat.chips = []
             seat.ready = False
-        self.played = Played(round_id, rnd, [b for b, _ in bets], accounts, posted=len(rnd.log))
+        number = self.ledger.round_number(round_id)
+        self.played = Played(
+            round_id, rnd, [b for b, _ in bets], accounts, posted=len(rnd.log), number=number
+        )
         self.state.round_started = self.clock()  # the seats' idle time stops meanwhile
         self.state.notice(
-            "round-start", N_("round {round}: no more bets"), {"round": round_id}, round=round_id
+            "round-start", N_("round {round}: no more bets"), {"round": number}, round=number
         )
         self._after_change()
 

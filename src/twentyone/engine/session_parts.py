@@ -166,6 +166,7 @@ class Played:
     question_key: tuple[Any, ...] | None = None
     deadline: float | None = None
     default: str | None = None
+    number: int = 0  # the round's number at its table (what players see; ``id`` is the books')
 
 
 @dataclass(slots=True)

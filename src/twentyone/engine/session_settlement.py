@@ -63,8 +63,8 @@ class Settlement:
                 state.notice(
                     "settling",
                     N_("round {round}: the books cannot be written now; it settles when they can"),
-                    {"round": played.id},
-                    round=played.id,
+                    {"round": played.number},
+                    round=played.number,
                 )
                 state.changed()
             return
@@ -90,17 +90,17 @@ class Settlement:
             state.notice(
                 "round-void",
                 N_("round {round} is void: the books could not be written; the stakes go back"),
-                {"round": played.id},
-                round=played.id,
+                {"round": played.number},
+                round=played.number,
             )
         else:
             summary = ", ".join(f"{n} {format_money(v, sign=True)}" for n, v in net.items())
             state.notice(
                 "round-end",
                 N_("round {round}: {summary}"),
-                {"round": played.id, "summary": net},
-                text=f"round {played.id}: {summary}",
-                round=played.id,
+                {"round": played.number, "summary": net},
+                text=f"round {played.number}: {summary}",
+                round=played.number,
                 net=net,
             )
         state.changed()

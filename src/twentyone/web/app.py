@@ -61,7 +61,7 @@ from twentyone.web.storage.db import (
 from twentyone.web.storage.provable import ProvableStore, revealed_shoes
 from twentyone.web.storage.seats import SeatClaims
 from twentyone.web.table_workers import TableWorkers
-from twentyone.web.tables import Clock, LiveTable, TableConfig, table_house
+from twentyone.web.tables import Clock, LiveTable, TableConfig, rules_house, table_house
 from twentyone.web.views import side_bets_info
 from twentyone.web.ws import Hub
 from twentyone.web.ws_limits import SocketLimits, clip
@@ -361,6 +361,7 @@ def _out(
         id=config.id,
         name=name,
         country=country,
+        house=rules_house(config),
         rules=rules.name,
         rule_card=_rule_card(rules, card_lang),
         rule_sections=list(_rule_sections(rules, card_lang)),

@@ -27,6 +27,7 @@ from twentyone.web.ledger_statements import (
     ROUND_PLAYER_RESULT,
     ROUND_PROGRESS,
     ROUND_SETTLED,
+    ROUNDS,
     STATS_ADD,
     stats_row,
 )
@@ -42,6 +43,7 @@ class RoundMoney(Books, ABC):
         # a cluster node's lease check, run first in every round transaction
         self.fence: Callable[[Connection, str | None, int | None], None] | None = None
         self._sql = StatementRunner(engine.dialect)
+        self._numbers: dict[int, int] = {}  # a started round's number, until asked for
         super().__init__(engine, shared=shared)
 
     @abstractmethod
@@ -147,11 +149,12 @@ class RoundMoney(Books, ABC):
         with self._round_transaction() as conn:
             if self.fence is not None:
                 self.fence(conn, table_id, None)
-            round_id: int = self._sql.run(
+            (row,) = self._sql.run(
                 conn,
                 INSERT_ROUND,
                 {
                     "table_id": table_id,
+                    "number_at": table_id,
                     "rules": rules,
                     "status": "open",
                     "started_at": utcnow(),
@@ -159,7 +162,8 @@ class RoundMoney(Books, ABC):
                     "clock_decisions": [],
                 },
                 fetch=True,
-            ).scalar_one()
+            ).rows
+            round_id, number = int(row[0]), int(row[1])
             if players:
                 self._sql.run(
                     conn,
@@ -171,7 +175,20 @@ class RoundMoney(Books, ABC):
                 )
             self._post_moves(conn, moved, round_id, moves, new_round=True)
         self._apply_moved(moved)
+        self._numbers[round_id] = number
         return round_id
+
+    def round_number(self, round_id: int) -> int:
+        """A round's number at its table (counted from 1): kept from :meth:`start_round`,
+        else read from the database."""
+        number = self._numbers.pop(round_id, None)
+        if number is not None:
+            return number
+        with self.engine.connect() as conn:
+            found = conn.scalar(select(ROUNDS.c.number).where(ROUNDS.c.id == round_id))
+        if found is None:
+            raise KeyError(f"no round {round_id}")
+        return int(found)
 
     def record_moves(
         self,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, case, or_, select, update
+from sqlalchemy import Table, bindparam, case, func, or_, select, update
 
 from twentyone.web.storage.models import Account, GameRound, LedgerEntry, PlayerStats, RoundPlayer
 
@@ -27,7 +27,17 @@ DEBIT_PLAYER = (
     .where(ACCOUNTS.c.id == bindparam("acct"), ACCOUNTS.c.balance >= bindparam("amount"))
     .values(balance=ACCOUNTS.c.balance - bindparam("amount"))
 )
-INSERT_ROUND = ROUNDS.insert().returning(ROUNDS.c.id)
+#: a new round, numbered after its table's last (a table deals one round at a time, on one
+#: node: the unique (table_id, number) only guards); returns its id and number
+INSERT_ROUND = (
+    ROUNDS.insert()
+    .values(
+        number=select(func.coalesce(func.max(ROUNDS.c.number), 0) + 1)
+        .where(ROUNDS.c.table_id == bindparam("number_at"))
+        .scalar_subquery()
+    )
+    .returning(ROUNDS.c.id, ROUNDS.c.number)
+)
 INSERT_ROUND_PLAYER = ROUND_PLAYERS.insert()
 INSERT_ENTRY = ENTRIES.insert()
 CREDIT = (

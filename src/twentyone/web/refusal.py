@@ -10,7 +10,12 @@ from typing import Any
 from fastapi import HTTPException
 
 from twentyone.engine.errors import TwentyOneError
-from twentyone.i18n import describe
+from twentyone.i18n import N_, describe, format_money, translator
+
+#: The engine's reasons that name the player, worded for the player they refuse: the table
+#: tells a player their own refusal in the second person (the engine's message names the
+#: player, as the shared terminal and the logs need).
+YOURS = {"insufficient-funds": N_("you bet {total} but have {balance}")}
 
 
 class Refusal(HTTPException):
@@ -80,6 +85,9 @@ def engine_text(refusal: TableError, lang: str) -> str | None:
     err = refusal.engine
     if err is None:
         return None
+    if refusal.message == YOURS.get(err.code):
+        money = {k: format_money(v, lang) for k, v in refusal.params.items() if isinstance(v, int)}
+        return translator(lang).gettext(refusal.message).format(**{**refusal.params, **money})
     box = err.params.get("box")
     if refusal.message == err.template.text and isinstance(box, int):
         err = type(err)(err.code, **{**err.params, "box": box + 1})

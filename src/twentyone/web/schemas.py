@@ -56,6 +56,10 @@ class TableOut(BaseModel):
     country: str | None = Field(
         default=None, description="the house's country, ISO 3166-1 alpha-2 (null: not given)"
     )
+    house: str | None = Field(
+        default=None,
+        description="the house whose rules the table deals (its rules file's [house]; null: none)",
+    )
     rules: str
     rule_card: str = Field(description="the rule card as plain text")
     rule_sections: list[RuleSection] = Field(
@@ -88,7 +92,8 @@ class TableOut(BaseModel):
 class RoundRecord(BaseModel):
     """A finished round of the player, with its replay JSON and result."""
 
-    id: int
+    id: int = Field(description="the database's id (for GET /api/rounds/{id}), not shown")
+    number: int = Field(description="the round's number at its table, counted from 1")
     table: str
     rules: str
     started_at: str

@@ -26,6 +26,7 @@ from twentyone.engine.shoe import CardSource
 from twentyone.i18n import N_
 from twentyone.web.hint_worker import ExactHints, TableHint
 from twentyone.web.ledger import Ledger
+from twentyone.web.refusal import YOURS
 from twentyone.web.refusal import TableError as TableError  # where it always was
 from twentyone.web.storage.accounts import Player
 from twentyone.web.storage.seats import SeatClaims
@@ -34,7 +35,15 @@ from twentyone.web.views import boxes_view, dealer_view
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Clock", "DefaultAction", "LiveTable", "TableConfig", "TableError", "table_house"]
+__all__ = [
+    "Clock",
+    "DefaultAction",
+    "LiveTable",
+    "TableConfig",
+    "TableError",
+    "rules_house",
+    "table_house",
+]
 
 
 @functools.lru_cache(maxsize=64)
@@ -52,9 +61,30 @@ def table_house(config: TableConfig) -> tuple[str, str | None]:
     return name, config.country or (house.country if house else None)
 
 
+@functools.lru_cache(maxsize=64)
+def rules_house(config: TableConfig) -> str | None:
+    """The name of the house whose rules the table deals (its rules file's ``[house]``), or
+    None for rules without one: what players read instead of the rules' file name.
+
+    >>> rules_house(TableConfig(id="t1", rules="pt-casino", name="Sala 2"))
+    'Lisbon Casino'
+    >>> rules_house(TableConfig(id="t2", rules="6D S17")) is None
+    True
+    """
+    house = load_house(config.rules)
+    return house.name if house else None
+
+
 def _refused(exc: SessionError) -> TableError:
     """The session's refusal as the client sees it: the same message, field and value, and
-    the engine's error where the engine refused."""
+    the engine's error where the engine refused (a reason that names the refused player in
+    the second person: :data:`~twentyone.web.refusal.YOURS`)."""
+    yours = YOURS.get(exc.code or "")
+    if yours is not None and exc.engine is not None:
+        total, balance = exc.engine.params["total"], exc.engine.params["balance"]
+        return TableError(
+            yours, exc.field, exc.value, engine=exc.engine, total=total, balance=balance
+        )
     return TableError(
         exc.message, exc.field, exc.value, detail=exc.detail, engine=exc.engine, **exc.params
     )
@@ -104,6 +134,8 @@ class LiveTable:
             self.session.state.seat_released = self._seat_released
         #: the name players see and the house's country (ISO 3166-1 code, or None)
         self.name, self.country = table_house(config)
+        #: the house whose rules these are (None: rules without a [house])
+        self.house = rules_house(config)
         self._last_round: tuple[Played, dict[str, Any]] | None = None
         #: the exact hint of the question in play, worked out off the event loop for the
         #: players whose page shows it (``hint_wanted``, kept by the server's sockets)
@@ -145,6 +177,7 @@ class LiveTable:
         if self._last_round is None or self._last_round[0] is not last:
             shown = {
                 "id": last.id,
+                "number": last.number,
                 "dealer": dealer_view(last.rnd),
                 "boxes": boxes_view(self, last, final=True),
                 "net": last.rnd.net(),

@@ -129,6 +129,7 @@ def table_info(table: LiveTable) -> dict[str, Any]:
         "id": table.id,
         "name": table.name,
         "country": table.country,
+        "house": table.house,
         "rules": table.rules.name,
         "limits": {"min": table.rules.table_min, "max": table.rules.table_max},
         "boxes": table.rules.table_boxes,
@@ -248,7 +249,11 @@ def shared_view(table: LiveTable, now: float) -> dict[str, Any]:
         "shoe": shoe_view(table),
         "boxes": boxes_view(table, played),
         "dealer": dealer_view(played.rnd) if played is not None else None,
-        "round": {"id": played.id, "log": played.log} if played is not None else None,
+        "round": (
+            {"id": played.id, "number": played.number, "log": played.log}
+            if played is not None
+            else None
+        ),
         "last_round": table.last_round if played is None else None,
     }
 

@@ -1,11 +1,11 @@
 // The page: log in or register, the lobby, a table, session statistics and game recall.
 // Routes: "#/" the lobby, "#/table/<id>" a table. Plain ES modules, no build step.
 
-import { _, _n, chooseLanguage, lang, languages, load, percent, storedLanguage, storeLanguage } from "./i18n.js";
+import { _, _n, chooseLanguage, lang, languages, load, offerText, percent, storedLanguage, storeLanguage } from "./i18n.js";
 import { setSound, soundOn } from "./sound.js";
 import { endCelebration } from "./felt.js";
 import { TableScreen, arc } from "./table.js";
-import { api, cardsEl, countryName, decisionText, el, fill, flagEl, money, resultText, ruleCardEl, totalText } from "./ui.js";
+import { api, cardsEl, decisionText, el, fill, flagEl, houseLine, money, resultText, ruleCardEl, totalText } from "./ui.js";
 import * as trainer from "./trainer.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,8 +30,11 @@ function showBalance(balance, pending = 0) {
   if (state.me) state.me.balance = balance;
 }
 
+/** Show a message above the page (``ms``: for that long). No text hides it; no text and
+ * ``kind`` "error" hides only an error (a new attempt clears the last refusal). */
 function banner(text, kind = "info", ms = 0) {
   const b = $("banner");
+  if (!text && kind === "error" && !(b.classList.contains("error") && !b.hidden)) return;
   clearTimeout(state.bannerTimer);
   if (!text) {
     b.hidden = true;
@@ -49,13 +52,10 @@ function show(which) {
 }
 
 // ---------------------------------------------------------------- languages
-/** Speak the language the precedence gives (docs/i18n.md) and redraw what is shown. */
+/** Speak the player's language (docs/i18n.md: the menu's choice, the account's, the
+ * browser's languages, English; never the table's) and redraw what is shown. */
 async function applyLanguage() {
-  const code = chooseLanguage({
-    account: state.me && state.me.language,
-    stored: storedLanguage(),
-    table: state.tableLanguage,
-  });
+  const code = chooseLanguage({ account: state.me && state.me.language, stored: storedLanguage() });
   if (code !== lang() || !state.languageLoaded) {
     try {
       await load(code);
@@ -66,6 +66,24 @@ async function applyLanguage() {
     redraw();
   }
   languageMenu();
+  languageOffer();
+}
+
+/** At a table whose house speaks another language than the page: the offer to play in it,
+ * written in that language; one click chooses it as the menu would (the menu undoes it). */
+async function languageOffer() {
+  const offer = $("language-offer");
+  const code = state.tableLanguage;
+  if (!code || code === lang()) {
+    offer.hidden = true;
+    return;
+  }
+  const text = await offerText(code);
+  if (state.tableLanguage !== code || code === lang() || !text) return; // moved on meanwhile
+  offer.textContent = text;
+  offer.lang = code;
+  offer.dataset.lang = code;
+  offer.hidden = false;
 }
 
 function languageMenu() {
@@ -192,7 +210,7 @@ function tableCard(t) {
     { class: "table-card", "data-table": t.id },
     thumbnail(t),
     el("h2", {}, flagEl(t.country, lang()), " ", t.name),
-    el("p", { class: "house muted" }, [t.country ? countryName(t.country, lang()) : null, t.rules].filter(Boolean).join(" \u00b7 ")),
+    el("p", { class: "house muted" }, houseLine(t, lang())),
     facts,
     el("details", { class: "rulecard" }, el("summary", {}, _("Rule card")), ruleCardEl(t.rule_sections)),
     el("div", { class: "row" },
@@ -323,16 +341,16 @@ function roundEl(r) {
     );
   });
   const order = String(replay.shoe || "").split(/\s+/).filter(Boolean);
-  const file = `twentyone-round-${r.id}.json`;
+  const file = `twentyone-${r.table}-round-${r.number}.json`;
   const blob = URL.createObjectURL(new Blob([JSON.stringify(replay, null, 2) + "\n"], { type: "application/json" }));
   return el(
     "details",
-    { class: "round", "data-round": r.id },
+    { class: "round", "data-round": r.id, "data-number": r.number },
     el(
       "summary",
       {},
-      el("span", { class: "rid" }, `#${r.id}`),
-      el("span", {}, r.table),
+      el("span", { class: "rid" }, `#${r.number}`),
+      el("span", { class: "recall-table" }, table ? table.name : r.table),
       el("span", { class: `net ${r.net > 0 ? "up" : r.net < 0 ? "down" : "even"}` }, money(r.net, true)),
       el("span", { class: "muted" }, _("staked {amount}", { amount: money(r.staked) })),
       r.status !== "settled" ? el("span", { class: "muted" }, r.status === "refunded" ? _("refunded") : r.status) : null,
@@ -496,6 +514,7 @@ async function main() {
   });
   soundState();
   $("language").addEventListener("change", (e) => chooseFromMenu(e.target.value));
+  $("language-offer").addEventListener("click", (e) => chooseFromMenu(e.currentTarget.dataset.lang));
   window.addEventListener("hashchange", route);
   try {
     await loadMe();

@@ -205,10 +205,41 @@ export function storeLanguage(code) {
 }
 
 /** The page's language, first of: the account's choice, the choice stored in this browser,
- * the table's language (at a table that sets one), the browser's languages, English
- * (docs/i18n.md). ``known`` lists the server's languages. */
-export function chooseLanguage({ account = null, stored = null, table = null, known = null } = {}) {
+ * the browser's languages, English (docs/i18n.md). A table never picks it: it offers its
+ * own (``offerText``). ``known`` lists the server's languages. */
+export function chooseLanguage({ account = null, stored = null, known = null } = {}) {
   const codes = known || CODES;
-  for (const code of [account, stored, table]) if (code && codes.includes(code)) return code;
+  for (const code of [account, stored]) if (code && codes.includes(code)) return code;
   return browserLanguage(codes) || "en";
+}
+
+// A table's offer of its house language, each written in that language (its own catalog's
+// translation: "Jogar em português" whatever the page speaks).
+const OFFERS = {
+  en: N_("Play in English"),
+  ro: N_("Play in Romanian"),
+  pl: N_("Play in Polish"),
+  pt: N_("Play in Portuguese"),
+  hu: N_("Play in Hungarian"),
+  ru: N_("Play in Russian"),
+};
+const fetched = new Map(); // code -> Promise of its messages (the offers' catalogs)
+
+/** The offer to play in ``code``, in that language (null for a language without one). */
+export async function offerText(code) {
+  const msgid = OFFERS[code];
+  if (!msgid) return null;
+  if (code === current.lang) return _(msgid);
+  if (code === "en") return msgid;
+  if (!fetched.has(code)) {
+    fetched.set(
+      code,
+      fetch(`/api/i18n/${encodeURIComponent(code)}`, { credentials: "same-origin" })
+        .then((r) => (r.ok ? r.json() : { messages: {} }))
+        .then((data) => data.messages || {}, () => ({})),
+    );
+  }
+  const messages = await fetched.get(code);
+  const t = messages[msgid];
+  return typeof t === "string" && t ? t : msgid;
 }

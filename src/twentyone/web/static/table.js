@@ -8,7 +8,7 @@ import { FairnessCheck, fairnessText } from "./fairness.js";
 import { Dealing, announce, celebrate, fitCards, hideOutcome, renderFeltPrint, renderShoe, showOutcome } from "./felt.js";
 import { play } from "./sound.js";
 import {
-  cardEl, cardsEl, chipColour, chipPile, chipStack, chipValues, countryName, decisionText, defaultActionText, el, fill, flagEl, money,
+  cardEl, cardsEl, chipColour, chipPile, chipStack, chipValues, decisionText, defaultActionText, el, fill, flagEl, houseLine, money,
   parseMoney, resultText, serverText, totalText,
 } from "./ui.js";
 
@@ -131,6 +131,7 @@ export class TableScreen {
       this.note(_("Not connected: try again in a moment."), "error");
       return null;
     }
+    if (type !== "hints") this.clearErrors(); // a new attempt: the last one's refusal is old
     const id = `${this.prefix}-${++this.counter}`;
     this.socket.send(JSON.stringify({ type, id, ...fields }));
     return id;
@@ -167,6 +168,17 @@ export class TableScreen {
         this.hooks.banner(text, "notice", 5000);
       }
     }
+  }
+
+  /** Forget the refusals of earlier attempts: their lines in the table log and the error
+   * banner (a refusal of the new attempt comes back on its own). */
+  clearErrors() {
+    const kept = this.notices.filter((n) => n.kind !== "error");
+    if (kept.length !== this.notices.length) {
+      this.notices = kept;
+      this.renderNotices();
+    }
+    this.hooks.banner(null, "error");
   }
 
   /** Add a line to the table log: a server message (kept with its parameters, so a change
@@ -315,6 +327,7 @@ export class TableScreen {
     const units = parseMoney(input.value);
     const [lo, hi] = t.amount_range || [0, 0];
     if (units === null) {
+      this.clearErrors();
       this.hooks.banner(_("Amount: between {lo} and {hi}", { lo: money(lo), hi: money(hi) }), "error", 4000);
       input.focus();
       return;
@@ -378,7 +391,7 @@ export class TableScreen {
     }
     const t = v.table;
     $("table-name").replaceChildren(flagEl(t.country, lang()) || "", " ", t.name || t.id);
-    $("table-house").textContent = [t.country ? countryName(t.country, lang()) : null, t.rules].filter(Boolean).join(" \u00b7 ");
+    $("table-house").textContent = houseLine(t, lang());
     const facts = [
       _("{min}\u2013{max} a box", { min: money(t.limits.min), max: money(t.limits.max) }),
       t.boxes_per_player < t.boxes
@@ -436,6 +449,28 @@ export class TableScreen {
     const turnKey = t ? `${t.player}:${t.kind}:${t.box}:${t.hand}:${t.deadline}` : null;
     if (t && t.player === me && turnKey !== this.turnSaid) announce($("prompt").textContent);
     this.turnSaid = turnKey;
+    this.keepTurnInSight(t, turnKey);
+  }
+
+  /** On a phone the decision and bet panel stays at the bottom of the screen (sticky): the box
+   * whose turn it is scrolls up above it, once per turn and panel height (a player who
+   * scrolls away meanwhile is left alone). */
+  keepTurnInSight(t, turnKey) {
+    const controls = document.querySelector(".controls");
+    if (!t || !controls || getComputedStyle(controls).position !== "sticky") {
+      this.sightKey = null;
+      return;
+    }
+    const panel = controls.getBoundingClientRect();
+    const key = `${turnKey}:${Math.round(panel.height)}`;
+    if (key === this.sightKey) return;
+    this.sightKey = key;
+    const box = $("boxes").querySelector(`.box[data-box="${t.box}"]`);
+    if (!box) return;
+    const r = box.getBoundingClientRect();
+    const covered = r.bottom + 8 - panel.top;
+    const room = r.top - ($("banner").hidden ? 60 : 100); // under the top bar
+    if (covered > 0) window.scrollBy({ top: room > 0 ? Math.min(covered, room) : covered, behavior: "instant" });
   }
 
   /** A blackjack of the player's (whatever their other boxes did), or a big win (at least the stake back again and twenty
@@ -579,7 +614,7 @@ export class TableScreen {
   renderStatus(v, me) {
     const parts = [];
     if (v.phase === "playing") {
-      parts.push(_("Round {n}", { n: v.round.id }));
+      parts.push(_("Round {n}", { n: v.round.number }));
       if (v.turn) {
         const where = { box: v.turn.box + 1, hand: v.turn.hand + 1, player: v.turn.player };
         if (v.turn.player === me) parts.push(v.turn.kind === "play" ? _("you to act (box {box}, hand {hand})", where) : _("you to act (box {box})", where));
@@ -587,7 +622,7 @@ export class TableScreen {
       } else parts.push(_("the dealer plays"));
     } else if (v.last_round) {
       const net = v.last_round.net[me];
-      parts.push(net !== undefined ? _("Round {n} over: you {net}", { n: v.last_round.id, net: money(net, true) }) : _("Round {n} over", { n: v.last_round.id }));
+      parts.push(net !== undefined ? _("Round {n} over: you {net}", { n: v.last_round.number, net: money(net, true) }) : _("Round {n} over", { n: v.last_round.number }));
       parts.push(_("place your bets"));
     } else parts.push(_("Place your bets"));
     const away = _("(away)");

@@ -242,6 +242,13 @@ export function countryName(code, language) {
   }
 }
 
+/** A table's subtitle: its country and, where the table has a name of its own, the house
+ * whose rules it deals (the rules file's [house]); rules without a house by their name. */
+export function houseLine(t, language) {
+  const rules = t.house ? (t.house !== t.name ? t.house : null) : t.rules;
+  return [t.country ? countryName(t.country, language) : null, rules].filter(Boolean).join(" \u00b7 ");
+}
+
 /** A small flag for an ISO 3166-1 country code, labelled with the country's name. */
 export function flagEl(code, language) {
   if (!code) return null;

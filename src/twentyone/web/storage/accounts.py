@@ -176,6 +176,7 @@ class Accounts:
             return [
                 {
                     "id": g.id,
+                    "number": g.number,
                     "table": g.table_id,
                     "rules": g.rules,
                     "started_at": _iso(g.started_at),

@@ -17,6 +17,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -73,12 +74,16 @@ class Session(Base):
 
 
 class GameRound(Base):
-    """A round played at a table, with its replay JSON (updated as it goes) and result."""
+    """A round played at a table, with its replay JSON (updated as it goes) and result.
+    ``id`` is the database's (shared by every table, never shown); ``number`` counts the
+    table's rounds from 1: the round number players see."""
 
     __tablename__ = "rounds"
+    __table_args__ = (Index("ix_rounds_table_id_number", "table_id", "number", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(String(64), index=True)
+    number: Mapped[int] = mapped_column(BigInteger)
     rules: Mapped[str] = mapped_column(String(128))
     status: Mapped[str] = mapped_column(String(16), index=True)  # open, settled, refunded
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
