@@ -17,7 +17,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from twentyone import (
-    PRESETS,
     BoxBet,
     IllegalActionError,
     Payment,
@@ -32,6 +31,7 @@ from twentyone import (
 )
 from twentyone.engine.hands import Box
 from twentyone.engine.records import DECISION_NAMES
+from twentyone.engine.rulesets import SHIPPED
 from twentyone.engine.sidebets import cards_seen, outcome
 
 VOCABULARY = DECISION_NAMES  # every decision a round may ask for
@@ -41,10 +41,12 @@ VOCABULARY = DECISION_NAMES  # every decision a round may ask for
 def rule_sets(draw: st.DrawFn) -> Rules:
     """A preset, or a random but valid combination of every field that changes play."""
     if draw(st.booleans()):
-        return load_rules(draw(st.sampled_from(PRESETS)))
+        return load_rules(draw(st.sampled_from(SHIPPED)))
     hole = draw(st.booleans())
     peek = hole and draw(st.booleans())
     max_hands: int | Literal["unlimited"] = draw(st.sampled_from([1, 2, 3, 4, "unlimited"]))
+    double_on = draw(st.sampled_from(["any", "9-11", "10-11"]))
+    doubled = {"any": range(4, 21), "9-11": range(9, 12), "10-11": range(10, 12)}[double_on]
     return Rules(
         decks=draw(st.integers(1, 8)),
         dealer_hits_soft_17=draw(st.booleans()),
@@ -59,7 +61,13 @@ def rule_sets(draw: st.DrawFn) -> Rules:
         surrender=draw(st.sampled_from(["none", "late", "early"])),
         surrender_against_ace=draw(st.booleans()),
         surrender_before_play=draw(st.booleans()),
-        double_on=draw(st.sampled_from(["any", "9-11", "10-11"])),
+        double_on=double_on,
+        free_doubles=tuple(t for t in doubled if draw(st.integers(0, 3)) == 0),
+        free_splits=tuple(v for v in "A23456789T" if draw(st.integers(0, 2)) == 0),
+        dealer_22=draw(st.sampled_from(["bust", "push"])),
+        hole_card_up=peek and draw(st.booleans()),
+        ties=draw(st.sampled_from(["push", "dealer"])),
+        blackjack_ties=draw(st.sampled_from(["push", "player", "dealer"])),
         double_for_less=draw(st.booleans()),
         double_after_split=draw(st.booleans()),
         split_by=draw(st.sampled_from(["rank", "value"])),
@@ -76,6 +84,7 @@ def rule_sets(draw: st.DrawFn) -> Rules:
                 ("jackpot", {"kind": "aces-jackpot", "paytable": {"2": 25, "3": 250}}),
                 ("pp", {"kind": "perfect-pairs", "paytable": {"perfect": 25, "mixed": "6"}}),
                 ("21-3", {"kind": "21+3", "paytable": {"flush": 5, "straight": "10"}}),
+                ("push-22", {"kind": "push-22", "paytable": {"any": 10, "suited": 35}}),
             )
             if draw(st.booleans())
         },
@@ -88,7 +97,9 @@ def rule_sets(draw: st.DrawFn) -> Rules:
 def expected_return(rules: Rules, box: Box, hand_index: int) -> Fraction:
     """What a settled hand should pay back, from its result alone."""
     hand = box.hands[hand_index]
-    if hand.result in ("win", "even-money"):
+    if hand.result == "win":
+        return Fraction(2 * hand.bet + hand.free)  # a free stake's win is paid too
+    if hand.result == "even-money":
         return Fraction(2 * hand.bet)
     if hand.result == "blackjack":
         return hand.bet * (1 + rules.blackjack_pays)
@@ -115,7 +126,8 @@ def check_results(rnd: Round) -> None:
                 assert (hand.result == "bust") == (total > 21)
                 continue
             if natural:
-                assert hand.result == ("push" if dealer_bj else "blackjack")
+                tie = {"push": "push", "player": "blackjack", "dealer": "lose"}
+                assert hand.result == (tie[rnd.rules.blackjack_ties] if dealer_bj else "blackjack")
                 continue
             if hand.surrendered:
                 assert hand.result == "lose" and dealer_bj
@@ -125,7 +137,11 @@ def check_results(rnd: Round) -> None:
                 assert hand.result in ("lose", "push")  # push: an OBO refund
                 continue
             want = "win" if dealer.total > 21 or total > dealer.total else "lose"
-            assert hand.result == ("push" if total == dealer.total else want)
+            if dealer.total == 22 and rnd.rules.dealer_22 == "push":
+                want = "push"  # a dealer's 22 pushes every hand standing
+            elif total == dealer.total:
+                want = "lose" if rnd.rules.ties == "dealer" else "push"
+            assert hand.result == want
     if live and not dealer_bj:
         assert dealer.total >= 17
         before = hand_total(rnd.dealer[:-1])

@@ -267,17 +267,18 @@ class Round(RoundState):
         waits_on_blackjack = bool(open_hands) or any(
             b.insurance and not b.insurance_settled for b in self.boxes
         )
+        draw_out = bool(live) or self._dealer_bets_staked()  # Push 22 waits on the dealer too
         if rules.hole_card:
             if not self.hole_revealed:
                 self.hole_revealed = True
                 self.log.append(Reveal(self.dealer[1]))
         elif len(self.dealer) == 1 and (
-            live or (waits_on_blackjack and self.dealer_blackjack is None)
+            draw_out or (waits_on_blackjack and self.dealer_blackjack is None)
         ):
             self._draw(None, 0)
         if len(self.dealer) >= 2:
             self.dealer_blackjack = hand_total(self.dealer[:2]).total == 21
-        if (live or self._dealer_bets_staked()) and not self.dealer_blackjack:
+        if draw_out and not self.dealer_blackjack:
             while dealer_must_draw(self.dealer, rules):
                 self._draw(None, 0)
         dealer_total = hand_total(self.dealer).total
