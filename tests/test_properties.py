@@ -31,6 +31,7 @@ from twentyone import (
 )
 from twentyone.engine.hands import Box
 from twentyone.engine.records import DECISION_NAMES
+from twentyone.engine.rules import DoubleOn
 from twentyone.engine.rulesets import SHIPPED
 from twentyone.engine.sidebets import cards_seen, outcome
 
@@ -45,7 +46,7 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     hole = draw(st.booleans())
     peek = hole and draw(st.booleans())
     max_hands: int | Literal["unlimited"] = draw(st.sampled_from([1, 2, 3, 4, "unlimited"]))
-    double_on = draw(st.sampled_from(["any", "9-11", "10-11"]))
+    double_on: DoubleOn = draw(st.sampled_from(["any", "9-11", "10-11"]))
     doubled = {"any": range(4, 21), "9-11": range(9, 12), "10-11": range(10, 12)}[double_on]
     return Rules(
         decks=draw(st.integers(1, 8)),
