@@ -375,3 +375,39 @@ def test_push_22_exact_lines_agree_with_dealt_dealer_hands() -> None:
     assert price["return"] == pytest.approx(
         -1 + 36 * lines["suited"] + 18 * lines["coloured"] + 11 * lines["any"]
     )
+
+
+def test_the_hints_price_a_free_split_hand_as_the_houses_stake() -> None:
+    """After a free split of 8-8 against a 6, the second hand (8-T, the house's 100) is
+    advised with its own returns: standing is worth its chance of a win (it never loses),
+    checked against 20,000 rounds the engine settles from random hole cards and draws."""
+    import random
+
+    from twentyone.analysis.actions import action_evs
+    from twentyone.analysis.hints import hand_question, question_returns
+    from twentyone.engine.cards import RANKS, SUITS, Card, parse_cards
+
+    rules = FREE_BET.replace(shuffle="continuous")
+    rnd = Round(rules, StackedShoe("8S 6H 8D TC 9C TS"), [BoxBet("ann", 100)])
+    rnd.apply("split")
+    rnd.apply("stand")  # hand 1: 8-9, 17
+    hq = hand_question(rules, rnd, None)
+    assert hq is not None and hq.free and [str(c) for c in hq.cards] == ["8D", "TS"]
+    evs = question_returns(rules, hq)
+    paid = action_evs(rules, list(hq.cards), hq.upcard, split_hands=2, shoe=hq.shoe)
+    assert evs["stand"] > 0 and evs["stand"] > paid["stand"]
+    # the engine: the hole card and the draws random from the rest of the shoe
+    rng = random.Random(8)
+    deck = [Card(r, s) for r in RANKS for s in SUITS] * rules.decks
+    for c in parse_cards("8S 6H 8D 9C TS"):
+        deck.remove(c)
+    n, won = 20_000, 0
+    for _ in range(n):
+        rest = rng.sample(deck, 8)
+        cards = [*parse_cards("8S 6H 8D"), rest[0], *parse_cards("9C TS"), *rest[1:]]
+        one = Round(rules, StackedShoe(cards), [BoxBet("ann", 100)])
+        for d in ("split", "stand", "stand"):
+            one.apply(d)
+        won += one.boxes[0].hands[1].result == "win"
+    p = won / n
+    assert abs(p - evs["stand"]) < 4 * (p * (1 - p) / n) ** 0.5, (p, evs["stand"])

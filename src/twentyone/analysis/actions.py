@@ -46,11 +46,13 @@ def action_evs(
     boxes: int = 1,
     split_hands: int = 1,
     shoe: Sequence[int] | None = None,
+    free: bool = False,
 ) -> dict[str, float]:
     """Exact return (per unit of the hand's bet) of each legal action on ``cards`` against
     ``upcard``; ``split_hands``: how many hands the box has now (more than one: this is a
     split hand); ``shoe``: the counts of A, 2..9, ten-value before the hand and the up card
-    were dealt (default the rules' full shoe).
+    were dealt (default the rules' full shoe); ``free``: the hand's stake is the house's (a
+    hand a free split made: it wins its stake and loses nothing).
 
     >>> from twentyone import load_rules, parse_cards
     >>> r = load_rules("6D S17 DAS SPL3 NS")
@@ -72,7 +74,7 @@ def action_evs(
         )
     node = nodes.index[key]
     base = up_base(ctx, up)
-    solved = optimal_solved(ctx, up)
+    solved = optimal_solved(ctx, up, free)
     s, h, d = solved.stand, solved.hit, solved.double
     pbj = float(base.pbj[node])
     scale = 1.0 / (1.0 - pbj) if ctx.peek and up in (ACE, TEN) else 1.0
@@ -100,7 +102,7 @@ def action_evs(
         most = ctx.split_max(p) - (split_hands - 1)
         if (split_hands == 1 or p != ACE or ctx.rsa) and most >= 2:
             play = SplitPlay(mode=FIXED, dec=(solved.dec, solved.decs))
-            out["split"] = split_value(ctx, up, shoe_after(ctx, up), p, play, most)
+            out["split"] = split_value(ctx, up, shoe_after(ctx, up), p, play, most, free_hand=free)
     if first and ctx.surrender_offered(up):
         out["surrender"] = ctx.surrender_value(pbj)
     return {k: v * scale for k, v in out.items()}

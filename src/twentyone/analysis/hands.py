@@ -293,7 +293,14 @@ class _FarmerSums:
 
 
 def free_split_value(
-    ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay, max_hands: int
+    ctx: Context,
+    up: int,
+    shoe: IntArray,
+    pair: int,
+    play: SplitPlay,
+    max_hands: int,
+    *,
+    stakes: tuple[bool, bool] = (False, True),
 ) -> float:
     """Return of a free split of ``pair`` (Free Bet: the house stakes every hand the split
     makes; the player's bet stays on the first hand) to at most four hands, each hand's
@@ -307,16 +314,24 @@ def free_split_value(
     pair card and resplitting is allowed, and is played out before any other hand takes a
     card: its second card is the first card that is not a pair card after ``k`` pair cards
     went to new hands (``EV[N; k, 0]``), or any card once the last allowed hand is made
-    (``EV[X; max_hands - 2, 0]``)."""
-    every_free = _farmer_total(ctx, up, shoe, pair, play, max_hands, free=True)
-    real = _FarmerSums(ctx, up, shoe, pair, play, free=False)
-    house = _FarmerSums(ctx, up, shoe, pair, play, free=True)
-    n0, q0 = real.n0, real.q0
-    for sums in (real, house):
+    (``EV[X; max_hands - 2, 0]``).
+
+    ``stakes``: whose the first hand's stake is and whose the new hands' are (``True``: the
+    house's): ``(False, True)`` a free split of the player's hand, ``(True, True)`` a free
+    split of a hand a free split made (every hand the house's), ``(True, False)`` a paid split
+    of such a hand."""
+    first_free, others_free = stakes
+    every = _farmer_total(ctx, up, shoe, pair, play, max_hands, free=others_free)
+    if first_free == others_free:
+        return every
+    first = _FarmerSums(ctx, up, shoe, pair, play, free=first_free)
+    others = _FarmerSums(ctx, up, shoe, pair, play, free=others_free)
+    n0, q0 = first.n0, first.q0
+    for sums in (first, others):
         for k in range(max_hands - 2):
             sums.ev_n(_arrangement(n0, q0, k, 1, 1.0), k, 0)
         sums.ev_x(_arrangement(n0, q0, max_hands - 2, 0, 1.0), max_hands - 2, 0)
-    return float(every_free + real.total - house.total)
+    return float(every + first.total - others.total)
 
 
 def _farmer_total(

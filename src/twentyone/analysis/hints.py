@@ -73,6 +73,7 @@ class HandQuestion:
     upcard: Card
     split_hands: int
     shoe: tuple[int, ...] | None
+    free: bool = False  # the hand's stake is the house's (a free split made it)
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -84,6 +85,7 @@ class HandQuestion:
             self.upcard.value,
             self.split_hands,
             self.shoe,
+            self.free,
         )
 
 
@@ -114,6 +116,7 @@ def hand_question(rules: Rules, rnd: Any, dealt: tuple[Card, ...] | None) -> Han
         upcard=rnd.upcard,
         split_hands=len(box.hands),
         shoe=shoe,
+        free=box.hands[q.hand].bet == 0 and box.hands[q.hand].free > 0,
     )
 
 
@@ -126,10 +129,18 @@ def question_returns(rules: Rules, hq: HandQuestion, *, boxes: int = 1) -> dict[
         return {}
     try:
         evs = action_evs(
-            rules, hq.cards, hq.upcard, boxes=boxes, split_hands=hq.split_hands, shoe=hq.shoe
+            rules,
+            hq.cards,
+            hq.upcard,
+            boxes=boxes,
+            split_hands=hq.split_hands,
+            shoe=hq.shoe,
+            free=hq.free,
         )
     except CardError:  # a reshuffle in the round: the cards seen no longer add up
-        evs = action_evs(rules, hq.cards, hq.upcard, boxes=boxes, split_hands=hq.split_hands)
+        evs = action_evs(
+            rules, hq.cards, hq.upcard, boxes=boxes, split_hands=hq.split_hands, free=hq.free
+        )
     if hq.kind == "surrender":
         keep = max((v for k, v in evs.items() if k != "surrender"), default=0.0)
         return {"surrender": evs.get("surrender", -0.5), "no-surrender": keep}

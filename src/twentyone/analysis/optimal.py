@@ -29,9 +29,10 @@ class UpResult:
 
 
 @memo(64)
-def optimal_solved(ctx: Context, up: int) -> Solved:
-    """Mode-0 solution over the fresh shoe less the up card (cached)."""
-    solved = run_solve(ctx, up, up_base(ctx, up), OPTIMUM)
+def optimal_solved(ctx: Context, up: int, free: bool = False) -> Solved:
+    """Mode-0 solution over the fresh shoe less the up card (cached); ``free``: each hand's
+    own stake the house's (a hand a free split made)."""
+    solved = run_solve(ctx, up, up_base(ctx, up), OPTIMUM, free=free)
     return solved
 
 

@@ -20,7 +20,14 @@ from twentyone.analysis.split_moments import split_moments_of
 
 
 def split_value(
-    ctx: Context, up: int, shoe: IntArray, pair: int, play: SplitPlay, max_hands: int
+    ctx: Context,
+    up: int,
+    shoe: IntArray,
+    pair: int,
+    play: SplitPlay,
+    max_hands: int,
+    *,
+    free_hand: bool = False,
 ) -> float:
     """Return of splitting ``pair`` (in the values' space), ``shoe`` = cards left after the
     up card (the two pair cards still in it), hands made up to ``max_hands``.
@@ -31,11 +38,14 @@ def split_value(
     as Farmer's to 1e-15 up to four); a ten-value pair split by rank, whose cards of its rank
     the shoe's counts do not tell, takes the approximation of
     :func:`~twentyone.analysis.split.split_weights`, to
-    :data:`~twentyone.analysis.context.TABLE_HANDS` hands at most."""
-    if ctx.split_is_free(pair) and max_hands > 1:
+    :data:`~twentyone.analysis.context.TABLE_HANDS` hands at most. ``free_hand``: the hand
+    split is one a free split made, its stake the house's
+    (:func:`~twentyone.analysis.hands.free_split_value`)."""
+    if (ctx.split_is_free(pair) or free_hand) and max_hands > 1:
         if max_hands > 4 or ctx.rules.split_second_card == "at-once":
             ctx.refuse_free("split moments")
-        return free_split_value(ctx, up, shoe, pair, play, max_hands)
+        stakes = (free_hand, ctx.split_is_free(pair))
+        return free_split_value(ctx, up, shoe, pair, play, max_hands, stakes=stakes)
     if max_hands > 4:
         got = None
         if np.array_equal(shoe, shoe_after(ctx, up)):
