@@ -245,6 +245,7 @@ def action_returns(
             boxes=boxes,
             split_hands=len(box.hands),
             shoe=shoe,
+            free=hand.bet == 0 and hand.free > 0,  # a hand a free split made: the house's
         )
     except (TwentyOneError, KeyError, IndexError):
         return None
