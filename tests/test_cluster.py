@@ -440,11 +440,14 @@ def test_proxy_config_watch_follows_the_nodes_and_prunes_the_gone(pg: str, tmp_p
         b.register()
         took = wait_for(lambda: "location /n/b/ {" in out.read_text())
         assert took < 1.5, took
+        # the proxy is reloaded once the file is written: wait for the command to have run
+        wait_for(lambda: reloads.read_text().count("reload") >= 2, timeout=5.0)
         assert reloads.read_text().count("reload") == 2
         with engine.begin() as c:  # b stops heartbeating (a drain marks it gone like this)
             c.execute(text("UPDATE nodes SET heartbeat_at = now() - interval '1 hour' "
                            "WHERE node_id = 'b'"))  # fmt: skip
         wait_for(lambda: "location /n/b/ {" not in out.read_text())
+        wait_for(lambda: reloads.read_text().count("reload") >= 3, timeout=5.0)
         assert reloads.read_text().count("reload") == 3
         with engine.connect() as c:
             assert [n for (n,) in c.execute(text("SELECT node_id FROM nodes"))] == ["a"]
