@@ -281,12 +281,18 @@ def test_a_paused_node_never_deals_after_losing_its_lease(cluster: Cluster) -> N
             msg = p.ws.recv(timeout=20)
             assert '"view"' not in str(msg) or cards_before == _cards(str(msg)), msg
     assert closed.value.rcvd is not None and closed.value.rcvd.code in (4302, 4503)
-    # the player reconnects through the proxy and finds the table on its new node, the
-    # round refunded
-    p.node_path = f"/n/{node}/ws/tables/{table}"  # where it was: sent on to the new node
+    # the player reconnects through the proxy and finds the table where it is dealt now, the
+    # round refunded. That is the new node, or the old one again: once it is back and has
+    # renewed its presence, rendezvous hashing sends the idle table home, and a quiet machine
+    # can do that before the player reconnects (both were seen in CI).
+    p.node_path = f"/n/{node}/ws/tables/{table}"  # where it was
+    redirects = len(p.redirects)
     view = p.open()
     assert view["phase"] == "betting"
-    assert p.redirects[-1] == f"/n/{new}/ws/tables/{table}"
+    served = p.redirects[-1] if len(p.redirects) > redirects else p.node_path
+    assert served in {f"/n/{n}/ws/tables/{table}" for n in (new, node)}, served
+    if served.startswith(f"/n/{node}/"):  # home again: it was dealt by the new node meanwhile
+        assert cluster.owners()[table] == node
     assert view["you"]["balance"] == before  # a blackjack settled before it stays paid
     p.close()
     _money_check(cluster.url)
