@@ -348,3 +348,29 @@ def test_an_error_with_a_count_takes_the_languages_plural_form(boxes: int, said:
     err = BetError("option-players-boxes", n=8, boxes=boxes, need=8 * boxes, table="t", most=7)
     assert said in describe(err, "ru")
     assert (" 1 box each" in str(err)) == (boxes == 1)
+
+
+def test_strategy_output_into_a_missing_folder_is_told_before_computing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import twentyone.analysis
+
+    def computed(*args: Any, **kw: Any) -> None:
+        raise AssertionError("the chart was computed before the check")
+
+    monkeypatch.setattr(twentyone.analysis, "basic_strategy", computed)
+    path = tmp_path / "no-such-folder" / "c.png"
+    _, err = _one_line_error(capsys, "strategy", "ru-online", "--format", "png", "-o", str(path))
+    assert repr(str(path)) in err and "no-such-folder" in err and "folder that exists" in err
+    assert not path.parent.exists()
+
+
+def test_strategy_output_a_file_cannot_be_written_to_names_the_path_and_reason(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import twentyone.analysis
+    from twentyone.engine.strategy import Strategy
+
+    monkeypatch.setattr(twentyone.analysis, "basic_strategy", lambda *a, **k: Strategy.uniform("S"))
+    _, err = _one_line_error(capsys, "strategy", "ru-online", "-o", str(tmp_path))  # a folder
+    assert repr(str(tmp_path)) in err and "Is a directory" in err

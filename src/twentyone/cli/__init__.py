@@ -158,6 +158,12 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     if args.format == "png" and importlib.util.find_spec("matplotlib") is None:
         raise TwentyOneError("png-needs-matplotlib")  # before the chart's seconds of work
+    if args.output:  # a folder that is not there is told before the chart's seconds of work
+        folder = os.path.dirname(os.path.abspath(args.output))
+        if not os.path.isdir(folder):
+            raise TwentyOneError(
+                "unwritable-output", path=args.output, reason=f"no folder {folder!r}"
+            )
     chart = basic_strategy(rules, boxes=args.boxes)
     out = render(chart, args.format, title=f"Basic strategy: {rules.name}")
     if isinstance(out, bytes) and not args.output and not sys.stdout.isatty():
@@ -168,8 +174,13 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
     if isinstance(out, bytes) or args.output:
         slug = "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in rules.name)
         path = args.output or f"strategy-{slug}.{args.format}"
-        with open(path, "wb") as fh:
-            fh.write(out if isinstance(out, bytes) else out.encode("utf-8"))
+        try:
+            with open(path, "wb") as fh:
+                fh.write(out if isinstance(out, bytes) else out.encode("utf-8"))
+        except OSError as exc:
+            raise TwentyOneError(
+                "unwritable-output", path=path, reason=exc.strerror or str(exc)
+            ) from None
         print(path)
     else:
         print(out, end="")

@@ -223,6 +223,9 @@ TEMPLATES: dict[str, Template] = {
     "png-needs-matplotlib": _t(
         N_("--format png needs matplotlib: pip install 'twentyone[png]' (or use text or html)")
     ),
+    "unwritable-output": _t(
+        N_("cannot write {path!r}: {reason}; expected a file in a folder that exists")
+    ),
     "no-deck-count": _t(N_("shorthand {text!r} has no deck count: expected a token like 6D")),
     "empty-rules": _t(
         N_("empty rules: expected a preset name, a TOML file or shorthand such as '6D S17 DAS'")
