@@ -240,3 +240,52 @@ def test_a_counting_run_longer_than_a_day_is_refused_with_its_limit() -> None:
         simulate_counting(rules, 10**20, setup(players=3), workers=2)
     assert err.value.code == "sim-rounds-day"
     assert err.value.params["most"] == COUNT_BOX_ROUNDS_A_CORE_DAY * 2 // 3
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_a_counting_run_with_the_rounds_played(workers: int) -> None:
+    from twentyone.counting.sim_runner import CountInterrupted
+    from twentyone.sim.runner import CHUNK
+
+    rules = load_rules("6D S17 DAS")
+    seen: list[int] = []
+
+    def ctrl_c_after_two_chunks(rounds: int) -> None:
+        seen.append(rounds)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(CountInterrupted) as stop:
+        simulate_counting(rules, 20 * CHUNK, setup(), seed=5, workers=workers,
+                          progress=ctrl_c_after_two_chunks)  # fmt: skip
+    part = stop.value.result
+    assert part is not None and part.interrupted and part.rounds == 2 * CHUNK
+    assert part.to_dict()["interrupted"] is True and part.to_dict()["rounds"] == 2 * CHUNK
+    if workers == 1:  # the first two chunks: what a run of two chunks with this seed sums
+        whole = simulate_counting(rules, 2 * CHUNK, setup(), seed=5, workers=1)
+        assert (part.acc == whole.acc).all() and not whole.interrupted
+
+
+def test_an_interrupted_counting_command_prints_what_it_played_and_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from twentyone.counting import sim_command
+    from twentyone.counting.sim_runner import CountInterrupted
+    from twentyone.sim.runner import CHUNK
+
+    rules = load_rules("6D S17 DAS")
+    part = simulate_counting(rules, CHUNK, setup(), seed=3, workers=1)
+    part = type(part)(**{**part.__dict__, "interrupted": True})
+
+    def stopped(*args: object, **kwargs: object) -> None:
+        assert "progress" in kwargs  # the command passes its bar (None off a terminal)
+        raise CountInterrupted(part)
+
+    monkeypatch.setattr(sim_command, "simulate_counting", stopped)
+    args = {"rounds": 10**8, "seed": 3, "workers": 1}
+    assert sim_command.run_counting(rules, setup(), **args, as_json=True) == 130
+    out = capsys.readouterr()
+    assert json.loads(out.out)["interrupted"] is True
+    assert f"interrupted: {CHUNK:,} of 100,000,000 rounds played" in out.err
+    assert sim_command.run_counting(rules, setup(), **args, as_json=False) == 130
+    assert "seed 3, interrupted" in capsys.readouterr().out

@@ -99,11 +99,32 @@ def run_counting(
     for line in (note, ramp_note(setup.indices_name or None, setup.system.key or "hilo")):
         if line:
             print(f"twentyone: note: {line}", file=sys.stderr)
-    result = simulate_counting(rules, rounds, setup, seed=seed, workers=workers, strategy=strategy)
+    from twentyone.counting.sim_runner import CountInterrupted
+    from twentyone.sim.command import ProgressBar
+
+    bar = ProgressBar(rounds) if sys.stderr.isatty() else None
+    try:
+        result = simulate_counting(
+            rules, rounds, setup, seed=seed, workers=workers, strategy=strategy, progress=bar
+        )
+    except CountInterrupted as stop:
+        if stop.result is None:
+            print("twentyone: interrupted before a chunk of rounds finished", file=sys.stderr)
+            return 130
+        result = stop.result
+    finally:
+        if bar is not None:
+            bar.close()
     if as_json:
         print(json.dumps(result.to_dict()))
     else:
         print(report_text(rules, result))
+    if result.interrupted:
+        print(
+            f"twentyone: interrupted: {result.rounds:,} of {rounds:,} rounds played",
+            file=sys.stderr,
+        )
+        return 130
     return 0
 
 
@@ -119,7 +140,8 @@ def report_text(rules: Rules, result: CountResult) -> str:
         f"rules        {rules.name}",
         f"count        {s.system.name}, ramp {s.ramp.text}"
         + (f", indices {s.indices_name}" if s.indices_name else ""),
-        f"rounds       {result.rounds:,} ({d['rounds_played']:,} played), seed {result.seed}",
+        f"rounds       {result.rounds:,} ({d['rounds_played']:,} played), seed {result.seed}"
+        + (", interrupted" if result.interrupted else ""),
         f"avg bet      {d['avg_bet']:.3f} units",
         f"win          {d['ev_per_round']:+.5f} units a round (standard error "
         f"{d['stderr']:.5f}), {d['win_per_100']:+.3f} per 100 rounds",

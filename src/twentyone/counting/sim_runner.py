@@ -191,6 +191,8 @@ class CountResult:
     seed: int
     workers: int
     setup: CountSetup = field(repr=False)
+    #: Ctrl-C stopped the run: the sums are those of the chunks finished by then.
+    interrupted: bool = False
 
     @property
     def ev(self) -> float:
@@ -256,6 +258,7 @@ class CountResult:
         positive = ev > 0 and sd > 0
         out: dict[str, Any] = {
             "rounds": self.rounds,
+            "interrupted": self.interrupted,
             "count": s.system.name,
             "ramp": s.ramp.text,
             "indices": s.indices_name or None,
@@ -345,21 +348,54 @@ def simulate_counting(
     run_count_task(make_count_tasks(rules, strategy, setup, 1, 0)[0])  # compile here once
     start = time.perf_counter()
     results: list[Any] = [None] * len(tasks)
-    if workers == 1 or len(tasks) == 1:
-        for t in tasks:
-            results[t.index] = run_count_task(t)
-            if progress:
-                progress(t.rounds)
-    else:
-        with _pool_context().Pool(min(workers, len(tasks))) as pool:
-            for out in pool.imap_unordered(run_count_task, tasks):
-                results[out[0]] = out
+    try:
+        if workers == 1 or len(tasks) == 1:
+            for t in tasks:
+                results[t.index] = run_count_task(t)
                 if progress:
-                    progress(tasks[out[0]].rounds)
+                    progress(t.rounds)
+        else:
+            with _pool_context().Pool(min(workers, len(tasks))) as pool:
+                for out in pool.imap_unordered(run_count_task, tasks):
+                    results[out[0]] = out
+                    if progress:
+                        progress(tasks[out[0]].rounds)
+    except KeyboardInterrupt:
+        done = [(t, r) for t, r in zip(tasks, results, strict=True) if r is not None]
+        if not done:
+            raise CountInterrupted(None) from None
+        played = sum(t.rounds for t, _ in done)
+        seconds = time.perf_counter() - start
+        done_results = [r for _, r in done]
+        part = _summed(done_results, played, seconds, seed, workers, setup, interrupted=True)
+        raise CountInterrupted(part) from None
     seconds = time.perf_counter() - start
+    return _summed(results, rounds, seconds, seed, workers, setup, interrupted=False)
+
+
+class CountInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`simulate_counting`: ``result`` holds the chunks finished by then
+    (marked ``interrupted``), or None when none had finished."""
+
+    def __init__(self, result: CountResult | None) -> None:
+        super().__init__()
+        self.result = result
+
+
+def _summed(
+    results: list[Any],
+    rounds: int,
+    seconds: float,
+    seed: int,
+    workers: int,
+    setup: CountSetup,
+    *,
+    interrupted: bool,
+) -> CountResult:
+    """The chunks' sums, added in chunk order."""
     acc = np.zeros_like(results[0][1])
     bins = np.zeros_like(results[0][2])
     for _, a, b in results:  # chunk order
         acc += a
         bins += b
-    return CountResult(rounds, acc, bins, seconds, seed, workers, setup)
+    return CountResult(rounds, acc, bins, seconds, seed, workers, setup, interrupted)
