@@ -119,3 +119,27 @@ def test_the_migration_numbers_the_rounds_recorded_before_it(url: str) -> None:
             )
     finally:
         engine.dispose()
+
+
+def test_a_round_without_a_number_is_refused_on_every_database(url: str) -> None:
+    """NOT NULL on PostgreSQL; on SQLite the triggers of migration 0009 refuse it alike, on
+    insert and on update."""
+    engine = make_engine(url)
+    try:
+        migrate(engine)
+        now = datetime.now(UTC)
+        insert = (
+            "INSERT INTO rounds (table_id, number, rules, status, started_at, replay, "
+            "clock_decisions) VALUES ('a', {number}, 'ru-online', 'open', :now, '{{}}', '[]')"
+        )
+        with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
+            conn.execute(sa.text(insert.format(number="NULL")), {"now": now})
+        with engine.begin() as conn:
+            conn.execute(sa.text(insert.format(number="1")), {"now": now})
+        with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
+            conn.execute(sa.text("UPDATE rounds SET number = NULL"))
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT table_id, number FROM rounds")).all()
+        assert [tuple(r) for r in rows] == [("a", 1)]
+    finally:
+        engine.dispose()
