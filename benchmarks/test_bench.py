@@ -29,6 +29,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -190,3 +191,47 @@ def test_new_process_edge(benchmark: Bench, src_env: dict[str, str]) -> None:
 
     _info(benchmark, f'new process: twentyone edge "{RULES}" --json, never asked')
     _timed(benchmark, edge, 8, _nothing)
+
+
+def _first_run(benchmark: Bench, src_env: dict[str, str], args: list[str], what: str) -> None:
+    """``python -m twentyone ARGS`` in a new process whose caches are empty: numba's
+    (``NUMBA_CACHE_DIR``, a new folder each call) and twentyone's (``TWENTYONE_CACHE_DIR``,
+    another): what a user's very first command costs. Each call's peak resident memory (from
+    ``/usr/bin/time``) goes to ``extra_info["peak_mib"]``."""
+    cmd = ["/usr/bin/time", "-f", "%M", sys.executable, "-m", "twentyone", *args]
+    peaks: list[float] = []
+    folders: list[tempfile.TemporaryDirectory[str]] = []
+
+    def fresh() -> None:
+        for f in folders:
+            f.cleanup()
+        folders[:] = [tempfile.TemporaryDirectory(), tempfile.TemporaryDirectory()]
+
+    def first() -> None:
+        env = dict(src_env, NUMBA_CACHE_DIR=folders[0].name, TWENTYONE_CACHE_DIR=folders[1].name)
+        out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
+        peaks.append(int(out.stderr.strip().splitlines()[-1]) / 1024)
+
+    _info(benchmark, what)
+    try:
+        _timed(benchmark, first, 2, fresh)
+    finally:
+        for f in folders:
+            f.cleanup()
+    benchmark.extra_info["peak_mib"] = peaks
+
+
+def test_first_simulate_empty_caches(benchmark: Bench, src_env: dict[str, str]) -> None:
+    """A first ``simulate ro-casino`` of a million rounds on one core, every cache empty."""
+    args = ["simulate", "ro-casino", "--rounds", "1000000", "--workers", "1", "--seed", "1"]
+    what = (
+        "first `simulate ro-casino --rounds 1000000 --workers 1`, "
+        "numba's and twentyone's caches empty"
+    )
+    _first_run(benchmark, src_env, args, what)
+
+
+def test_first_edge_empty_caches(benchmark: Bench, src_env: dict[str, str]) -> None:
+    """A first ``edge ro-casino``, every cache empty."""
+    what = "first `edge ro-casino`, numba's and twentyone's caches empty"
+    _first_run(benchmark, src_env, ["edge", "ro-casino"], what)

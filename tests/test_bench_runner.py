@@ -27,8 +27,8 @@ STABLE = {
     "twentyone.gym.vector": {"BlackjackVectorEnv"},
 }
 OTHER_MODULES = {
-    "__future__", "collections.abc", "os", "pathlib", "resource", "subprocess", "sys", "time",
-    "typing",
+    "__future__", "collections.abc", "os", "pathlib", "resource", "subprocess", "sys",
+    "tempfile", "time", "typing",
     "numpy", "pytest",
 }  # fmt: skip
 
@@ -76,6 +76,8 @@ def _latest() -> dict[str, Any]:
         "benchmarks": [
             _bench("simulate", "simulate 2,000,000 rounds", "rounds", 2_000_000, 0.25),
             _bench("new_process_edge", "new process: edge", "call", 1, 0.6),
+            _bench("first_edge_empty_caches", "first edge", "call", 1, 7.5)
+            | {"target_s": 8.0, "peak_mib": 431.2, "peak_target_mib": 600},
         ],
     }
 
@@ -98,9 +100,12 @@ def test_the_docs_table_from_results(runner: ModuleType) -> None:
     assert "Commit `ccccccc`, 2026-12-03T14:00:00Z" in text
     assert "Test CPU, 2 CPUs" in text
     assert "1-minute load average 1.0 to 1.2" in text
-    row = "| `simulate` | simulate 2,000,000 rounds | 250 ms | 8.00 M rounds/s | 240 ms | — | 3 |"
-    assert row in text
-    assert "| `new_process_edge` | new process: edge | 600 ms | — | 576 ms | 1.00 s | 3 |" in text
+    row = "| `simulate` | simulate 2,000,000 rounds | 250 ms | 8.00 M rounds/s | 240 ms | — "
+    assert row + "| — | 3 |" in text
+    row = "| `new_process_edge` | new process: edge | 600 ms | — | 576 ms | 1.00 s "
+    assert row + "| — | 3 |" in text
+    first = "| `first_edge_empty_caches` | first edge | 7.50 s | — | 7.20 s | 8.00 s "
+    assert first + "| 431 MiB (600 MiB) | 3 |" in text  # a first run's peak memory, its target
     assert "git log -p docs/benchmarks.md" in text
     assert "## Against" not in text  # no comparison given
 
