@@ -46,7 +46,16 @@ from twentyone.analysis.hands import (
     split_decisions,
     two_card_nodes,
 )
-from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, StandValues, bonus_need, cards_left
+from twentyone.analysis.player import (
+    CHART,
+    DOUBLE,
+    FIXED,
+    HIT,
+    StandValues,
+    bonus_need,
+    bust_kept,
+    cards_left,
+)
 from twentyone.analysis.resplit import hands_distribution, more_hands
 from twentyone.analysis.resplit_exact import hand_atoms, listable, more_hands_exact
 from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, HandTable, IntArray
@@ -188,9 +197,7 @@ def hand_distributions(
                     p = comp[v] / nn
                     c = child[i, v]
                     if c < 0:
-                        keep = 1.0
-                        if peek and bj >= 0:
-                            keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
+                        keep = bust_kept(comp, nn, v, bj, peek)
                         hit[r, off - 2] += p * keep
                         dbl[r, off - 4] += p * keep
                     else:

@@ -83,6 +83,17 @@ class PlayMode(NamedTuple):
     decs: IntArray
 
 
+@njit(cache=True, inline="always")
+def bust_kept(comp: IntArray, nn: int, v: int, bj: int, peek: bool) -> float:  # pragma: no cover
+    """The share of a bust on card value ``v`` (drawn from ``comp``, ``nn`` cards) that counts:
+    after a peek, the chance that the dealer's hole card, one of the other ``nn - 1`` cards,
+    is not the blackjack card ``bj`` (the busted stake is lost only in a round that was not
+    over at the peek); 1 without a peek."""
+    if peek and bj >= 0:
+        return float(1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0))
+    return 1.0
+
+
 @njit(cache=True)
 def bonus_need(c: IntArray) -> tuple[int, float]:  # pragma: no cover - compiled
     """For a two-card hand: the value index completing 6-7-8 or 7-7-7, and the share of such
@@ -149,9 +160,7 @@ def _draw_values(
         p = comp[v] / nn
         c = child[i, v]
         if c < 0:
-            keep = 1.0
-            if rules.peek and bj >= 0:
-                keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
+            keep = bust_kept(comp, nn, v, bj, rules.peek)
             h -= p * keep
             d -= 2.0 * p * keep
         else:
@@ -197,9 +206,7 @@ def _draw_values_free(
         p = comp[v] / nn
         c = child[i, v]
         if c < 0:
-            keep = 1.0
-            if rules.peek and bj >= 0:
-                keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
+            keep = bust_kept(comp, nn, v, bj, rules.peek)
             if not base_free:
                 h -= p * keep
             d -= lost * p * keep

@@ -31,6 +31,7 @@ from twentyone.analysis.player import (
     StandValues,
     action_of,
     bonus_need,
+    bust_kept,
     cards_left,
 )
 from twentyone.analysis.shoe_counts import (
@@ -112,9 +113,7 @@ def moments(
                     p = comp[v] / nn
                     c = child[i, v]
                     if c < 0:
-                        keep = 1.0
-                        if peek and bj >= 0:
-                            keep = 1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0)
+                        keep = bust_kept(comp, nn, v, bj, peek)
                         h += p * keep
                         d += 4.0 * p * keep
                         hf[6] += p
