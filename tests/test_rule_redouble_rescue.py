@@ -267,3 +267,24 @@ def test_the_vector_env_refuses_and_the_engine_env_refuses_only_rescue() -> None
     with pytest.raises(RulesError, match="rescue=True: this environment does not offer it"):
         BlackjackEnv(Rules(decks=6, rescue=True))
     BlackjackEnv(Rules(decks=6, redoubles=2, double_after_hit=True))  # the double action
+
+
+def test_the_rule_card_says_each_rule_in_plain_words() -> None:
+    from twentyone.i18n import LANGUAGES
+    from twentyone.rulecard import rule_card
+
+    def words(rules: Rules, lang: str = "en") -> str:
+        return " ".join(rule_card(rules, lang).split())
+
+    card = words(S21.replace(redoubles=2, free_doubles=(10, 11)))
+    assert "may also double after hitting, on any number of cards" in card
+    assert "may double again, up to 2 more times (redoubles)" in card
+    assert "Double-down rescue" in card and "the original bet is lost" in card
+    assert "A double after hitting or a redouble is never free." in card
+    assert "double once more (a redouble)" in words(S21.replace(redoubles=1))
+    plain = words(Rules(decks=6))
+    assert not [s for s in ("redouble", "rescue", "after hitting") if s in plain]
+    for lang in LANGUAGES:
+        if lang != "en":  # every sentence translated: none left in English
+            assert "Double-down rescue" not in words(S21, lang), lang
+            assert "after hitting" not in words(S21, lang), lang

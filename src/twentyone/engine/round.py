@@ -424,7 +424,7 @@ class Round(RoundDecisions, RoundState):
             amount = None
         key = f"{name}:N" if amount is not None else name
         if key not in q.actions:
-            raise IllegalActionError(self._refusal(q, name), decision=decision, asked=q.describe())
+            raise self._refusal(q, name, decision)
         if amount is not None and q.amount_range is not None:
             lo, hi = q.amount_range
             if not lo <= amount <= hi:
@@ -438,18 +438,21 @@ class Round(RoundDecisions, RoundState):
                 )
         return name, amount
 
-    def _refusal(self, q: Question, name: str) -> str:
-        """The error code for a decision ``q`` does not offer: why a redouble or a rescue is
-        refused where the rules know them, else ``not-allowed``."""
+    def _refusal(self, q: Question, name: str, decision: str) -> IllegalActionError:
+        """The error for a decision ``q`` does not offer: why a redouble or a rescue is refused
+        where the rules know them, else ``not-allowed``."""
+        asked = q.describe()
         if q.kind == "play":
             hand = self.boxes[q.box].hands[q.hand]
             if name == "double" and hand.doubled and hand.doubles > self.rules.redoubles:
-                return "no-more-doubles" if self.rules.redoubles else "no-redouble"
+                if self.rules.redoubles:
+                    return IllegalActionError("no-more-doubles", decision=decision, asked=asked)
+                return IllegalActionError("no-redouble", decision=decision, asked=asked)
             if name == "rescue" and self.rules.rescue and not hand.doubled:
-                return "rescue-needs-double"
+                return IllegalActionError("rescue-needs-double", decision=decision, asked=asked)
         if name == "rescue" and not self.rules.rescue:
-            return "no-rescue"
-        return "not-allowed"
+            return IllegalActionError("no-rescue", decision=decision, asked=asked)
+        return IllegalActionError("not-allowed", decision=decision, asked=asked)
 
     def _bare_amount(self, q: Question, name: str) -> int | None:
         """What the bare word stakes (the full double, half the bet insured), if anything."""
