@@ -71,6 +71,9 @@ def rule_sets(draw: st.DrawFn) -> Rules:
         blackjack_ties=draw(st.sampled_from(["push", "player", "dealer"])),
         double_for_less=draw(st.booleans()),
         double_after_split=draw(st.booleans()),
+        double_after_hit=draw(st.booleans()),
+        redoubles=draw(st.integers(0, 3)),
+        rescue=draw(st.booleans()),
         split_by=draw(st.sampled_from(["rank", "value"])),
         max_hands=max_hands,
         split_only_one_box=draw(st.booleans()),
@@ -106,6 +109,8 @@ def expected_return(rules: Rules, box: Box, hand_index: int) -> Fraction:
         return hand.bet * (1 + rules.blackjack_pays)
     if hand.result == "surrender":
         return Fraction(hand.bet, 2)
+    if hand.result == "rescue":
+        return Fraction(hand.doubled_by)  # the doubles back, the original bet lost
     if hand.result == "push":
         return Fraction(hand.bet)
     if hand.result == "lose" and rules.dealer_blackjack_takes == "original":
@@ -132,6 +137,10 @@ def check_results(rnd: Round) -> None:
                 continue
             if hand.surrendered:
                 assert hand.result == "lose" and dealer_bj
+                continue
+            if hand.rescued:  # a doubled hand given up: lost only to a dealer blackjack
+                assert hand.doubled and total <= 21
+                assert hand.result in (("lose", "push") if dealer_bj else ("rescue",))
                 continue
             live = True
             if dealer_bj:
@@ -164,7 +173,14 @@ def check_question(rnd: Round) -> None:
         limit = rnd.rules.hand_limit
         assert limit is None or len(box.hands) < limit
     if "double" in q.actions or "double:N" in q.actions:
-        assert len(hand.cards) == 2 and not hand.doubled
+        if hand.doubled:  # a redouble, within the rules' count
+            assert hand.doubles <= rnd.rules.redoubles
+        else:
+            assert len(hand.cards) == 2 or rnd.rules.double_after_hit
+    if hand.doubled:  # asked again after its card: stand, redouble or rescue
+        assert "stand" in q.actions and len(q.actions) > 1
+        assert set(q.actions) <= {"stand", "double", "double:N", "rescue"}
+        assert ("rescue" in q.actions) == rnd.rules.rescue
     if "stand" not in q.actions:
         assert hand.total.total < rnd.rules.min_stand_total
 

@@ -330,12 +330,48 @@ def _doubling(r: Rules, w: Words) -> list[str]:
                 totals=", ".join(str(t) for t in sorted(r.free_doubles)),
             )
         )
+    lines.extend(_doubling_more(r, w))
     if r.may_split:
         lines.append(
             w._("Doubling after a split is allowed.")
             if r.double_after_split
             else w._("No doubling after a split.")
         )
+    return lines
+
+
+def _doubling_more(r: Rules, w: Words) -> list[str]:
+    """Spanish 21's doubles: after hits, again after a double, and the rescue."""
+    lines = []
+    if r.double_after_hit:
+        lines.append(
+            w._("A hand may also double after hitting, on any number of cards, on the same totals.")
+        )
+    if r.redoubles == 1:
+        lines.append(
+            w._(
+                "After its card a doubled hand may double once more (a redouble): it adds a bet "
+                "equal to everything already on the hand and takes one more card."
+            )
+        )
+    elif r.redoubles:  # 2 or 3: one plural form in every language of the catalogs
+        lines.append(
+            w._(
+                "After each card a doubled hand may double again, up to {n} more times "
+                "(redoubles): each adds a bet equal to everything already on the hand and takes "
+                "one more card.",
+                n=r.redoubles,
+            )
+        )
+    if r.rescue:
+        lines.append(
+            w._(
+                "Double-down rescue: instead of standing, a doubled hand may be given up; the "
+                "original bet is lost and every added bet comes back."
+            )
+        )
+    if r.free_doubles and (r.double_after_hit or r.redoubles):
+        lines.append(w._("A double after hitting or a redouble is never free."))
     return lines
 
 

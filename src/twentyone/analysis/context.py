@@ -123,6 +123,9 @@ ANALYSIS_READS: dict[str, str] = {
 #: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
 ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
     "hole_card_up": (False, "a play by both of the dealer's cards (its tables are by up card)"),
+    "double_after_hit": (False, "a double on three cards or more (its hands double on two)"),
+    "redoubles": (0, "a doubled hand that may double again (its doubled hands stand)"),
+    "rescue": (False, "a doubled hand surrendered (its doubled hands stand)"),
 }
 #: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
 #: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels

@@ -32,6 +32,7 @@ _RESULTS = {
     "lose": "lose",
     "bust": "bust",
     "surrender": "surrendered",
+    "rescue": "rescued",
 }
 
 

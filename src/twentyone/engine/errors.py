@@ -272,6 +272,21 @@ TEMPLATES: dict[str, Template] = {
     # actions
     "round-over": _t(N_("{decision!r}: the round is over, no decision is asked")),
     "not-allowed": _t(N_("{decision!r} is not allowed: asked {asked}")),
+    "no-more-doubles": _t(
+        N_(
+            "{decision!r} is not allowed: this hand has doubled as many times as the table "
+            "allows (redoubles); asked {asked}"
+        )
+    ),
+    "no-redouble": _t(
+        N_("{decision!r} is not allowed: a doubled hand may not double again here; asked {asked}")
+    ),
+    "rescue-needs-double": _t(
+        N_("{decision!r} is not allowed: only a doubled hand may be rescued; asked {asked}")
+    ),
+    "no-rescue": _t(
+        N_("{decision!r} is not allowed: this table offers no double-down rescue; asked {asked}")
+    ),
     "amount-not-whole": _t(
         N_(
             "{decision!r}: the amount must be a whole number of minor units (0-9, at most "
@@ -357,6 +372,12 @@ TEMPLATES: dict[str, Template] = {
     "strategy-not-object": _t(N_("--strategy {path!r}: expected a JSON object with the tables")),
     "strategy-invalid": _t(N_("--strategy {path!r}: {reason}")),
     # the simulator's options
+    "sim-refuses": _t(
+        N_(
+            "{field}={value!r}: the simulator does not play this yet ({lacks}); the engine "
+            "plays it (twentyone play, the web table)"
+        )
+    ),
     "sim-max-hands": _t(
         N_("max_hands={max_hands}: the simulator plays at most {most} hands a box")
     ),
@@ -429,6 +450,7 @@ TEMPLATES: dict[str, Template] = {
         )
     ),
     "bad-bet-levels": _t(N_("bet_levels={levels}: expected whole numbers >= 1")),
+    "gym-refuses": _t(N_("{field}={value!r}: this environment does not offer it yet ({lacks})")),
     "gym-boxes": _t(N_("boxes={boxes}: expected 1 to {most} for {table}")),
     "gym-players": _t(N_("players={players}: expected 1 to {most} at {table}")),
     "shoe-episode-continuous": _t(

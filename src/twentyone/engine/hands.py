@@ -44,7 +44,10 @@ class Hand:
     (its two-card 21 is not a blackjack: ro.16, pl.7, pt.8, hu.8, ru.9). ``free``: the house's
     stake on the hand from free doubles and splits (``Rules.free_doubles``, ``free_splits``),
     paid like a real stake when the hand wins and taken back otherwise; ``bet`` is then the
-    player's own stake only (0 on a hand a free split made)."""
+    player's own stake only (0 on a hand a free split made). ``doubles``: how many times the
+    hand doubled (a redouble is the second and on: ``Rules.redoubles``), ``doubled_by``: the
+    player's own money those doubles staked (what a rescue gives back: ``Rules.rescue``),
+    ``rescued``: the doubled hand was surrendered."""
 
     cards: list[Card]
     bet: int
@@ -54,6 +57,9 @@ class Hand:
     acted: bool = False
     done: bool = False
     surrendered: bool = False
+    doubles: int = 0
+    doubled_by: int = 0
+    rescued: bool = False
     settled: bool = False
     result: Result | None = None
     returned: int = 0

@@ -90,10 +90,14 @@ def round_result(rnd: Round) -> dict[str, Any]:
             }
             if h.bonus:
                 hd["bonus"] = h.bonus
+            if h.doubles > 1:
+                hd["doubles"] = h.doubles  # redoubled (Rules.redoubles)
             if h.free:
                 # the house's stake: won when the hand wins, else simply taken back
                 hd["free"] = h.free
                 hd["net"] = h.returned + h.bonus - h.bet
+            elif h.rescued:
+                hd["net"] = h.returned - h.bet  # the original bet lost, the doubles back
             hands.append(hd)
         box: dict[str, Any] = {
             "player": b.player,

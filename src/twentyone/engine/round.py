@@ -46,6 +46,7 @@ from twentyone.engine.records import (
     Result,
     Reveal,
 )
+from twentyone.engine.round_decisions import RoundDecisions, spell
 from twentyone.engine.round_settlement import (
     close_hand,
     close_insurance,
@@ -57,22 +58,13 @@ from twentyone.engine.round_state import RoundState
 from twentyone.engine.rules import Rules
 from twentyone.engine.shoe import CardSource
 
-__all__ = ["Round", "dealer_must_draw"]
+__all__ = ["Round", "dealer_must_draw", "spell"]
 
 #: An amount in a decision has at most this many digits (a bet is far smaller).
 _AMOUNT_DIGITS = 12
 
 
-def spell(name: str, amount: int | None) -> str:
-    """A decision's replay spelling: ``spell("double", 50)`` is ``'double:50'``.
-
-    >>> spell("insure", None), spell("insure", 250)
-    ('insure', 'insure:250')
-    """
-    return name if amount is None else f"{name}:{amount}"
-
-
-class Round(RoundState):
+class Round(RoundDecisions, RoundState):
     """One round at a table. ``bankrolls`` (per player, minor units) limits what a player may
     stake; ``None`` means unlimited (replays of logs that never needed more).
 
@@ -234,8 +226,8 @@ class Round(RoundState):
         if hand.is_bust:
             hand.done = True
             self._settle_hand(box, i, "bust")
-        elif hand.total.total == 21 or hand.doubled:
-            hand.done = True
+        elif hand.total.total == 21 or (hand.doubled and not self._doubled_asked):
+            hand.done = True  # else a doubled hand is asked again: stand, redouble, rescue
         elif hand.split_aces and not rules.hit_split_aces and len(cards) == 2:
             hand.done = not self._split_allowed(box, hand)
 
@@ -263,7 +255,7 @@ class Round(RoundState):
         """Play the dealer's hand as far as needed and settle everything still open."""
         rules = self.rules
         open_hands = [h for b in self.boxes for h in b.hands if not h.settled]
-        live = [h for h in open_hands if not h.surrendered and not h.is_blackjack]
+        live = [h for h in open_hands if not (h.surrendered or h.rescued or h.is_blackjack)]
         waits_on_blackjack = bool(open_hands) or any(
             b.insurance and not b.insurance_settled for b in self.boxes
         )
@@ -298,17 +290,39 @@ class Round(RoundState):
         )
 
     # ----------------------------------------------------------------- legal actions
+    @property
+    def _doubled_asked(self) -> bool:
+        """Whether a doubled hand is asked again after its card (a redouble or a rescue may
+        follow: ``Rules.redoubles``, ``Rules.rescue``)."""
+        return self.rules.rescue or self.rules.redoubles > 0
+
+    def _double_free(self, hand: Hand) -> bool:
+        """Whether the house stakes this double (``free_doubles``: a first double of two
+        cards only; a double after hits or a redouble is the player's)."""
+        total = hand.total
+        return (
+            len(hand.cards) == 2
+            and not hand.doubled
+            and self.rules.double_is_free(total.total, total.soft)
+        )
+
     def _double_range(self, box: Box, hand: Hand) -> tuple[bool, tuple[int, int] | None]:
-        """Whether a full double is allowed, and the range of a double for less."""
+        """Whether a full double is allowed, and the range of a double for less. A double
+        stakes the hand's whole stake again: a redouble too (``Rules.redoubles``)."""
         rules = self.rules
-        if len(hand.cards) != 2 or hand.doubled or (hand.split and not rules.double_after_split):
+        if hand.doubled:
+            if hand.doubles > rules.redoubles:
+                return False, None
+        elif len(hand.cards) != 2 and not rules.double_after_hit:
+            return False, None
+        if hand.split and not rules.double_after_split:
             return False, None
         if hand.split_aces and not rules.hit_split_aces:
             return False, None
         total = hand.total
         if not total_may_double(total.total, total.soft, DOUBLE_ON[rules.double_on]):
             return False, None
-        if rules.double_is_free(total.total, total.soft):
+        if self._double_free(hand):
             return True, None  # the house stakes it: nothing to afford, no double for less
         full = self._affords(box.player, hand.stake)
         span = None
@@ -353,15 +367,22 @@ class Round(RoundState):
                 return Question("play", box.index, i, ("split", "stand"))
             return None
         total = hand.total.total
-        if total < 21:
-            acts.append("hit")
-        if may_stand(total, rules.min_stand_total):
+        if hand.doubled:  # its one card came: stand, redouble or rescue (Spanish 21)
             acts.append("stand")
+        else:
+            if total < 21:
+                acts.append("hit")
+            if may_stand(total, rules.min_stand_total):
+                acts.append("stand")
         full, span = self._double_range(box, hand)
         if full:
             acts.append("double")
         if span:
             acts.append("double:N")
+        if hand.doubled:
+            if rules.rescue:
+                acts.append("rescue")
+            return Question("play", box.index, i, tuple(acts), span) if len(acts) > 1 else None
         if self._split_allowed(box, hand):
             acts.append("split")
         if self._surrender_allowed(box, hand):
@@ -403,7 +424,7 @@ class Round(RoundState):
             amount = None
         key = f"{name}:N" if amount is not None else name
         if key not in q.actions:
-            raise IllegalActionError("not-allowed", decision=decision, asked=q.describe())
+            raise self._refusal(q, name, decision)
         if amount is not None and q.amount_range is not None:
             lo, hi = q.amount_range
             if not lo <= amount <= hi:
@@ -417,11 +438,27 @@ class Round(RoundState):
                 )
         return name, amount
 
+    def _refusal(self, q: Question, name: str, decision: str) -> IllegalActionError:
+        """The error for a decision ``q`` does not offer: why a redouble or a rescue is refused
+        where the rules know them, else ``not-allowed``."""
+        asked = q.describe()
+        if q.kind == "play":
+            hand = self.boxes[q.box].hands[q.hand]
+            if name == "double" and hand.doubled and hand.doubles > self.rules.redoubles:
+                if self.rules.redoubles:
+                    return IllegalActionError("no-more-doubles", decision=decision, asked=asked)
+                return IllegalActionError("no-redouble", decision=decision, asked=asked)
+            if name == "rescue" and self.rules.rescue and not hand.doubled:
+                return IllegalActionError("rescue-needs-double", decision=decision, asked=asked)
+        if name == "rescue" and not self.rules.rescue:
+            return IllegalActionError("no-rescue", decision=decision, asked=asked)
+        return IllegalActionError("not-allowed", decision=decision, asked=asked)
+
     def _bare_amount(self, q: Question, name: str) -> int | None:
         """What the bare word stakes (the full double, half the bet insured), if anything."""
         box = self.boxes[q.box]
         if name == "double":
-            return box.hands[q.hand].bet
+            return box.hands[q.hand].stake
         if name == "insure":
             return box.bet // 2
         return None
@@ -465,19 +502,22 @@ class Round(RoundState):
             elif name == "stand":
                 hand.done = True
             elif name == "double":
-                total = hand.total
-                if self.rules.double_is_free(total.total, total.soft):
+                if self._double_free(hand):
                     hand.free += hand.stake  # the house's stake: nothing is paid in
                 else:
                     staked = amount if amount is not None else hand.stake
                     self._pay(box, q.hand, "stake", -staked)
                     hand.bet += staked
+                    hand.doubled_by += staked
                 hand.doubled = True
+                hand.doubles += 1
                 drawn.append(self._draw(box, q.hand))
                 self._after_card(box, q.hand)
             elif name == "split":
                 staked = 0 if self.rules.split_is_free(hand.cards[0].value) else box.bet
                 drawn.extend(self._split(box, q.hand, staked))
+            elif name == "rescue":
+                self._rescue(box, q.hand)
         record = Action(
             q.kind, q.box, q.hand, Decision(cast(DecisionName, name), amount), staked, tuple(drawn)
         )
@@ -491,6 +531,17 @@ class Round(RoundState):
         hand.done = True
         if self.rules.surrender == "early" or self.dealer_blackjack is False:
             self._settle_hand(box, i, "surrender")
+
+    def _rescue(self, box: Box, i: int) -> None:
+        """Surrender doubled hand ``i`` (``Rules.rescue``): the original bet is lost, what the
+        doubles staked comes back (a free double's stake goes back to the house). Settled at
+        once unless a dealer blackjack is still possible, which then takes the hand as it
+        takes any other."""
+        hand = box.hands[i]
+        hand.rescued = True
+        hand.done = True
+        if self.dealer_blackjack is False:
+            self._book(box, [close_hand(self.rules, box, i, "rescue", hand.doubled_by)])
 
     def _split(self, box: Box, i: int, staked: int) -> list[Card]:
         """Split hand ``i``: the new hand has ``staked`` of the player's (0: a free split, the
@@ -516,79 +567,3 @@ class Round(RoundState):
             drawn.append(self._draw(box, i + 1))
             self._after_card(box, i + 1)
         return drawn
-
-    # ----------------------------------------------------------------- the decisions, by name
-    def verify_hit(self) -> None:
-        self.verify("hit")
-
-    def can_hit(self) -> bool:
-        return self.can("hit")
-
-    def hit(self) -> Action:
-        return self.apply("hit")
-
-    def verify_stand(self) -> None:
-        self.verify("stand")
-
-    def can_stand(self) -> bool:
-        return self.can("stand")
-
-    def stand(self) -> Action:
-        return self.apply("stand")
-
-    def verify_double(self, amount: int | None = None) -> None:
-        self.verify(spell("double", amount))
-
-    def can_double(self, amount: int | None = None) -> bool:
-        return self.can(spell("double", amount))
-
-    def double(self, amount: int | None = None) -> Action:
-        """Double the bet (``amount`` for less, where the rules allow it) and take one card."""
-        return self.apply(spell("double", amount))
-
-    def verify_split(self) -> None:
-        self.verify("split")
-
-    def can_split(self) -> bool:
-        return self.can("split")
-
-    def split(self) -> Action:
-        return self.apply("split")
-
-    def verify_surrender(self) -> None:
-        self.verify("surrender")
-
-    def can_surrender(self) -> bool:
-        return self.can("surrender")
-
-    def surrender(self) -> Action:
-        return self.apply("surrender")
-
-    def decline_surrender(self) -> Action:
-        return self.apply("no-surrender")
-
-    def verify_insure(self, amount: int | None = None) -> None:
-        self.verify(spell("insure", amount))
-
-    def can_insure(self, amount: int | None = None) -> bool:
-        return self.can(spell("insure", amount))
-
-    def insure(self, amount: int | None = None) -> Action:
-        """Insure the box (a blackjack facing an ace too, instead of even money: ro.9)."""
-        return self.apply(spell("insure", amount))
-
-    def decline_insurance(self) -> Action:
-        return self.apply("no-insurance")
-
-    def verify_even_money(self) -> None:
-        self.verify("even-money")
-
-    def can_even_money(self) -> bool:
-        return self.can("even-money")
-
-    def even_money(self) -> Action:
-        return self.apply("even-money")
-
-    def decline_even_money(self) -> Action:
-        """Neither even money nor insurance for a blackjack facing an ace."""
-        return self.apply("no-even-money")

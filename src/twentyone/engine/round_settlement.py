@@ -109,6 +109,8 @@ def settle_box(
             out.append(close_hand(rules, box, i, both if dealer_blackjack else "blackjack"))
         elif hand.surrendered:
             out.append(close_hand(rules, box, i, "lose" if dealer_blackjack else "surrender"))
+        elif hand.rescued and not dealer_blackjack:  # a blackjack takes it as any other hand
+            out.append(close_hand(rules, box, i, "rescue", hand.doubled_by))
         elif dealer_blackjack:
             if rules.dealer_blackjack_takes == "original":
                 # OBO: the box loses its original bet once; every other stake comes back.

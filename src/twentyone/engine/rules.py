@@ -49,6 +49,10 @@ PAIR_VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 #: four hands, or without a limit (``max_hands = "unlimited"``: ro.16, hu.8).
 MOST_HANDS = 4
 
+#: The most redoubles a doubled hand may make (``Rules.redoubles``): a Spanish 21 sheet's
+#: "redouble up to three times" read as three doubles after the first.
+MOST_REDOUBLES = 3
+
 _CHOICES: dict[str, tuple[str, ...]] = {
     "shuffle": ("continuous", "cut-card"),
     "surrender": ("none", "late", "early"),
@@ -100,6 +104,16 @@ class Rules:
       ``surrender_before_play`` (ro.11: asked box by box before the first box plays).
     - ``double_on`` (``any`` two cards, hard ``9-11``: pt.9, hard ``10-11``),
       ``double_for_less`` (ro.15; never below the table minimum), ``double_after_split``.
+    - ``double_after_hit``: a hand may double on any number of cards (Spanish 21), still only
+      on the totals ``double_on`` allows; ``redoubles`` (0 to 3): how many more times a doubled
+      hand may double after its one card, each redouble staking the hand's whole stake again
+      (Spanish 21 sheets: "double down a maximum of 3 times on one hand", $10 to $20, $40,
+      $80: ``redoubles = 2``; where "redouble up to three times" counts the redoubles alone,
+      3); ``rescue``: a
+      doubled hand may be surrendered before it stands ("double-down rescue": the original
+      bet is lost, every stake the doubles added comes back). A doubled hand is then asked
+      again after its card: stand, double again while ``redoubles`` allow, or rescue. A double
+      after hits or a redouble is never free (``free_doubles`` names two-card totals only).
     - ``split_by`` (``rank``: ro.16, or ``value``), ``max_hands`` from one box (1 = no split;
       ``"unlimited"``: split again whenever another pair comes, ro.16, hu.8; see
       :attr:`Rules.hand_limit`), ``split_only_one_box`` (pl.7), ``resplit_aces``,
@@ -146,6 +160,9 @@ class Rules:
     double_on: DoubleOn = "any"
     double_for_less: bool = False
     double_after_split: bool = True
+    double_after_hit: bool = False
+    redoubles: int = 0
+    rescue: bool = False
     split_by: SplitBy = "value"
     max_hands: int | Literal["unlimited"] = 4
     split_only_one_box: bool = False
@@ -236,6 +253,8 @@ class Rules:
             raise bad("max_hands", "bad-max-hands")
         if self.resplit_aces and self.max_hands != "unlimited" and self.max_hands < 3:
             raise RulesError("resplit-aces-needs-hands", max_hands=self.max_hands)
+        if not 0 <= self.redoubles <= MOST_REDOUBLES:
+            raise bad("redoubles", "out-of-range", lo=0, hi=MOST_REDOUBLES)
         if not 0 <= self.min_stand_total <= 21:
             raise bad("min_stand_total", "out-of-range", lo=0, hi=21)
         bonuses = [b for b in self.side_bets if b.kind == "678-777"]

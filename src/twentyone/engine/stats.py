@@ -19,7 +19,8 @@ from twentyone.engine.round import Round
 @dataclass
 class Stats:
     """A session's statistics. Hands count each hand played (split hands apart); a surrender
-    counts as lost, a taken even money as won; ``blackjacks`` counts blackjacks dealt."""
+    (a doubled hand's rescue too) counts as lost, a taken even money as won; ``blackjacks``
+    counts blackjacks dealt."""
 
     rounds: int = 0
     won: int = 0
@@ -54,5 +55,5 @@ class Stats:
                     self.pushed += 1
                 else:
                     self.lost += 1
-                    self.surrendered += hand.surrendered
+                    self.surrendered += hand.surrendered or hand.rescued
         return net

@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twentyone.engine.cards import Card, hand_total
-from twentyone.engine.errors import IllegalActionError, TwentyOneError
+from twentyone.engine.errors import IllegalActionError, RulesError, TwentyOneError
 from twentyone.engine.records import Question
 from twentyone.engine.round import Round
 from twentyone.engine.rules import Rules
@@ -68,6 +68,27 @@ P_BET, P_INSURANCE, P_EVEN_MONEY, P_SURRENDER, P_PLAY, P_SETTLED = range(6)
 MAX_TOTAL = 31  # a hand's total is at most 21 + 10 (a bust by a ten on 21 cannot happen)
 
 IntArray = npt.NDArray[np.int64]
+
+
+def verify_offered(rules: Rules) -> Rules:
+    """``rules`` where the environments' actions can play them: a double-down rescue
+    (``Rules.rescue``) has no action, so it is refused naming the field (a double after hits
+    and a redouble are the ``double`` action).
+
+    >>> verify_offered(Rules(decks=6, rescue=True))
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.RulesError: rescue=True: this environment does not offer it yet \
+(its actions have no rescue: a doubled hand stands or doubles again)
+    """
+    if rules.rescue:
+        raise RulesError(
+            "gym-refuses",
+            field="rescue",
+            value=True,
+            lacks="its actions have no rescue: a doubled hand stands or doubles again",
+        )
+    return rules
 
 
 def phase_of(question: Question | None) -> int:

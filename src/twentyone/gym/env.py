@@ -49,6 +49,7 @@ from twentyone.gym.core import (
     observation,
     phase_of,
     seen_cards,
+    verify_offered,
 )
 
 PLAYER = "agent"
@@ -114,7 +115,7 @@ class BlackjackEnv(gym.Env[dict[str, Any], int]):
         illegal: str = "refuse",
         render_mode: str | None = None,
     ) -> None:
-        self.rules = parse_rules(rules)
+        self.rules = verify_offered(parse_rules(rules))
         if not 1 <= boxes <= min(self.rules.boxes_per_player, self.rules.table_boxes):
             raise RulesError(
                 "gym-boxes", boxes=boxes, most=self.rules.boxes_per_player, table=self.rules.name

@@ -42,6 +42,7 @@ from twentyone.gym.core import (
     legal_actions,
     observation,
     phase_of,
+    verify_offered,
 )
 
 FIELDS = 18
@@ -65,7 +66,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.rules = load_rules(rules)
+        self.rules = verify_offered(load_rules(rules))
         if not 1 <= players <= self.rules.table_boxes:
             raise RulesError(
                 "gym-players", players=players, most=self.rules.table_boxes, table=self.rules.name

@@ -108,6 +108,7 @@ class TableView(Prompter):
                 "blackjack": _("blackjack pays {amount} now", amount=paid),
                 "even-money": _("even money: {amount} paid now", amount=paid),
                 "surrender": _("surrendered: {amount} back", amount=paid),
+                "rescue": _("rescued: {amount} back", amount=paid),
                 "bust": _("bust, loses {amount}", amount=money(hand.bet)),
             }
             if hand.result in words:

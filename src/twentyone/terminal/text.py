@@ -75,7 +75,14 @@ def _p(context: str, message: str) -> str:
 
 #: The single key that answers each play action (``double`` covers ``double:N`` too). The keys
 #: are the same in every language; the action names beside them are translated.
-ACTION_KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
+ACTION_KEYS = {
+    "hit": "h",
+    "stand": "s",
+    "double": "d",
+    "split": "p",
+    "surrender": "r",
+    "rescue": "e",
+}
 
 #: The Russian (ЙЦУКЕН) layout's letter on each Latin key: a player who left the keyboard in
 #: Russian presses ``р`` for ``h``; the game takes the key's place, not its letter.
@@ -108,6 +115,7 @@ ACTION_NAMES = {
     "split": N_("split"),
     "surrender": N_("surrender"),
     "no-surrender": N_("no surrender"),
+    "rescue": N_("rescue"),
 }
 
 RESULT_WORDS = {
@@ -118,6 +126,7 @@ RESULT_WORDS = {
     "lose": (N_("lose"), "red"),
     "bust": (N_("bust"), "red"),
     "surrender": (N_("surrendered"), "yellow"),
+    "rescue": (N_("rescued"), "yellow"),
 }
 
 

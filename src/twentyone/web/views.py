@@ -80,6 +80,8 @@ def boxes_view(
                     "soft": total.soft,
                     "doubled": h.doubled,
                     "surrendered": h.surrendered,
+                    "doubles": h.doubles,
+                    "rescued": h.rescued,
                     "result": h.result,
                     "returned": h.returned,
                     "bonus": h.bonus,

@@ -7,7 +7,7 @@ import { cardEl, decisionText, el, fill, money, totalText } from "./ui.js";
 const $ = (id) => document.getElementById(id);
 
 // Keys for decisions: play actions, and y/n for the prompts.
-export const PLAY_KEYS = { h: "hit", s: "stand", d: "double", p: "split", r: "surrender" };
+export const PLAY_KEYS = { h: "hit", s: "stand", d: "double", p: "split", r: "surrender", e: "rescue" };
 export const YES = { insurance: "insure", "even-money": "even-money", surrender: "surrender" };
 export const NO = { insurance: "no-insurance", "even-money": "no-even-money", surrender: "no-surrender" };
 const PROMPTS = {
@@ -18,7 +18,7 @@ const PROMPTS = {
 };
 const LABELS = {
   hit: N_("Hit"), stand: N_("Stand"), double: N_("Double"), split: N_("Split"),
-  surrender: N_("Surrender"), "no-surrender": N_("Play on"), insure: N_("Insure"),
+  surrender: N_("Surrender"), "no-surrender": N_("Play on"), rescue: N_("Rescue"), insure: N_("Insure"),
   "no-insurance": N_("No insurance"), "even-money": N_("Even money"), "no-even-money": N_("No"),
 };
 

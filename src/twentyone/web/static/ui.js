@@ -96,7 +96,7 @@ export function fill(node, ...children) {
 
 const DECISIONS = {
   hit: N_("hit"), stand: N_("stand"), double: N_("double"), split: N_("split"),
-  surrender: N_("surrender"), "no-surrender": N_("no surrender"), insure: N_("insure"),
+  surrender: N_("surrender"), "no-surrender": N_("no surrender"), rescue: N_("rescue"), insure: N_("insure"),
   "no-insurance": N_("no insurance"), "even-money": N_("even money"),
   "no-even-money": N_("no even money"),
 };
@@ -110,7 +110,7 @@ export function decisionText(d) {
 
 const RESULTS = {
   blackjack: N_("Blackjack"), win: N_("Win"), push: N_("Push"), lose: N_("Lose"), bust: N_("Bust"),
-  surrender: N_("Surrendered"), "even-money": N_("Even money"),
+  surrender: N_("Surrendered"), rescue: N_("Rescued"), "even-money": N_("Even money"),
 };
 
 /** A hand's result ("win", "push"...) for people, in the page's language. */
