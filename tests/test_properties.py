@@ -123,6 +123,7 @@ def check_results(rnd: Round) -> None:
         for hand in box.hands:
             total = hand.total.total
             natural = len(hand.cards) == 2 and total == 21 and len(box.hands) == 1
+            natural = natural and not hand.switched  # a 21 made by switching is a plain 21
             if hand.result in ("bust", "surrender", "even-money"):
                 assert (hand.result == "bust") == (total > 21)
                 continue
@@ -190,6 +191,8 @@ def test_random_rounds_conserve_money_refuse_illegal_moves_and_replay(
     for i in range(n_boxes):
         sides = {b.id: 100 for b in rules.staked_side_bets if choices.random() < 0.5}
         bets.append(BoxBet(players[i % len(players)], choices.choice([100, 250, 1000]), sides))
+    if rules.switch:  # a switch table takes each player's boxes in pairs of equal bets
+        bets = [b for b in bets for _ in (0, 1)]
     players = sorted({b.player for b in bets})
     # a tight bankroll covers the bets and little more, so doubles and splits are often refused
     bankrolls = {

@@ -16,7 +16,7 @@ from twentyone.engine.cards import parse_cards
 from twentyone.engine.errors import RulesError
 from twentyone.engine.rules import Rules
 from twentyone.engine.sidebets import SideBet
-from twentyone.sim.encode import SIM_IGNORES, encode_rules
+from twentyone.sim.encode import SIM_IGNORES, SIM_REFUSES, encode_rules
 
 FIELDS = [f.name for f in dataclasses.fields(Rules)]
 
@@ -56,6 +56,7 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "min_stand_total": (12, {}),
     "free_doubles": ((9, 10, 11), {}),
     "free_splits": (("A", "8"), {}),
+    "switch": (True, {"even_money": False}),
     "side_bets": (
         (SideBet(id="bonus", kind="678-777", paytable={"suited-6-7-8": "3", "7-7-7": "3"}),),  # type: ignore[dict-item]
         {},
@@ -110,7 +111,14 @@ def test_the_analysis_reads_or_declares_every_field(field: str) -> None:
 @pytest.mark.parametrize("field", FIELDS)
 def test_the_simulator_encodes_or_declares_every_field(field: str) -> None:
     a, b = _pair(field)
-    if field in SIM_IGNORES:
+    assert not (field in SIM_IGNORES and field in SIM_REFUSES), field
+    if field in SIM_REFUSES:
+        # the value it plays is the default; the other is refused, naming the field
+        assert getattr(a, field) == SIM_REFUSES[field][0]
+        _sim_view(a)
+        with pytest.raises(RulesError, match=field):
+            _sim_view(b)
+    elif field in SIM_IGNORES:
         assert _sim_view(a) == _sim_view(b), f"{field}: declared irrelevant, yet encoded"
     else:
         assert _sim_view(a) != _sim_view(b), f"{field}: neither encoded nor declared irrelevant"

@@ -173,6 +173,18 @@ TEMPLATES: dict[str, Template] = {
             " expected totals the table lets a player double"
         )
     ),
+    "switch-no-even-money": _t(
+        N_(
+            "switch=True needs even_money=False: a blackjack facing an ace may yet be switched "
+            "away, so it cannot be paid even money before the switch"
+        )
+    ),
+    "fast-path-refuses": _t(
+        N_(
+            "{field}={value!r}: {path} does not play this yet ({lacks}); the engine plays it "
+            "(terminal, web table, replay)"
+        )
+    ),
     "resplit-aces-needs-hands": _t(
         N_("resplit_aces=True needs max_hands of 3 or more, got max_hands={max_hands}")
     ),
@@ -243,6 +255,23 @@ TEMPLATES: dict[str, Template] = {
     "no-side-bet": _t(N_("box {box}: side bet {side!r}: this table offers {offered}")),
     "side-bet-outside-limits": _t(
         N_("box {box}: side bet {side!r} {amount}: expected 0 to {max}"), "amount", "max"
+    ),
+    "switch-odd-boxes": _tn(
+        Nn_(
+            "player {player!r} bets {boxes} box: a switch table plays a player's boxes in "
+            "pairs, so expected an even number",
+            "player {player!r} bets {boxes} boxes: a switch table plays a player's boxes in "
+            "pairs, so expected an even number",
+        ),
+        "boxes",
+    ),
+    "switch-unequal-bets": _t(
+        N_(
+            "boxes {first} and {second} play as a switch pair: their bets must be equal, got "
+            "{a} and {b}"
+        ),
+        "a",
+        "b",
     ),
     "side-bet-alone": _t(N_("box {box}: a side bet {side!r} needs a main bet beside it")),
     "more-than-left": _t(

@@ -44,7 +44,9 @@ class Hand:
     (its two-card 21 is not a blackjack: ro.16, pl.7, pt.8, hu.8, ru.9). ``free``: the house's
     stake on the hand from free doubles and splits (``Rules.free_doubles``, ``free_splits``),
     paid like a real stake when the hand wins and taken back otherwise; ``bet`` is then the
-    player's own stake only (0 on a hand a free split made)."""
+    player's own stake only (0 on a hand a free split made). ``switched``: the hand's second
+    card came from its switch partner (``Rules.switch``): its two-card 21 is not a
+    blackjack."""
 
     cards: list[Card]
     bet: int
@@ -60,6 +62,7 @@ class Hand:
     remainder: Fraction = Fraction(0)
     bonus: int = 0  # what stakeless side bets (the 6-7-8 bonus) paid on this hand
     free: int = 0
+    switched: bool = False
 
     @property
     def stake(self) -> int:
@@ -73,7 +76,9 @@ class Hand:
 
     @property
     def is_blackjack(self) -> bool:
-        return not self.split and len(self.cards) == 2 and self.total.total == 21
+        return (
+            not self.split and not self.switched and len(self.cards) == 2 and self.total.total == 21
+        )
 
     @property
     def is_bust(self) -> bool:

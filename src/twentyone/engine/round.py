@@ -2,7 +2,8 @@
 
 A round is made with its bets, takes the stakes and deals; then it asks its questions in the
 order of the round (:attr:`Round.question`): insurance box by box (a blackjack facing an ace is
-asked once: even money, insurance, or neither: ro.9, pt.10, hu.9), a surrender phase box by box
+asked once: even money, insurance, or neither: ro.9, pt.10, hu.9), at a switch table each
+pair of boxes once (``switch`` or ``keep``: ``Rules.switch``), a surrender phase box by box
 where the rules decide surrender before play (ro.11), then each hand's actions. Every action
 comes in three: ``verify_x`` raises
 :class:`IllegalActionError` with the reason, ``can_x`` answers, ``x`` acts and returns the
@@ -32,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import cast
 
+from twentyone.engine.bets import switch_pairs
 from twentyone.engine.cards import Card, hand_total
 from twentyone.engine.errors import IllegalActionError
 from twentyone.engine.hands import Box, BoxBet, Hand
@@ -46,6 +48,8 @@ from twentyone.engine.records import (
     Result,
     Reveal,
 )
+from twentyone.engine.round_actions import NamedDecisions
+from twentyone.engine.round_actions import spell as spell
 from twentyone.engine.round_settlement import (
     close_hand,
     close_insurance,
@@ -63,16 +67,7 @@ __all__ = ["Round", "dealer_must_draw"]
 _AMOUNT_DIGITS = 12
 
 
-def spell(name: str, amount: int | None) -> str:
-    """A decision's replay spelling: ``spell("double", 50)`` is ``'double:50'``.
-
-    >>> spell("insure", None), spell("insure", 250)
-    ('insure', 'insure:250')
-    """
-    return name if amount is None else f"{name}:{amount}"
-
-
-class Round(RoundState):
+class Round(NamedDecisions, RoundState):
     """One round at a table. ``bankrolls`` (per player, minor units) limits what a player may
     stake; ``None`` means unlimited (replays of logs that never needed more).
 
@@ -88,6 +83,10 @@ class Round(RoundState):
         bankrolls: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(rules, shoe, bets, bankrolls)
+        #: each switch pair's first box -> its second (``Rules.switch``; empty otherwise)
+        self.partners: dict[int, int] = (
+            dict(switch_pairs([b.player for b in bets])) if rules.switch else {}
+        )
         shoe.begin_round()
         for box in self.boxes:
             self._pay(box, None, "stake", -box.bet)
@@ -136,15 +135,22 @@ class Round(RoundState):
     # ----------------------------------------------------------------- the flow
     def _advance(self) -> None:
         while self.phase != "done":
-            if self.phase in ("insurance", "surrender"):
+            if self.phase in ("insurance", "switch", "surrender"):
                 q = self._next_box_question()
                 if q is not None:
                     self.question = q
                     return
                 if self.phase == "insurance":
                     self._close_insurance()
-                    if self.phase != "done":
+                    if self.phase == "insurance":
                         self.phase = "surrender"
+                elif self.phase == "switch":
+                    for box in self.boxes:  # a switched hand plays on unless it is 21
+                        hand = box.hands[0]
+                        if hand.switched:
+                            hand.done = hand.total.total == 21
+                    self._before_play()
+                    self.phase = "surrender"
                 else:
                     self.phase = "play"
             else:
@@ -161,6 +167,9 @@ class Round(RoundState):
                 continue
             if box.pending == "surrender":
                 return Question("surrender", box.index, 0, ("surrender", "no-surrender"))
+            if box.pending == "switch":
+                partner = self.partners[box.index]
+                return Question("switch", box.index, 0, ("switch", "keep"), partner=partner)
             insure, span = self._insurance_offer(box)
             if box.pending == "even-money":
                 # ro.9, pt.10, hu.9: even money, insurance instead, or neither
@@ -197,6 +206,18 @@ class Round(RoundState):
             for box in self.boxes:
                 if box.insurance and not box.insurance_settled:
                     self._book(box, [close_insurance(box, bool(self.dealer_blackjack))])
+        if self.partners:
+            # Blackjack Switch: each pair decides before a blackjack is known to stay one
+            for first in self.partners:
+                self.boxes[first].pending = "switch"
+            self.phase = "switch"
+            return
+        self._before_play()
+
+    def _before_play(self) -> None:
+        """Pay the blackjacks paid at once and ask the surrender before play (ro.11), once the
+        insurance (and any switch) is done."""
+        up = self.upcard
         if self.rules.blackjack_paid_at_once and self.dealer_blackjack is False:
             for box in self.boxes:
                 hand = box.hands[0]
@@ -453,6 +474,10 @@ class Round(RoundState):
                 staked = amount if amount is not None else box.bet // 2
                 box.insurance = staked
                 self._pay(box, None, "stake", -staked)
+        elif q.kind == "switch":
+            box.pending = None
+            if name == "switch":
+                self._switch(box)
         elif q.kind == "surrender" or name == "surrender":
             box.pending = None
             if name == "surrender":
@@ -485,6 +510,17 @@ class Round(RoundState):
         self._advance()
         return record
 
+    def _switch(self, box: Box) -> None:
+        """Swap the second cards of ``box``'s hand and its switch partner's."""
+        other = self.boxes[self.partners[box.index]]
+        a, b = box.hands[0], other.hands[0]
+        a.cards[1], b.cards[1] = b.cards[1], a.cards[1]
+        box.cards_received[1], other.cards_received[1] = (
+            other.cards_received[1],
+            box.cards_received[1],
+        )
+        a.switched = b.switched = True
+
     def _surrender(self, box: Box, i: int) -> None:
         hand = box.hands[i]
         hand.surrendered = True
@@ -516,79 +552,3 @@ class Round(RoundState):
             drawn.append(self._draw(box, i + 1))
             self._after_card(box, i + 1)
         return drawn
-
-    # ----------------------------------------------------------------- the decisions, by name
-    def verify_hit(self) -> None:
-        self.verify("hit")
-
-    def can_hit(self) -> bool:
-        return self.can("hit")
-
-    def hit(self) -> Action:
-        return self.apply("hit")
-
-    def verify_stand(self) -> None:
-        self.verify("stand")
-
-    def can_stand(self) -> bool:
-        return self.can("stand")
-
-    def stand(self) -> Action:
-        return self.apply("stand")
-
-    def verify_double(self, amount: int | None = None) -> None:
-        self.verify(spell("double", amount))
-
-    def can_double(self, amount: int | None = None) -> bool:
-        return self.can(spell("double", amount))
-
-    def double(self, amount: int | None = None) -> Action:
-        """Double the bet (``amount`` for less, where the rules allow it) and take one card."""
-        return self.apply(spell("double", amount))
-
-    def verify_split(self) -> None:
-        self.verify("split")
-
-    def can_split(self) -> bool:
-        return self.can("split")
-
-    def split(self) -> Action:
-        return self.apply("split")
-
-    def verify_surrender(self) -> None:
-        self.verify("surrender")
-
-    def can_surrender(self) -> bool:
-        return self.can("surrender")
-
-    def surrender(self) -> Action:
-        return self.apply("surrender")
-
-    def decline_surrender(self) -> Action:
-        return self.apply("no-surrender")
-
-    def verify_insure(self, amount: int | None = None) -> None:
-        self.verify(spell("insure", amount))
-
-    def can_insure(self, amount: int | None = None) -> bool:
-        return self.can(spell("insure", amount))
-
-    def insure(self, amount: int | None = None) -> Action:
-        """Insure the box (a blackjack facing an ace too, instead of even money: ro.9)."""
-        return self.apply(spell("insure", amount))
-
-    def decline_insurance(self) -> Action:
-        return self.apply("no-insurance")
-
-    def verify_even_money(self) -> None:
-        self.verify("even-money")
-
-    def can_even_money(self) -> bool:
-        return self.can("even-money")
-
-    def even_money(self) -> Action:
-        return self.apply("even-money")
-
-    def decline_even_money(self) -> Action:
-        """Neither even money nor insurance for a blackjack facing an ace."""
-        return self.apply("no-even-money")

@@ -143,9 +143,35 @@ SIM_IGNORES: dict[str, str] = {
 }
 
 
+#: Fields whose other values the simulator refuses (a :class:`RulesError` from
+#: :func:`encode_rules` naming the field), with the value it plays and what it lacks. Its
+#: kernels (the simulator's, the vector environment's, the counting simulator's) all take
+#: their rules from :func:`encode_rules`.
+SIM_REFUSES: dict[str, tuple[object, str]] = {
+    "switch": (
+        False,
+        "a box's pair and the switch decision: its kernels play each box alone, by a chart",
+    ),
+}
+
+
 def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     """The kernel's parameter vectors for ``rules``: the one compiled form of
-    :func:`twentyone.engine.compiled.encode_rules`, refusing a hand limit the kernel cannot hold."""
+    :func:`twentyone.engine.compiled.encode_rules`, refusing a hand limit the kernel cannot hold
+    and the values of :data:`SIM_REFUSES`.
+
+    >>> encode_rules(Rules(decks=6, switch=True, even_money=False))
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.RulesError: switch=True: the simulator does not play this yet (a \
+box's pair and the switch decision: its kernels play each box alone, by a chart); the engine \
+plays it (terminal, web table, replay)
+    """
+    for name, (played, lacks) in SIM_REFUSES.items():
+        if getattr(rules, name) != played:
+            value = getattr(rules, name)
+            path = "the simulator"
+            raise RulesError("fast-path-refuses", field=name, value=value, path=path, lacks=lacks)
     if rules.hand_limit is not None and rules.hand_limit > MAX_HANDS:
         raise RulesError("sim-max-hands", max_hands=rules.max_hands, most=MAX_HANDS)
     return compiled_rules(rules)
