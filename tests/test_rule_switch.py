@@ -223,3 +223,51 @@ def test_the_fast_paths_refuse_switch_by_name() -> None:
         with pytest.raises(RulesError, match=r"switch=True: .* does not play this yet") as err:
             make()
         assert err.value.code == "fast-path-refuses"
+
+
+@pytest.mark.parametrize("lang", ["en", "ro", "pl", "pt", "hu", "ru"])
+def test_the_rule_card_tells_switching_in_every_language(lang: str) -> None:
+    from twentyone.rulecard import rule_card
+
+    card = " ".join(rule_card(SWITCH, lang).split())
+    classic = " ".join(rule_card(SWITCH.replace(switch=False), lang).split())
+    assert card != classic and len(card) > len(classic)
+    if lang == "en":
+        assert "switch the second cards of a pair's two hands" in card
+        assert "a 21 made by switching is a plain 21, not a blackjack" in card
+    else:
+        assert "second cards" not in card and "pairs with equal bets" not in card  # translated
+
+
+def test_the_terminal_asks_the_pair_to_switch_with_one_key() -> None:
+    import io
+
+    from twentyone.terminal.game import play
+
+    out = io.StringIO()
+    code = play(
+        "switch",
+        bankroll=10_000,
+        stdin=io.StringIO("10\ny\ns\nq\n"),
+        stdout=out,
+        shoe=StackedShoe("AS 9H TD 7C KS 9D"),
+        color=False,
+        lang="en",
+    )
+    text = out.getvalue()
+    assert code == 0
+    assert "Box 2 takes the same bet: the pair's." in text  # two boxes by default
+    assert "switch the second cards, to make A♠ K♠ and 9♥ 7♣?" in text
+    assert "The second cards are switched." in text
+    result = text.split("Result", 1)[1]
+    assert "A♠ K♠" in result and "switched" in result and "win" in result
+
+
+def test_the_terminal_refuses_an_odd_number_of_boxes_at_a_switch_table() -> None:
+    import io
+
+    from twentyone.terminal.game import play
+
+    with pytest.raises(BetError, match="even number") as err:
+        play("switch", boxes=3, stdin=io.StringIO(""), stdout=io.StringIO())
+    assert err.value.code == "option-boxes-pairs"

@@ -265,6 +265,12 @@ TEMPLATES: dict[str, Template] = {
         ),
         "boxes",
     ),
+    "option-boxes-pairs": _t(
+        N_(
+            "--boxes {boxes}: {table} plays a player's boxes in switch pairs; expected an even "
+            "number"
+        )
+    ),
     "switch-unequal-bets": _t(
         N_(
             "boxes {first} and {second} play as a switch pair: their bets must be equal, got "
