@@ -246,7 +246,9 @@ def test_random_rounds_conserve_money_refuse_illegal_moves_and_replay(
             ]
             assert [p.kind for p in paid] == ["stake", "side-bet"] and paid[0].amount == -stake
             bet = rules.side_bet(bet_id)
-            seen = cards_seen(bet.spec.view, box.cards_received, rnd.dealer[0], rnd.dealer)
+            partner = rnd.partner_of(box.index)  # a switch pair's other box (Super Match)
+            theirs = rnd.boxes[partner].cards_received if partner is not None else []
+            seen = cards_seen(bet.spec.view, box.cards_received, rnd.dealer[0], rnd.dealer, theirs)
             assert paid[1].amount == int(outcome(bet, stake, seen)[1])
     check_results(rnd)
     house = -sum(rnd.net().values())

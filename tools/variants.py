@@ -99,6 +99,8 @@ def render() -> str:
     push = side_bet_price(fb, fb.side_bet("push-22"))
     hit = dealer_final_lines(fb)
     ev = advise(load_rules("free-bet").replace(decks=8), "T 2", "4").returns
+    sw = load_rules("switch")
+    match = side_bet_price(sw, sw.side_bet("super-match"))
     lines = [
         "# Commercial variants",
         "",
@@ -185,6 +187,14 @@ def render() -> str:
         "Ours: not analysed yet: the exact analysis, the simulator and the gym's environments "
         "refuse `switch` by name, as they price or play one box's hand and not a pair's "
         "switch decision.",
+        "",
+        f"The Super Match bet on switch's table (a pair or better among the pair's first four "
+        f"cards, by rank; Seminole Hard Rock Tampa's paytable: four of a kind 40 to 1, two "
+        f"pairs 8 to 1, three of a kind 5 to 1, a pair 1 to 1) returns "
+        f"{_pct(match['return'])} per unit staked: four of a kind with chance "
+        f"{match['lines']['four-of-a-kind']:.6f}, two pairs {match['lines']['two-pairs']:.6f}, "
+        f"three of a kind {match['lines']['three-of-a-kind']:.6f}, a pair "
+        f"{match['lines']['pair']:.6f} (exact, the four cards from the full shoe).",
         "",
     ]
     return "\n".join(lines)

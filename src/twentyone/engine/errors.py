@@ -179,6 +179,12 @@ TEMPLATES: dict[str, Template] = {
             "away, so it cannot be paid even money before the switch"
         )
     ),
+    "pair-bet-needs-switch": _t(
+        N_(
+            "side_bets {ids}: a bet on a switch pair's four cards needs switch=True (a table "
+            "whose boxes play in pairs)"
+        )
+    ),
     "fast-path-refuses": _t(
         N_(
             "{field}={value!r}: {path} does not play this yet ({lacks}); the engine plays it "

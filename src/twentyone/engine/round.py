@@ -83,10 +83,8 @@ class Round(NamedDecisions, RoundState):
         bankrolls: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(rules, shoe, bets, bankrolls)
-        #: each switch pair's first box -> its second (``Rules.switch``; empty otherwise)
-        self.partners: dict[int, int] = (
-            dict(switch_pairs([b.player for b in bets])) if rules.switch else {}
-        )
+        if rules.switch:
+            self.partners = dict(switch_pairs([b.player for b in bets]))
         shoe.begin_round()
         for box in self.boxes:
             self._pay(box, None, "stake", -box.bet)
@@ -96,7 +94,7 @@ class Round(NamedDecisions, RoundState):
             box.hands.append(Hand(cards=[], bet=box.bet))
         self._deal_initial()
         for box in self.boxes:
-            self._settle_side_bets(box, None, ("first-two", "first-two-and-up"))
+            self._settle_side_bets(box, None, ("first-two", "first-two-and-up", "pair-four"))
         self._advance()
 
     def _upcard_kind(self) -> str | None:
@@ -511,14 +509,11 @@ class Round(NamedDecisions, RoundState):
         return record
 
     def _switch(self, box: Box) -> None:
-        """Swap the second cards of ``box``'s hand and its switch partner's."""
+        """Swap the second cards of ``box``'s hand and its switch partner's (each box's
+        ``cards_received`` stays the cards it was dealt, as its side bets saw them)."""
         other = self.boxes[self.partners[box.index]]
         a, b = box.hands[0], other.hands[0]
         a.cards[1], b.cards[1] = b.cards[1], a.cards[1]
-        box.cards_received[1], other.cards_received[1] = (
-            other.cards_received[1],
-            box.cards_received[1],
-        )
         a.switched = b.switched = True
 
     def _surrender(self, box: Box, i: int) -> None:

@@ -234,6 +234,9 @@ class Rules:
                 raise RulesError("free-double-not-doubled", hard=t, double_on=self.double_on)
         if self.switch and self.even_money:
             raise RulesError("switch-no-even-money")
+        paired = [b.id for b in self.side_bets if b.spec.view == "pair-four"]
+        if paired and not self.switch:
+            raise RulesError("pair-bet-needs-switch", ids=", ".join(paired))
         if self.insurance_minimum < 1:
             raise bad("insurance_minimum", "at-least", least=1)
         if self.max_hands != "unlimited" and (
