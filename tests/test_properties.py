@@ -48,6 +48,8 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     max_hands: int | Literal["unlimited"] = draw(st.sampled_from([1, 2, 3, 4, "unlimited"]))
     double_on: DoubleOn = draw(st.sampled_from(["any", "9-11", "10-11"]))
     doubled = {"any": range(4, 21), "9-11": range(9, 12), "10-11": range(10, 12)}[double_on]
+    even_money = draw(st.booleans())
+    switch = not even_money and draw(st.booleans())  # a switch table offers no even money
     return Rules(
         decks=draw(st.integers(1, 8)),
         dealer_hits_soft_17=draw(st.booleans()),
@@ -58,7 +60,8 @@ def rule_sets(draw: st.DrawFn) -> Rules:
         blackjack_paid_at_once=draw(st.booleans()),
         insurance_upcards=draw(st.sampled_from([(), ("A",), ("A", "T")])),
         insurance_stake=draw(st.sampled_from(["half", "up-to-half"])),
-        even_money=draw(st.booleans()),
+        even_money=even_money,
+        switch=switch,
         surrender=draw(st.sampled_from(["none", "late", "early"])),
         surrender_against_ace=draw(st.booleans()),
         surrender_before_play=draw(st.booleans()),
@@ -86,12 +89,13 @@ def rule_sets(draw: st.DrawFn) -> Rules:
                 ("pp", {"kind": "perfect-pairs", "paytable": {"perfect": 25, "mixed": "6"}}),
                 ("21-3", {"kind": "21+3", "paytable": {"flush": 5, "straight": "10"}}),
                 ("push-22", {"kind": "push-22", "paytable": {"any": 10, "suited": 35}}),
+                ("match", {"kind": "super-match", "paytable": {"pair": 1, "two-pairs": 8}}),
             )
-            if draw(st.booleans())
+            if draw(st.booleans()) and (k != "match" or switch)
         },
         deal_order=draw(st.sampled_from(["round-robin", "box-by-box"])),
-        table_boxes=3,
-        boxes_per_player=3,
+        table_boxes=6,  # three boxes, or three switch pairs
+        boxes_per_player=6,
     )
 
 
