@@ -271,3 +271,18 @@ def test_the_terminal_refuses_an_odd_number_of_boxes_at_a_switch_table() -> None
     with pytest.raises(BetError, match="even number") as err:
         play("switch", boxes=3, stdin=io.StringIO(""), stdout=io.StringIO())
     assert err.value.code == "option-boxes-pairs"
+
+
+def test_the_replay_table_shows_the_switch_on_both_boxes_of_the_pair() -> None:
+    import io
+
+    from rich.console import Console
+
+    from twentyone.cli.replay_view import round_table
+
+    out = io.StringIO()
+    Console(file=out, width=140, color_system=None).print(
+        round_table(_round("AS 9H TD 7C KS 6D 6C", "switch", "stand"))
+    )
+    rows = [line for line in out.getvalue().splitlines() if "ann" in line]
+    assert "switch" in rows[0] and "switch, stand" in rows[1]
