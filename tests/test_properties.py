@@ -48,6 +48,8 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     max_hands: int | Literal["unlimited"] = draw(st.sampled_from([1, 2, 3, 4, "unlimited"]))
     double_on: DoubleOn = draw(st.sampled_from(["any", "9-11", "10-11"]))
     doubled = {"any": range(4, 21), "9-11": range(9, 12), "10-11": range(10, 12)}[double_on]
+    even_money = draw(st.booleans())
+    switch = not even_money and draw(st.booleans())  # a switch table offers no even money
     return Rules(
         decks=draw(st.integers(1, 8)),
         dealer_hits_soft_17=draw(st.booleans()),
@@ -58,7 +60,8 @@ def rule_sets(draw: st.DrawFn) -> Rules:
         blackjack_paid_at_once=draw(st.booleans()),
         insurance_upcards=draw(st.sampled_from([(), ("A",), ("A", "T")])),
         insurance_stake=draw(st.sampled_from(["half", "up-to-half"])),
-        even_money=draw(st.booleans()),
+        even_money=even_money,
+        switch=switch,
         surrender=draw(st.sampled_from(["none", "late", "early"])),
         surrender_against_ace=draw(st.booleans()),
         surrender_before_play=draw(st.booleans()),
@@ -89,12 +92,13 @@ def rule_sets(draw: st.DrawFn) -> Rules:
                 ("pp", {"kind": "perfect-pairs", "paytable": {"perfect": 25, "mixed": "6"}}),
                 ("21-3", {"kind": "21+3", "paytable": {"flush": 5, "straight": "10"}}),
                 ("push-22", {"kind": "push-22", "paytable": {"any": 10, "suited": 35}}),
+                ("match", {"kind": "super-match", "paytable": {"pair": 1, "two-pairs": 8}}),
             )
-            if draw(st.booleans())
+            if draw(st.booleans()) and (k != "match" or switch)
         },
         deal_order=draw(st.sampled_from(["round-robin", "box-by-box"])),
-        table_boxes=3,
-        boxes_per_player=3,
+        table_boxes=6,  # three boxes, or three switch pairs
+        boxes_per_player=6,
     )
 
 
@@ -128,6 +132,7 @@ def check_results(rnd: Round) -> None:
         for hand in box.hands:
             total = hand.total.total
             natural = len(hand.cards) == 2 and total == 21 and len(box.hands) == 1
+            natural = natural and not hand.switched  # a 21 made by switching is a plain 21
             if hand.result in ("bust", "surrender", "even-money"):
                 assert (hand.result == "bust") == (total > 21)
                 continue
@@ -206,6 +211,8 @@ def test_random_rounds_conserve_money_refuse_illegal_moves_and_replay(
     for i in range(n_boxes):
         sides = {b.id: 100 for b in rules.staked_side_bets if choices.random() < 0.5}
         bets.append(BoxBet(players[i % len(players)], choices.choice([100, 250, 1000]), sides))
+    if rules.switch:  # a switch table takes each player's boxes in pairs of equal bets
+        bets = [b for b in bets for _ in (0, 1)]
     players = sorted({b.player for b in bets})
     # a tight bankroll covers the bets and little more, so doubles and splits are often refused
     bankrolls = {
@@ -259,7 +266,9 @@ def test_random_rounds_conserve_money_refuse_illegal_moves_and_replay(
             ]
             assert [p.kind for p in paid] == ["stake", "side-bet"] and paid[0].amount == -stake
             bet = rules.side_bet(bet_id)
-            seen = cards_seen(bet.spec.view, box.cards_received, rnd.dealer[0], rnd.dealer)
+            partner = rnd.partner_of(box.index)  # a switch pair's other box (Super Match)
+            theirs = rnd.boxes[partner].cards_received if partner is not None else []
+            seen = cards_seen(bet.spec.view, box.cards_received, rnd.dealer[0], rnd.dealer, theirs)
             assert paid[1].amount == int(outcome(bet, stake, seen)[1])
     check_results(rnd)
     house = -sum(rnd.net().values())

@@ -59,6 +59,7 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "min_stand_total": (12, {}),
     "free_doubles": ((9, 10, 11), {}),
     "free_splits": (("A", "8"), {}),
+    "switch": (True, {"even_money": False}),
     "side_bets": (
         (SideBet(id="bonus", kind="678-777", paytable={"suited-6-7-8": "3", "7-7-7": "3"}),),  # type: ignore[dict-item]
         {},

@@ -99,6 +99,8 @@ def render() -> str:
     push = side_bet_price(fb, fb.side_bet("push-22"))
     hit = dealer_final_lines(fb)
     ev = advise(load_rules("free-bet").replace(decks=8), "T 2", "4").returns
+    sw = load_rules("switch")
+    match = side_bet_price(sw, sw.side_bet("super-match"))
     lines = [
         "# Commercial variants",
         "",
@@ -117,7 +119,8 @@ def render() -> str:
         "|---|---|---|---|---|---|",
         "| `free-bet` | yes | six languages | exact | yes (vector kernel too) | not yet: "
         "the round's distribution refuses free stakes and a dealer's 22 |",
-        "| Blackjack Switch | not yet | | | | |",
+        "| `switch` | yes | six languages | not yet: refused by name (the switch decision "
+        "of a pair of boxes) | not yet: refused by name | not yet |",
         "| Spanish 21 | not yet | | | | |",
         "| `double-exposure` | yes | six languages | not yet: refused by name (the analysis's "
         "tables are by up card) | `simulate` with a chart by up card (the textbook's, or "
@@ -170,6 +173,28 @@ def render() -> str:
         "whose hole card stays hidden, the returns and the strategy (tests/"
         "test_rule_double_exposure.py checks them against 10 million simulated rounds of three "
         "rule sets).",
+        "",
+        "## Blackjack Switch",
+        "",
+        "The shipped `switch` (6 decks, H17, peek, blackjack 1:1 and pushing a dealer "
+        "blackjack, a dealer's 22 pushing every hand still standing but a blackjack, double any "
+        "two and after a split or a switch, resplits to four hands, no surrender; each player's "
+        "boxes in pairs of equal bets, the second cards switched or kept once per pair, a 21 "
+        "made by switching a plain 21) is played by the engine, the terminal and the web "
+        "table. Published: 0.58% with optimal play where a switched ace and ten count as 21, "
+        "the Las Vegas rules (ibetbct.com, Blackjack Switch, after Wizard of Odds; Wizard of "
+        "Odds, Blackjack Switch, gives the rules: six or eight decks, H17, resplits to four). "
+        "Ours: not analysed yet: the exact analysis, the simulator and the gym's environments "
+        "refuse `switch` by name, as they price or play one box's hand and not a pair's "
+        "switch decision.",
+        "",
+        f"The Super Match bet on switch's table (a pair or better among the pair's first four "
+        f"cards, by rank; Seminole Hard Rock Tampa's paytable: four of a kind 40 to 1, two "
+        f"pairs 8 to 1, three of a kind 5 to 1, a pair 1 to 1) returns "
+        f"{_pct(match['return'])} per unit staked: four of a kind with chance "
+        f"{match['lines']['four-of-a-kind']:.6f}, two pairs {match['lines']['two-pairs']:.6f}, "
+        f"three of a kind {match['lines']['three-of-a-kind']:.6f}, a pair "
+        f"{match['lines']['pair']:.6f} (exact, the four cards from the full shoe).",
         "",
     ]
     return "\n".join(lines)

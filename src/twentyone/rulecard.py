@@ -123,7 +123,20 @@ def _game(r: Rules, w: Words) -> list[str]:
             "to the dealer, then a second card to each box."
         )
     limits = w._("Limits: {lo} - {hi} per box.", lo=money(r.table_min, w), hi=money(r.table_max, w))
-    return [shoe, limits, w._("{table}; {player}", table=table, player=player), deal]
+    lines = [shoe, limits, w._("{table}; {player}", table=table, player=player), deal]
+    if r.switch:  # Blackjack Switch
+        lines += [
+            w._(
+                "A player's boxes play in pairs with equal bets: the first with the second, the "
+                "third with the fourth, and so on."
+            ),
+            w._(
+                "After the deal, the insurance and the dealer's check for blackjack, the player "
+                "may switch the second cards of a pair's two hands, once, before either hand is "
+                "played; a 21 made by switching is a plain 21, not a blackjack."
+            ),
+        ]
+    return lines
 
 
 def _dealer(r: Rules, w: Words) -> list[str]:

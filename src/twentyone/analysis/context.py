@@ -126,7 +126,10 @@ ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
     "double_after_hit": (False, "a double on three cards or more (its hands double on two)"),
     "redoubles": (0, "a doubled hand that may double again (its doubled hands stand)"),
     "rescue": (False, "a doubled hand surrendered (its doubled hands stand)"),
+    "switch": (False, "a pair of boxes and the switch decision: it prices one box's hand"),
 }
+#: Of :data:`ANALYSIS_REFUSES`, the fields the simulator refuses too (its message says so).
+NOT_SIMULATED = ("switch",)
 #: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
 #: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels
 #: take every stake as the player's. The returns (``ev_basic``, ``ev_optimal``), the strategy
@@ -251,9 +254,16 @@ class Context:
         the round's cards come out; default: the rules' full shoe)."""
         for name, (priced, lacks) in ANALYSIS_REFUSES.items():
             if getattr(rules, name) != priced:
-                raise RulesError(
-                    "analysis-refuses", field=name, value=getattr(rules, name), lacks=lacks
-                )
+                value = getattr(rules, name)
+                if name in NOT_SIMULATED:
+                    raise RulesError(
+                        "fast-path-refuses",
+                        field=name,
+                        value=value,
+                        path="the exact analysis",
+                        lacks=lacks,
+                    )
+                raise RulesError("analysis-refuses", field=name, value=value, lacks=lacks)
         counts = full_shoe(rules) if shoe is None else check_shoe(shoe)
         p, f = encode_rules(rules)  # the one compiled form the simulator reads too
         peek = bool(p[P_HOLE] and p[P_PEEK])

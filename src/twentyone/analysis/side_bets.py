@@ -2,10 +2,11 @@
 it: ro.9, pt.10, hu.9) and the table's side bets.
 
 Each is a return per unit staked on that bet, never part of the main strategy. A side bet on
-the first cards (Perfect Pairs, 21+3, any kind whose view is ``first-two`` or
-``first-two-and-up``) is priced by exact enumeration of those cards from the full shoe through
-the kind's own evaluator (:func:`twentyone.engine.sidebets.outcome`); the aces jackpot (pt.13)
-depends on play and has its own count; the 6-7-8 / 7-7-7 bonus (pt.12) is inside the main return.
+the first cards (Perfect Pairs, 21+3, Super Match: any kind whose view is ``first-two``,
+``first-two-and-up`` or ``pair-four``) is priced by exact enumeration of those cards from the
+full shoe through the kind's own evaluator (:func:`twentyone.engine.sidebets.outcome`); the
+aces jackpot (pt.13) depends on play and has its own count; the 6-7-8 / 7-7-7 bonus (pt.12) is
+inside the main return.
 
 >>> from twentyone import load_rules
 >>> ins = insurance_returns(load_rules("1D S17"))
@@ -170,7 +171,9 @@ def dealer_final_lines(rules: Rules) -> dict[str, float]:
 
 
 _CARDS = tuple(Card(r, s) for r in RANKS for s in SUITS)
-_VIEW_CARDS = {"first-two": 2, "first-two-and-up": 3}
+#: The views priced by enumerating their cards from the full shoe, and how many cards each
+#: sees: a switch pair's four (``pair-four``, Super Match) are drawn as any four are.
+_VIEW_CARDS = {"first-two": 2, "first-two-and-up": 3, "pair-four": 4}
 
 
 @lru_cache(maxsize=32)

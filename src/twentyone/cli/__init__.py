@@ -275,7 +275,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play at the terminal")
     p.add_argument("--rules", default="ro-casino", help="preset, TOML file or shorthand")
-    p.add_argument("--boxes", type=int, default=1, help="boxes to play each round")
+    p.add_argument(
+        "--boxes", type=int, default=None, help="boxes to play each round (1; a switch table: 2)"
+    )
     p.add_argument(
         "--players",
         default=None,

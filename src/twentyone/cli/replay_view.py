@@ -82,7 +82,13 @@ def round_table(rnd: Round) -> Table:
     acts = [r for r in rnd.log if isinstance(r, Action)]
     for box in rnd.boxes:
         for i, hand in enumerate(box.hands):
-            mine = [_decision(a) for a in acts if (a.box, a.hand) == (box.index, i)]
+            # a switch pair's decision is the pair's: both boxes' first hands show it
+            mine = [
+                _decision(a)
+                for a in acts
+                if (a.box, a.hand) == (box.index, i)
+                or (a.kind == "switch" and i == 0 and rnd.partner_of(a.box) == box.index)
+            ]
             total = "blackjack" if hand.is_blackjack else str(hand.total.total)
             paid = hand.returned + hand.bonus - hand.bet
             result = _RESULTS.get(hand.result or "", hand.result or "")

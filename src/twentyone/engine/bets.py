@@ -121,12 +121,67 @@ def check_player_bets(
         check_funds(player, total, balance)
 
 
+def switch_pairs(players: Sequence[str]) -> list[tuple[int, int]]:
+    """The switch pairs of a round's boxes (``players``: who plays each box, in box order),
+    as 0-based box indices: each player's first and second box, third and fourth...; a
+    player's last box is left out when they play an odd number (:func:`check_switch_pairs`
+    refuses that).
+
+    >>> switch_pairs(["ann", "bob", "ann", "bob", "ann", "ann"])
+    [(0, 2), (1, 3), (4, 5)]
+    """
+    by_player: dict[str, list[int]] = {}
+    for i, player in enumerate(players):
+        by_player.setdefault(player, []).append(i)
+    pairs = [
+        (mine[k], mine[k + 1]) for mine in by_player.values() for k in range(0, len(mine) - 1, 2)
+    ]
+    return sorted(pairs)
+
+
+def check_switch_pairs(
+    rules: Rules, bets: Sequence[BoxBet], numbers: Sequence[int] | None = None
+) -> None:
+    """Raise :class:`BetError` unless ``bets`` play in switch pairs where ``rules.switch``
+    asks for them: every player an even number of boxes, each pair's two bets equal (boxes
+    named by ``numbers``, by default counted from 1). A table without ``switch`` takes any
+    bets.
+
+    >>> rules = Rules(decks=6, switch=True, even_money=False)
+    >>> check_switch_pairs(rules, [BoxBet("ann", 1000), BoxBet("ann", 1000)])
+    >>> check_switch_pairs(rules, [BoxBet("ann", 1000)])
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.BetError: player 'ann' bets 1 box: a switch table plays a \
+player's boxes in pairs, so expected an even number
+    >>> check_switch_pairs(rules, [BoxBet("ann", 1000), BoxBet("ann", 500)])
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.BetError: boxes 1 and 2 play as a switch pair: their bets must be \
+equal, got 1000 and 500
+    """
+    if not rules.switch:
+        return
+    players = [b.player for b in bets]
+    for player in dict.fromkeys(players):
+        count = players.count(player)
+        if count % 2:
+            raise BetError("switch-odd-boxes", player=player, boxes=count)
+    for i, j in switch_pairs(players):
+        if bets[i].bet != bets[j].bet:
+            first, second = (numbers[i], numbers[j]) if numbers else (i + 1, j + 1)
+            raise BetError(
+                "switch-unequal-bets", first=first, second=second, a=bets[i].bet, b=bets[j].bet
+            )
+
+
 def verify_bets(
     rules: Rules, bets: Sequence[BoxBet], bankrolls: Mapping[str, int] | None = None
 ) -> None:
     """Raise :class:`BetError` unless a round may start with ``bets`` (one per box, in box
     order): at least one, no more boxes than the table has, each player's within the limits
-    and covered by their bankroll (``bankrolls``: a player it does not name has nothing).
+    and covered by their bankroll (``bankrolls``: a player it does not name has nothing), in
+    equal pairs at a switch table (:func:`check_switch_pairs`).
 
     >>> verify_bets(Rules(decks=6), [BoxBet("ann", 1000), BoxBet("bob", 500)])
     >>> verify_bets(Rules(decks=6), [BoxBet("ann", 50)])
@@ -145,3 +200,4 @@ def verify_bets(
     for player, boxes in by_player.items():
         balance = None if bankrolls is None else bankrolls.get(player, 0)
         check_player_bets(rules, player, boxes, balance)
+    check_switch_pairs(rules, bets)

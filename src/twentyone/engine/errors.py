@@ -173,6 +173,24 @@ TEMPLATES: dict[str, Template] = {
             " expected totals the table lets a player double"
         )
     ),
+    "switch-no-even-money": _t(
+        N_(
+            "switch=True needs even_money=False: a blackjack facing an ace may yet be switched "
+            "away, so it cannot be paid even money before the switch"
+        )
+    ),
+    "pair-bet-needs-switch": _t(
+        N_(
+            "side_bets {ids}: a bet on a switch pair's four cards needs switch=True (a table "
+            "whose boxes play in pairs)"
+        )
+    ),
+    "fast-path-refuses": _t(
+        N_(
+            "{field}={value!r}: {path} does not play this yet ({lacks}); the engine plays it "
+            "(terminal, web table, replay)"
+        )
+    ),
     "resplit-aces-needs-hands": _t(
         N_("resplit_aces=True needs max_hands of 3 or more, got max_hands={max_hands}")
     ),
@@ -246,6 +264,29 @@ TEMPLATES: dict[str, Template] = {
     "no-side-bet": _t(N_("box {box}: side bet {side!r}: this table offers {offered}")),
     "side-bet-outside-limits": _t(
         N_("box {box}: side bet {side!r} {amount}: expected 0 to {max}"), "amount", "max"
+    ),
+    "switch-odd-boxes": _tn(
+        Nn_(
+            "player {player!r} bets {boxes} box: a switch table plays a player's boxes in "
+            "pairs, so expected an even number",
+            "player {player!r} bets {boxes} boxes: a switch table plays a player's boxes in "
+            "pairs, so expected an even number",
+        ),
+        "boxes",
+    ),
+    "option-boxes-pairs": _t(
+        N_(
+            "--boxes {boxes}: {table} plays a player's boxes in switch pairs; expected an even "
+            "number"
+        )
+    ),
+    "switch-unequal-bets": _t(
+        N_(
+            "boxes {first} and {second} play as a switch pair: their bets must be equal, got "
+            "{a} and {b}"
+        ),
+        "a",
+        "b",
     ),
     "side-bet-alone": _t(N_("box {box}: a side bet {side!r} needs a main bet beside it")),
     "more-than-left": _t(
@@ -372,12 +413,6 @@ TEMPLATES: dict[str, Template] = {
     "strategy-not-object": _t(N_("--strategy {path!r}: expected a JSON object with the tables")),
     "strategy-invalid": _t(N_("--strategy {path!r}: {reason}")),
     # the simulator's options
-    "sim-refuses": _t(
-        N_(
-            "{field}={value!r}: the simulator does not play this yet ({lacks}); the engine "
-            "plays it (twentyone play, the web table)"
-        )
-    ),
     "sim-max-hands": _t(
         N_("max_hands={max_hands}: the simulator plays at most {most} hands a box")
     ),

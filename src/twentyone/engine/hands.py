@@ -47,7 +47,8 @@ class Hand:
     player's own stake only (0 on a hand a free split made). ``doubles``: how many times the
     hand doubled (a redouble is the second and on: ``Rules.redoubles``), ``doubled_by``: the
     player's own money those doubles staked (what a rescue gives back: ``Rules.rescue``),
-    ``rescued``: the doubled hand was surrendered."""
+    ``rescued``: the doubled hand was surrendered. ``switched``: the hand's second card came
+    from its switch partner (``Rules.switch``): its two-card 21 is not a blackjack."""
 
     cards: list[Card]
     bet: int
@@ -66,6 +67,7 @@ class Hand:
     remainder: Fraction = Fraction(0)
     bonus: int = 0  # what stakeless side bets (the 6-7-8 bonus) paid on this hand
     free: int = 0
+    switched: bool = False
 
     @property
     def stake(self) -> int:
@@ -79,7 +81,9 @@ class Hand:
 
     @property
     def is_blackjack(self) -> bool:
-        return not self.split and len(self.cards) == 2 and self.total.total == 21
+        return (
+            not self.split and not self.switched and len(self.cards) == 2 and self.total.total == 21
+        )
 
     @property
     def is_bust(self) -> bool:

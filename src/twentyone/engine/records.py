@@ -19,7 +19,7 @@ from typing import Literal, get_args
 
 from twentyone.engine.cards import Card
 
-QuestionKind = Literal["even-money", "insurance", "surrender", "play"]
+QuestionKind = Literal["even-money", "insurance", "switch", "surrender", "play"]
 DecisionName = Literal[
     "hit",
     "stand",
@@ -32,6 +32,8 @@ DecisionName = Literal[
     "no-insurance",
     "even-money",
     "no-even-money",
+    "switch",
+    "keep",
 ]
 #: Every decision a round may ask for, in replay spelling (without an amount).
 DECISION_NAMES: tuple[DecisionName, ...] = get_args(DecisionName)
@@ -43,7 +45,9 @@ Result = Literal["blackjack", "win", "push", "lose", "bust", "surrender", "rescu
 class Question:
     """What the round is waiting for: who must decide, and which decisions are legal.
 
-    ``actions`` are replay spellings; ``double:N`` / ``insure:N`` carry an allowed range.
+    ``actions`` are replay spellings; ``double:N`` / ``insure:N`` carry an allowed range. A
+    ``switch`` question is asked of a switch pair (``Rules.switch``) on its first ``box``;
+    ``partner`` is the pair's other box.
     """
 
     kind: QuestionKind
@@ -51,10 +55,13 @@ class Question:
     hand: int
     actions: tuple[str, ...]
     amount_range: tuple[int, int] | None = None
+    partner: int | None = None
 
     def describe(self) -> str:
         """``'box 1 hand 1: hit, stand, double:N (N from 100 to 500)'`` (boxes count from 1)."""
         where = f"box {self.box + 1}" + (f" hand {self.hand + 1}" if self.kind == "play" else "")
+        if self.partner is not None:
+            where = f"boxes {self.box + 1} and {self.partner + 1}"
         acts = []
         for a in self.actions:
             if a.endswith(":N") and self.amount_range:

@@ -88,6 +88,8 @@ def round_result(rnd: Round) -> dict[str, Any]:
                 "total": h.total.total,
                 "result": h.result,
             }
+            if h.switched:
+                hd["switched"] = True  # its second card came from its switch partner
             if h.bonus:
                 hd["bonus"] = h.bonus
             if h.doubles > 1:

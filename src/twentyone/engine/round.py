@@ -2,7 +2,8 @@
 
 A round is made with its bets, takes the stakes and deals; then it asks its questions in the
 order of the round (:attr:`Round.question`): insurance box by box (a blackjack facing an ace is
-asked once: even money, insurance, or neither: ro.9, pt.10, hu.9), a surrender phase box by box
+asked once: even money, insurance, or neither: ro.9, pt.10, hu.9), at a switch table each
+pair of boxes once (``switch`` or ``keep``: ``Rules.switch``), a surrender phase box by box
 where the rules decide surrender before play (ro.11), then each hand's actions. Every action
 comes in three: ``verify_x`` raises
 :class:`IllegalActionError` with the reason, ``can_x`` answers, ``x`` acts and returns the
@@ -32,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import cast
 
+from twentyone.engine.bets import switch_pairs
 from twentyone.engine.cards import Card, hand_total
 from twentyone.engine.errors import IllegalActionError
 from twentyone.engine.hands import Box, BoxBet, Hand
@@ -80,6 +82,8 @@ class Round(RoundDecisions, RoundState):
         bankrolls: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(rules, shoe, bets, bankrolls)
+        if rules.switch:
+            self.partners = dict(switch_pairs([b.player for b in bets]))
         shoe.begin_round()
         for box in self.boxes:
             self._pay(box, None, "stake", -box.bet)
@@ -89,7 +93,7 @@ class Round(RoundDecisions, RoundState):
             box.hands.append(Hand(cards=[], bet=box.bet))
         self._deal_initial()
         for box in self.boxes:
-            self._settle_side_bets(box, None, ("first-two", "first-two-and-up"))
+            self._settle_side_bets(box, None, ("first-two", "first-two-and-up", "pair-four"))
         self._advance()
 
     def _upcard_kind(self) -> str | None:
@@ -128,15 +132,22 @@ class Round(RoundDecisions, RoundState):
     # ----------------------------------------------------------------- the flow
     def _advance(self) -> None:
         while self.phase != "done":
-            if self.phase in ("insurance", "surrender"):
+            if self.phase in ("insurance", "switch", "surrender"):
                 q = self._next_box_question()
                 if q is not None:
                     self.question = q
                     return
                 if self.phase == "insurance":
                     self._close_insurance()
-                    if self.phase != "done":
+                    if self.phase == "insurance":
                         self.phase = "surrender"
+                elif self.phase == "switch":
+                    for box in self.boxes:  # a switched hand plays on unless it is 21
+                        hand = box.hands[0]
+                        if hand.switched:
+                            hand.done = hand.total.total == 21
+                    self._before_play()
+                    self.phase = "surrender"
                 else:
                     self.phase = "play"
             else:
@@ -153,6 +164,9 @@ class Round(RoundDecisions, RoundState):
                 continue
             if box.pending == "surrender":
                 return Question("surrender", box.index, 0, ("surrender", "no-surrender"))
+            if box.pending == "switch":
+                partner = self.partners[box.index]
+                return Question("switch", box.index, 0, ("switch", "keep"), partner=partner)
             insure, span = self._insurance_offer(box)
             if box.pending == "even-money":
                 # ro.9, pt.10, hu.9: even money, insurance instead, or neither
@@ -189,6 +203,18 @@ class Round(RoundDecisions, RoundState):
             for box in self.boxes:
                 if box.insurance and not box.insurance_settled:
                     self._book(box, [close_insurance(box, bool(self.dealer_blackjack))])
+        if self.partners:
+            # Blackjack Switch: each pair decides before a blackjack is known to stay one
+            for first in self.partners:
+                self.boxes[first].pending = "switch"
+            self.phase = "switch"
+            return
+        self._before_play()
+
+    def _before_play(self) -> None:
+        """Pay the blackjacks paid at once and ask the surrender before play (ro.11), once the
+        insurance (and any switch) is done."""
+        up = self.upcard
         if self.rules.blackjack_paid_at_once and self.dealer_blackjack is False:
             for box in self.boxes:
                 hand = box.hands[0]
@@ -490,6 +516,10 @@ class Round(RoundDecisions, RoundState):
                 staked = amount if amount is not None else box.bet // 2
                 box.insurance = staked
                 self._pay(box, None, "stake", -staked)
+        elif q.kind == "switch":
+            box.pending = None
+            if name == "switch":
+                self._switch(box)
         elif q.kind == "surrender" or name == "surrender":
             box.pending = None
             if name == "surrender":
@@ -524,6 +554,14 @@ class Round(RoundDecisions, RoundState):
         self.log.append(record)
         self._advance()
         return record
+
+    def _switch(self, box: Box) -> None:
+        """Swap the second cards of ``box``'s hand and its switch partner's (each box's
+        ``cards_received`` stays the cards it was dealt, as its side bets saw them)."""
+        other = self.boxes[self.partners[box.index]]
+        a, b = box.hands[0], other.hands[0]
+        a.cards[1], b.cards[1] = b.cards[1], a.cards[1]
+        a.switched = b.switched = True
 
     def _surrender(self, box: Box, i: int) -> None:
         hand = box.hands[i]

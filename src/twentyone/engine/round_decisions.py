@@ -3,6 +3,11 @@
 acts and returns the :class:`~twentyone.engine.records.Action` appended to the round's log.
 Each is one spelling of :meth:`Round.verify <twentyone.engine.round.Round.verify>`,
 ``can`` and ``apply`` (a mixin of :class:`~twentyone.engine.round.Round`).
+
+>>> from twentyone import BoxBet, Round, StackedShoe, load_rules
+>>> rnd = Round(load_rules("ru-online"), StackedShoe("TS 9D 7H 8C"), [BoxBet("ann", 1000)])
+>>> rnd.can_split(), rnd.can_stand(), rnd.can_switch(), rnd.can_rescue()
+(False, True, False, False)
 """
 
 from __future__ import annotations
@@ -117,3 +122,24 @@ class RoundDecisions:
     def decline_even_money(self) -> Action:
         """Neither even money nor insurance for a blackjack facing an ace."""
         return self.apply("no-even-money")
+
+    def verify_switch(self) -> None:
+        self.verify("switch")
+
+    def can_switch(self) -> bool:
+        return self.can("switch")
+
+    def switch(self) -> Action:
+        """Switch the second cards of the pair's two hands (``Rules.switch``); a two-card 21
+        made so is not a blackjack."""
+        return self.apply("switch")
+
+    def verify_keep(self) -> None:
+        self.verify("keep")
+
+    def can_keep(self) -> bool:
+        return self.can("keep")
+
+    def keep(self) -> Action:
+        """Keep the pair's cards as dealt (``Rules.switch``)."""
+        return self.apply("keep")

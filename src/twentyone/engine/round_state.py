@@ -60,6 +60,8 @@ class RoundState:
         self.dealer_blackjack: bool | None = None
         self.question: Question | None = None
         self.phase = "insurance"
+        #: each switch pair's first box -> its second (``Rules.switch``; empty otherwise)
+        self.partners: dict[int, int] = {}
 
     # ----------------------------------------------------------------- state
     @property
@@ -125,9 +127,19 @@ class RoundState:
 
     def _settle_side_bets(self, box: Box, hand: int | None, views: tuple[View, ...]) -> None:
         """Settle the side bets whose kind looks at ``views`` (:func:`settle_side_bets`)."""
-        for pay in settle_side_bets(self.rules.side_bets, box, hand, views, self.dealer[0]):
+        partner = self.partner_of(box.index)
+        cards = self.boxes[partner].cards_received if partner is not None else []
+        bets = self.rules.side_bets
+        for pay in settle_side_bets(bets, box, hand, views, self.dealer[0], partner=cards):
             box.paid += pay.amount
             self.log.append(pay)
+
+    def partner_of(self, box: int) -> int | None:
+        """The other box of ``box``'s switch pair (``Rules.switch``), ``None`` elsewhere."""
+        for first, second in self.partners.items():
+            if box in (first, second):
+                return second if box == first else first
+        return None
 
     def _draw(self, box: Box | None, hand: int, face_down: bool = False) -> Card:
         card = self.shoe.draw()

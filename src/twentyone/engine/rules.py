@@ -125,6 +125,11 @@ class Rules:
       the house stakes (Free Bet: every pair but tens). A free stake wins like a real one and
       is taken back when its hand loses or pushes (:attr:`Hand.free
       <twentyone.engine.hands.Hand.free>`).
+    - ``switch``: Blackjack Switch: a player's boxes play in pairs (their first and second,
+      third and fourth...), with equal bets; after the deal (and the insurance and the peek)
+      each pair is asked once to ``switch`` the two hands' second cards or ``keep`` them. A
+      hand made by switching is never a blackjack (its two-card 21 is a plain 21). Even money
+      is not offered (a blackjack may yet be switched away).
     - ``side_bets``: the table's side bets (:class:`~twentyone.engine.sidebets.SideBet`, TOML
       ``[side_bets.<id>]`` with ``kind`` and ``paytable``): the aces jackpot (pt.13), the
       6-7-8 / 7-7-7 bonus paid on the hand without a stake (pt.12), 21+3, Perfect Pairs.
@@ -172,6 +177,7 @@ class Rules:
     min_stand_total: int = 0
     free_doubles: tuple[int, ...] = ()
     free_splits: tuple[str, ...] = ()
+    switch: bool = False
     side_bets: tuple[SideBet, ...] = ()
     table_min: int = 100
     table_max: int = 500_000
@@ -243,6 +249,11 @@ class Rules:
         for t in self.free_doubles:
             if not total_may_double(t, False, DOUBLE_ON[self.double_on]):
                 raise RulesError("free-double-not-doubled", hard=t, double_on=self.double_on)
+        if self.switch and self.even_money:
+            raise RulesError("switch-no-even-money")
+        paired = [b.id for b in self.side_bets if b.spec.view == "pair-four"]
+        if paired and not self.switch:
+            raise RulesError("pair-bet-needs-switch", ids=", ".join(paired))
         if self.insurance_minimum < 1:
             raise bad("insurance_minimum", "at-least", least=1)
         if self.max_hands != "unlimited" and (

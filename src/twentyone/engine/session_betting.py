@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from twentyone.engine.bets import check_box_bet, check_player_bets
+from twentyone.engine.bets import check_box_bet, check_player_bets, check_switch_pairs
 from twentyone.engine.errors import N_, BetError
+from twentyone.engine.hands import BoxBet
 from twentyone.engine.session_parts import Chip, Seat, SessionError, stakes_by_box
 from twentyone.engine.session_seats import Seating
 from twentyone.engine.session_state import TableState
@@ -175,6 +176,14 @@ class Betting:
                 check_box_bet(self.state.rules, box, stakes.get("main", 0), sides)
             except BetError as exc:
                 return SessionError.from_engine(exc, "box", box)
+        if self.state.rules.switch:  # the seat's boxes in equal pairs (Blackjack Switch)
+            mains = sorted((b, s.get("main", 0)) for b, s in stakes_by_box(seat.chips).items())
+            mains = [(b, m) for b, m in mains if m]
+            try:
+                bets = [BoxBet(seat.name, m) for _, m in mains]
+                check_switch_pairs(self.state.rules, bets, [b + 1 for b, _ in mains])
+            except BetError as exc:
+                return SessionError.from_engine(exc, "box", mains[-1][0])
         return None
 
     def countdown_check(self) -> None:

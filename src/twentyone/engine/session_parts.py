@@ -119,7 +119,7 @@ class DefaultAction:
                 choice = ""
             if choice and rnd.can(choice):
                 return choice
-        for fallback in ("no-insurance", "no-even-money", "no-surrender", "stand", "hit"):
+        for fallback in ("no-insurance", "no-even-money", "no-surrender", "keep", "stand", "hit"):
             if fallback in q.actions:
                 return fallback
         return q.actions[0]

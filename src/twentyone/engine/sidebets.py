@@ -40,8 +40,12 @@ if TYPE_CHECKING:
 #: lands (no stake of its own: it pays a multiple of the box's bet, on that hand);
 #: ``box-cards`` every card the box received, in order (settled with the round);
 #: ``dealer-final`` the dealer's cards once the dealer is done (settled with the round; the
-#: dealer draws out while such a bet is staked, even with no hand left to play for).
-View = Literal["first-two", "first-two-and-up", "hand-three", "box-cards", "dealer-final"]
+#: dealer draws out while such a bet is staked, even with no hand left to play for);
+#: ``pair-four`` the first two cards of both boxes of a switch pair (``Rules.switch``: the box's
+#: and its partner's, settled right after the initial deal, before the switch).
+View = Literal[
+    "first-two", "first-two-and-up", "hand-three", "box-cards", "dealer-final", "pair-four"
+]
 
 #: Ids the analysis report keeps for itself.
 RESERVED_IDS = ("insurance", "even_money", "blackjack_vs_ace", "main")
@@ -162,6 +166,31 @@ def push_22(cards: Sequence[Card]) -> frozenset[str]:
     return frozenset(hit)
 
 
+def super_match(cards: Sequence[Card]) -> frozenset[str]:
+    """The four first cards of a switch pair, by rank: ``pair``, ``two-pairs``,
+    ``three-of-a-kind`` or ``four-of-a-kind`` (the Super Match bet of Blackjack Switch
+    tables; four of a kind also hits three of a kind and a pair, two pairs and three of a kind
+    a pair).
+
+    >>> from twentyone.engine.cards import parse_cards as p
+    >>> [sorted(super_match(p(t))) for t in ("QS QH 5D 9C", "QS KH 5D 9C", "QS QH 5D 5C")]
+    [['pair'], [], ['pair', 'two-pairs']]
+    >>> sorted(super_match(p("7S 7H 7D 2C"))), sorted(super_match(p("7S 7H 7D 7S")))
+    (['pair', 'three-of-a-kind'], ['four-of-a-kind', 'pair', 'three-of-a-kind'])
+    """
+    counts = sorted(sum(c.rank == r for c in cards[:4]) for r in {c.rank for c in cards[:4]})
+    hit: set[str] = set()
+    if counts[-1] >= 2:
+        hit.add("pair")
+    if counts[-1] >= 3:
+        hit.add("three-of-a-kind")
+    if counts[-1] == 4:
+        hit.add("four-of-a-kind")
+    if counts == [2, 2]:
+        hit.add("two-pairs")
+    return frozenset(hit)
+
+
 #: Every kind a table may offer, by name.
 KINDS: dict[str, Kind] = {
     k.name: k
@@ -223,6 +252,19 @@ KINDS: dict[str, Kind] = {
             },
             view="dealer-final",
             evaluate=push_22,
+        ),
+        Kind(
+            name="super-match",
+            title=N_("Super Match"),
+            lines=("four-of-a-kind", "two-pairs", "three-of-a-kind", "pair"),
+            line_titles={
+                "four-of-a-kind": N_("four of a kind in the pair's four cards"),
+                "two-pairs": N_("two pairs in the pair's four cards"),
+                "three-of-a-kind": N_("three of a kind in the pair's four cards"),
+                "pair": N_("a pair in the pair's four cards"),
+            },
+            view="pair-four",
+            evaluate=super_match,
         ),
     )
 }
@@ -333,12 +375,18 @@ def side_bets_from(value: Any) -> tuple[SideBet, ...]:
 
 
 def cards_seen(
-    view: View, box_cards: Sequence[Card], up: Card | None, dealer: Sequence[Card] = ()
+    view: View,
+    box_cards: Sequence[Card],
+    up: Card | None,
+    dealer: Sequence[Card] = (),
+    partner: Sequence[Card] = (),
 ) -> list[Card]:
-    """The cards a side bet of ``view`` looks at, from the box's cards, the up card and the
-    dealer's final cards."""
+    """The cards a side bet of ``view`` looks at, from the box's cards, the up card, the
+    dealer's final cards and the cards of the box's switch partner."""
     if view == "dealer-final":
         return list(dealer)
+    if view == "pair-four":
+        return [*box_cards[:2], *partner[:2]]
     if view == "first-two":
         return list(box_cards[:2])
     if view == "first-two-and-up":
@@ -377,11 +425,13 @@ def settle_side_bets(
     views: Sequence[View],
     up: Card,
     dealer: Sequence[Card] = (),
+    partner: Sequence[Card] = (),
 ) -> list[Payment]:
     """The payments settling ``box``'s side bets whose kind looks at ``views`` (the engine's
     one place for them): a staked bet once, returning its stake and odds (``0`` when it lost,
     recorded in ``box.side_paid``); a stakeless one (the 6-7-8 bonus) on ``hand`` only when it
-    wins (added to the hand's ``bonus``). The caller books the amounts and logs the records.
+    wins (added to the hand's ``bonus``). ``partner``: the cards of the box's switch partner
+    (``pair-four``). The caller books the amounts and logs the records.
     """
     from twentyone.engine.records import Payment  # here: the rules alone need no records
 
@@ -393,7 +443,7 @@ def settle_side_bets(
             stake = box.side_bets.get(bet.id, 0)
             if not stake or bet.id in box.side_paid:
                 continue
-            cards = cards_seen(bet.spec.view, box.cards_received, up, dealer)
+            cards = cards_seen(bet.spec.view, box.cards_received, up, dealer, partner)
         elif hand is not None:
             stake, cards = box.bet, box.hands[hand].cards
         else:

@@ -116,6 +116,14 @@ class BlackjackEnv(gym.Env[dict[str, Any], int]):
         render_mode: str | None = None,
     ) -> None:
         self.rules = verify_offered(parse_rules(rules))
+        if self.rules.switch:  # its actions have no switch or keep
+            raise RulesError(
+                "fast-path-refuses",
+                field="switch",
+                value=True,
+                path="the gym's environment",
+                lacks="a switch or keep action for a pair of boxes",
+            )
         if not 1 <= boxes <= min(self.rules.boxes_per_player, self.rules.table_boxes):
             raise RulesError(
                 "gym-boxes", boxes=boxes, most=self.rules.boxes_per_player, table=self.rules.name

@@ -67,6 +67,14 @@ class TableEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.rules = verify_offered(load_rules(rules))
+        if self.rules.switch:  # its actions have no switch or keep
+            raise RulesError(
+                "fast-path-refuses",
+                field="switch",
+                value=True,
+                path="the gym's table environment",
+                lacks="a switch or keep action for a pair of boxes",
+            )
         if not 1 <= players <= self.rules.table_boxes:
             raise RulesError(
                 "gym-players", players=players, most=self.rules.table_boxes, table=self.rules.name

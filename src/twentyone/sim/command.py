@@ -16,6 +16,7 @@ from typing import Any
 from twentyone.engine.errors import TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
+from twentyone.sim.encode import encode_rules
 from twentyone.sim.runner import (
     Interrupted,
     SimResult,
@@ -95,6 +96,7 @@ def run(
     from twentyone.sim.textbook import chart_for
 
     check_arguments(rules, rounds, boxes, workers)
+    encode_rules(rules)  # what the simulator cannot play (SIM_REFUSES), before any chart
     # a first run compiles the kernel on another core while the chart and the exact return
     # are computed (and compiled) here
     helper = compile_aside() if address is None else None

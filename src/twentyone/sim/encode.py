@@ -145,11 +145,16 @@ SIM_IGNORES: dict[str, str] = {
 
 #: Fields whose other values the kernels (the simulator's, the counting simulation's, the
 #: vectorized environment's) cannot play: the value they play, and what they lack. Encoding
-#: refuses any other value with a :class:`RulesError` naming the field.
+#: (:func:`encode_rules`, which all of them take their rules from) refuses any other value
+#: with a :class:`RulesError` naming the field.
 SIM_REFUSES: dict[str, tuple[object, str]] = {
     "double_after_hit": (False, "its hands double on their first two cards only"),
     "redoubles": (0, "its doubled hands stand on their one card"),
     "rescue": (False, "its doubled hands stand on their one card"),
+    "switch": (
+        False,
+        "a box's pair and the switch decision: its kernels play each box alone, by a chart",
+    ),
 }
 
 
@@ -161,12 +166,17 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     >>> encode_rules(Rules(decks=6, redoubles=2))
     Traceback (most recent call last):
     ...
-    twentyone.engine.errors.RulesError: redoubles=2: the simulator does not play this yet \
-(its doubled hands stand on their one card); the engine plays it (twentyone play, the web table)
+    twentyone.engine.errors.RulesError: redoubles=2: the simulator does not play this yet (its doubled hands stand on their one card); the engine plays it (terminal, web table, replay)
+    >>> encode_rules(Rules(decks=6, switch=True, even_money=False))
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.RulesError: switch=True: the simulator does not play this yet (a box's pair and the switch decision: its kernels play each box alone, by a chart); the engine plays it (terminal, web table, replay)
     """
     for name, (played, lacks) in SIM_REFUSES.items():
         if getattr(rules, name) != played:
-            raise RulesError("sim-refuses", field=name, value=getattr(rules, name), lacks=lacks)
+            value = getattr(rules, name)
+            path = "the simulator"
+            raise RulesError("fast-path-refuses", field=name, value=value, path=path, lacks=lacks)
     if rules.hand_limit is not None and rules.hand_limit > MAX_HANDS:
         raise RulesError("sim-max-hands", max_hands=rules.max_hands, most=MAX_HANDS)
     return compiled_rules(rules)

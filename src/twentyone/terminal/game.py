@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from twentyone.analysis.hints import Advisor
+from twentyone.engine.bets import check_left
 from twentyone.engine.errors import TwentyOneError
 from twentyone.engine.hands import Box, Hand
 from twentyone.engine.records import Payment, Question
@@ -41,6 +42,7 @@ from twentyone.terminal.text import (
     card_text,
     cards_text,
     check_options,
+    default_boxes,
     even_money_hint,
     hand_paid,
     hint_text,
@@ -173,6 +175,14 @@ class Game(TableView):
                     bets += [0] * (t.boxes - len(bets))
                     sides += [{} for _ in range(t.boxes - len(sides))]
                     break
+                if r.switch and seat % 2 == 0:  # a switch pair's second box: the same bet
+                    bet = bets[-1]
+                    if bet:
+                        self.say("  " + _("Box {seat} takes the same bet: the pair's.", seat=seat))
+                    available -= bet
+                    bets.append(bet)
+                    sides.append({})
+                    continue
                 hi = min(r.table_max, available)
                 last = t.last_bets[seat - 1] if t.last_bets else r.table_min
                 entered = [b for b in bets if b]  # this round's: the next box follows them
@@ -207,6 +217,8 @@ class Game(TableView):
                         zero = money(0)
                         raise ValueError(_("{zero}: with one box the box needs a bet", zero=zero))
                     t.check_bet(bet, available, box=seat)
+                    if r.switch:  # the pair's two bets together
+                        check_left(seat, 2 * bet, available)
                 except ValueError as exc:
                     if t.last_bets is None:
                         self.refuse(_("{problem}; q quits", problem=reason(exc)))
@@ -332,9 +344,11 @@ class Game(TableView):
                 self.ended = True
         if q.kind == "play":
             choice = "stand" if "stand" in q.actions else "hit"
+        elif q.kind == "switch":
+            choice = "keep"
         else:
             choice = next(a for a in q.actions if a.startswith("no-"))
-        shown = action_name(choice) if choice in ("stand", "hit") else _("no")
+        shown = action_name(choice) if choice in ("stand", "hit", "keep") else _("no")
         self.say(f"  ({self.label(rnd, q.box, q.hand)}: {shown})")
         return choice
 
@@ -417,6 +431,8 @@ class Game(TableView):
             return "no-even-money"
         if q.kind == "insurance":
             return self.ask_insurance(rnd, q, box, up)
+        if q.kind == "switch":
+            return self.ask_switch(rnd, q, up)
         if q.kind == "surrender":
             yes = self.ask_yes_no(
                 Text.assemble(
@@ -427,6 +443,25 @@ class Game(TableView):
             )
             return "surrender" if yes else "no-surrender"
         return self.ask_play(rnd, q, box, hand)
+
+    def ask_switch(self, rnd: Round, q: Question, up: Text) -> str:
+        """A switch pair's question (``Rules.switch``): switch the two hands' second cards, or
+        keep them; the prompt shows both hands as they would be after the switch."""
+        assert q.partner is not None
+        a, b = rnd.boxes[q.box].hands[0].cards, rnd.boxes[q.partner].hands[0].cards
+        yes = self.ask_yes_no(
+            Text.assemble(
+                _("Switch.") + " ",
+                self.boxes_label(rnd, [rnd.boxes[q.box], rnd.boxes[q.partner]]),
+                up,
+                _(": switch the second cards, to make "),
+                cards_text([a[0], b[1]]),
+                _(" and "),
+                cards_text([b[0], a[1]]),
+                "?",
+            )
+        )
+        return "switch" if yes else "keep"
 
     def ask_insurance(
         self, rnd: Round, q: Question, box: Box, up: Text, declined: str = "no-insurance"
@@ -581,7 +616,7 @@ def initial_records(rnd: Round) -> int:
 def play(
     rules: str | Rules = "ro-casino",
     *,
-    boxes: int = 1,
+    boxes: int | None = None,
     bankroll: int = 100_000,
     seed: int | None = None,
     log_path: str | None = None,
@@ -604,6 +639,7 @@ def play(
     """
     use_language(lang)
     table_rules = load_rules(rules)
+    boxes = default_boxes(table_rules, boxes)
     check_options(table_rules, boxes, bankroll, log_path)
     table = PlayerSeat(table_rules, bankroll=bankroll, boxes=boxes, seed=seed, shoe=shoe)
     out = stdout if stdout is not None else sys.stdout
@@ -624,7 +660,7 @@ def play(
 
 def run_game(
     rules: str,
-    boxes: int,
+    boxes: int | None,
     bankroll: int,
     seed: int | None,
     log_path: str | None,

@@ -56,6 +56,8 @@ class TableView(Prompter):
             "   " + _("bet {amount}", amount=money(hand.bet)),
             # the house's stake from free doubles and splits (Free Bet)
             ("   " + _("free bet {amount}", amount=money(hand.free))) if hand.free else "",
+            # Blackjack Switch: its second card came from the pair's other hand
+            ("   " + _("switched")) if hand.switched else "",
         )
 
     def show_table(self, rnd: Round) -> None:
@@ -74,6 +76,10 @@ class TableView(Prompter):
                 changed.append((rec.box, rec.hand))
             elif isinstance(rec, Action) and rec.decision.name == "split":
                 changed += [(rec.box, rec.hand), (rec.box, rec.hand + 1)]
+            elif isinstance(rec, Action) and rec.decision.name == "switch":
+                partner = rnd.partners[rec.box]  # both hands show their new second cards
+                self.say("  " + _("The second cards are switched."))
+                changed += [(rec.box, 0), (partner, 0)]
         changed = sorted(dict.fromkeys(changed))
         q = rnd.question
         for b, i in changed:

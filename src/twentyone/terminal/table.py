@@ -39,6 +39,7 @@ from twentyone.terminal.text import (
     RESULT_WORDS,
     _,
     check_options,
+    default_boxes,
     hand_paid,
     latin_key,
     money,
@@ -454,7 +455,7 @@ def play_shared(
     rules: str | Rules,
     players: list[str],
     *,
-    boxes: int = 1,
+    boxes: int | None = None,
     bankroll: int = 100_000,
     seed: int | None = None,
     log_path: str | None = None,
@@ -471,6 +472,7 @@ def play_shared(
     :class:`~twentyone.engine.errors.TwentyOneError` (translated)."""
     use_language(lang)
     table_rules = load_rules(rules)
+    boxes = default_boxes(table_rules, boxes)
     check_options(table_rules, boxes, bankroll, log_path)
     check_players(table_rules, players, boxes)
     ledger = MemoryLedger()
@@ -504,7 +506,7 @@ def play_shared(
 def run_shared(
     rules: str,
     players: str,
-    boxes: int,
+    boxes: int | None,
     bankroll: int,
     seed: int | None,
     log_path: str | None,

@@ -401,11 +401,25 @@ def stats_lines(s: Stats, start: int, end: int) -> list[str | Text]:
     ]
 
 
+def default_boxes(rules: Rules, boxes: int | None) -> int:
+    """``--boxes``, or where it is not given one box (a switch pair at a switch table).
+
+    >>> from twentyone.engine.rulesets import load_rules
+    >>> default_boxes(load_rules("switch"), None), default_boxes(load_rules("ro-casino"), None)
+    (2, 1)
+    """
+    if boxes is not None:
+        return boxes
+    return 2 if rules.switch else 1
+
+
 def check_options(rules: Rules, boxes: int, bankroll: int, log_path: str | None) -> None:
     """Raise :class:`~twentyone.engine.errors.TwentyOneError` (see :func:`reason`) for a bad
     ``--boxes``, ``--bankroll`` or ``--log`` of ``twentyone play``."""
     if not 1 <= boxes <= rules.boxes_per_player:
         raise BetError("option-boxes", boxes=boxes, table=rules.name, most=rules.boxes_per_player)
+    if rules.switch and boxes % 2:
+        raise BetError("option-boxes-pairs", boxes=boxes, table=rules.name)
     if bankroll < rules.table_min:
         raise BetError("option-bankroll", amount=bankroll, minimum=rules.table_min)
     if log_path is not None:

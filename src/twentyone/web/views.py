@@ -76,6 +76,7 @@ def boxes_view(
                     "cards": [str(c) for c in h.cards],
                     "bet": h.bet,
                     "free": h.free,
+                    "switched": h.switched,
                     "total": total.total,
                     "soft": total.soft,
                     "doubled": h.doubled,
@@ -212,6 +213,8 @@ def turn_view(table: LiveTable, username: str, now: float) -> dict[str, Any] | N
         "kind": q.kind,
         "box": played.box_map[q.box],
         "hand": q.hand,
+        # a switch question's other box (Blackjack Switch), else null
+        "partner": None if q.partner is None else played.box_map[q.partner],
         "actions": list(q.actions) if mine else [],
         "amount_range": list(q.amount_range) if (mine and q.amount_range) else None,
         "deadline": deadline,

@@ -8,18 +8,20 @@ const $ = (id) => document.getElementById(id);
 
 // Keys for decisions: play actions, and y/n for the prompts.
 export const PLAY_KEYS = { h: "hit", s: "stand", d: "double", p: "split", r: "surrender", e: "rescue" };
-export const YES = { insurance: "insure", "even-money": "even-money", surrender: "surrender" };
-export const NO = { insurance: "no-insurance", "even-money": "no-even-money", surrender: "no-surrender" };
+export const YES = { insurance: "insure", "even-money": "even-money", surrender: "surrender", switch: "switch" };
+export const NO = { insurance: "no-insurance", "even-money": "no-even-money", surrender: "no-surrender", switch: "keep" };
 const PROMPTS = {
   insurance: N_("Insurance?"),
   "even-money": N_("Even money for your blackjack?"),
   surrender: N_("Surrender now (half the bet back)?"),
+  switch: N_("Switch the second cards of your two hands?"),
   play: N_("Your move"),
 };
 const LABELS = {
   hit: N_("Hit"), stand: N_("Stand"), double: N_("Double"), split: N_("Split"),
   surrender: N_("Surrender"), "no-surrender": N_("Play on"), rescue: N_("Rescue"), insure: N_("Insure"),
   "no-insurance": N_("No insurance"), "even-money": N_("Even money"), "no-even-money": N_("No"),
+  switch: N_("Switch"), keep: N_("Keep"),
 };
 
 function prompt(kind) {
@@ -62,7 +64,9 @@ export function renderDecision(screen, v, me) {
   const mine = t.player === me;
   $("decision").classList.toggle("mine", mine);
   const at = { box: t.box + 1, hand: t.hand + 1 };
-  const where = t.kind === "play" ? _("box {box}, hand {hand}", at) : _("box {box}", at);
+  const where = t.kind === "play" ? _("box {box}, hand {hand}", at)
+    : t.partner !== null && t.partner !== undefined ? _("boxes {box} and {partner}", { box: t.box + 1, partner: t.partner + 1 })
+    : _("box {box}", at);
   let ask = mine ? prompt(t.kind) : t.kind === "play" ? _("{player} to play", { player: t.player }) : `${t.player}: ${prompt(t.kind)}`;
   if (mine && t.kind === "insurance" && screen.myBoxes(v) > 1) ask = _("Insurance for all your boxes?");
   const hand = t.kind === "play" && v.boxes[t.box] && v.boxes[t.box].hands[t.hand];

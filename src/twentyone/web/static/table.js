@@ -562,6 +562,8 @@ export class TableScreen {
           info.push(el("span", { class: "hand-bet" }, h.doubled ? _("bet {amount} doubled", { amount: money(h.bet) }) : _("bet {amount}", { amount: money(h.bet) })));
           // the house's stake from free doubles and splits (Free Bet)
           if (h.free) info.push(el("span", { class: "hand-free", "data-testid": `free-${i}-${j}` }, _("free bet {amount}", { amount: money(h.free) })));
+          // Blackjack Switch: the hand's second card came from the pair's other hand
+          if (h.switched) info.push(el("span", { class: "hand-switched", "data-testid": `switched-${i}-${j}` }, _("switched")));
           if (h.result) {
             info.push(el("span", { class: `result ${h.result}`, "data-testid": `result-${i}-${j}` }, resultText(h.result)));
             if (h.returned) info.push(el("span", { class: "paid" }, _("paid {amount}", { amount: money(h.returned) })));

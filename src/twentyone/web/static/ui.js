@@ -98,7 +98,7 @@ const DECISIONS = {
   hit: N_("hit"), stand: N_("stand"), double: N_("double"), split: N_("split"),
   surrender: N_("surrender"), "no-surrender": N_("no surrender"), rescue: N_("rescue"), insure: N_("insure"),
   "no-insurance": N_("no insurance"), "even-money": N_("even money"),
-  "no-even-money": N_("no even money"),
+  "no-even-money": N_("no even money"), switch: N_("switch"), keep: N_("keep"),
 };
 
 /** The spelling of a decision for people, in the page's language ("double:500" -> "double 5.00"). */
