@@ -253,7 +253,9 @@ def render() -> str:
         "a start against an enumeration of every draw, their average over the hole card "
         "against the hidden-hole dealer, and a chart by up card (blind to the hole card) "
         "against 10 million simulated rounds; its sum over the starts gives the hidden-hole "
-        "return of the same chart to 1e-12. The round's distribution, the standard deviation, "
+        "return of the same chart to 1e-12; and the optimum's return against four dealer "
+        "starts against engine rounds played by its decisions. The round's distribution, the "
+        "standard deviation, "
         "the PAR sheet and `strategy` (a chart by up card) refuse `hole_card_up` by name.",
         "",
     ]
