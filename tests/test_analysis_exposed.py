@@ -136,13 +136,43 @@ def test_the_exact_edge_of_double_exposure() -> None:
     assert starts[(9, 5)].ev_optimal > starts[(9, 1)].ev_optimal > 0.0
 
 
-def test_what_is_not_priced_with_the_hole_card_up_is_refused_by_name() -> None:
+def test_what_is_not_priced_with_the_hole_card_up_is_refused_by_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from twentyone.analysis import analyze, basic_strategy
+    from twentyone.cli import main
 
     with pytest.raises(RulesError, match="hole_card_up=True"):
         analyze(DE)  # the round's distribution
     with pytest.raises(RulesError, match="hole_card_up=True"):
         basic_strategy(DE)  # a chart by up card
+    assert main(["strategy", "double-exposure", "--format", "html"]) == 2
+    assert "hole_card_up=True" in capsys.readouterr().err
+
+
+def test_the_chart_by_dealer_total_makes_the_games_known_plays(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Wikipedia's Double Exposure article: two ten-value cards are split whenever the dealer
+    has 13 through 16, and a hard 20 is hit against a dealer's 20 (the dealer takes the tie).
+    The chart, played exactly against every dealer start, returns as much as a chart per
+    start, to 0.001%."""
+    from twentyone.analysis import analyze
+    from twentyone.analysis.exposed_chart import dealer_total_chart
+    from twentyone.cli import main
+
+    chart = dealer_total_chart(DE)
+    assert [chart.code("pairs", 10, t) for t in ("12", "13", "14", "15", "16", "17")] == [
+        "S", "P", "P", "P", "P", "S",
+    ]  # fmt: skip
+    assert chart.code("hard", 20, "20") == "H" and chart.code("hard", 20, "19") == "S"
+    assert chart.code("hard", 12, "6") == "S" and chart.code("hard", 16, "17") == "H"
+    r = analyze(DE, outcomes=False)
+    assert chart.ev <= r.ev_optimal
+    assert chart.ev == pytest.approx(r.ev_basic, abs=1e-5)
+    assert main(["strategy", "double-exposure"]) == 0
+    out = capsys.readouterr().out
+    assert "A,9" in out.splitlines()[2] and f"{100 * chart.ev:+.4f}%" in out
 
 
 def _index(card: object) -> int:

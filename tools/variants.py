@@ -19,6 +19,7 @@ from typing import Any
 from twentyone import load_rules
 from twentyone.analysis import analyze
 from twentyone.analysis.advise import advise
+from twentyone.analysis.exposed_chart import dealer_total_chart
 from twentyone.analysis.side_bets import dealer_final_lines, side_bet_price
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "variants.md"
@@ -144,6 +145,7 @@ def render() -> str:
         )
     eights = _edge({"decks": 8})
     dx_basic, dx_optimal = _edge({}, "double-exposure")
+    dx_chart = dealer_total_chart(load_rules("double-exposure"))
     dx_rows = []
     for row in DX_ROWS:
         basic, optimal = _edge(row.changes, "double-exposure")
@@ -177,7 +179,7 @@ def render() -> str:
         "| Blackjack Switch | not yet | | | | |",
         "| Spanish 21 | not yet | | | | |",
         "| `double-exposure` | yes | six languages | `edge` exact (by the dealer's two cards); "
-        "`strategy` refused by name (`hole_card_up`: a chart by up card does not fit) "
+        "`strategy` a chart by the dealer's two-card total (text, JSON), its exact return "
         "| `simulate` with a chart by up card (the textbook's, or "
         "`--strategy`); "
         "the gym's environments (a chart or an agent by up card) | not yet: refused by name "
@@ -222,7 +224,11 @@ def render() -> str:
         "1:1 and winning a tie of blackjacks, the dealer taking every other tie, doubles on "
         "hard 9-11, one split, doubling after it) is played by the engine, the terminal, the web "
         f"table and the simulator. Its exact house edge: **{_pct(dx_basic)}** with a chart "
-        f"per dealer start, {_pct(dx_optimal)} with the composition-dependent optimum.",
+        f"per dealer start, {_pct(dx_optimal)} with the composition-dependent optimum, "
+        f"{_pct(-dx_chart.ev)} with the chart by the dealer's two-card total that "
+        "`twentyone strategy double-exposure` prints (the player's hand against the dealer's "
+        "hard 4 to 20 and soft 12 to 20: each cell the code most of that total's starts take, "
+        "weighted by their chances; played exactly against every start).",
         "",
         "| game | published | ours | source and difference |",
         "|---|---|---|---|",
@@ -256,7 +262,8 @@ def render() -> str:
         "return of the same chart to 1e-12; and the optimum's return against four dealer "
         "starts against engine rounds played by its decisions. The round's distribution, the "
         "standard deviation, "
-        "the PAR sheet and `strategy` (a chart by up card) refuse `hole_card_up` by name.",
+        "the PAR sheet, `strategy` as HTML or PNG and `advise` refuse `hole_card_up` by name; "
+        "`simulate` plays a chart by up card (the textbook's, with a note naming the field).",
         "",
     ]
     return "\n".join(lines)

@@ -95,6 +95,13 @@ def strategy_column(strategy: Strategy, up: int) -> Derived:
     codes = {(False, t): strategy.hard[t][i] for t in HARD_TOTALS}
     codes.update({(True, t): strategy.soft[t][i] for t in SOFT_TOTALS})
     pairs = {a: strategy.pairs[a + 1][i] for a in range(10)}
+    return codes_column(codes, pairs)
+
+
+def codes_column(codes: dict[tuple[bool, int], str], pairs: dict[int, str]) -> Derived:
+    """A column of chart codes by (soft, total) row and by pair value index, as
+    :func:`derive_column` gives one, without action values (``opts`` empty:
+    :func:`played_options` prices it)."""
     return Derived(codes, pairs, _arrays(*_by_total(codes)), {})
 
 

@@ -125,8 +125,8 @@ ANALYSIS_READS: dict[str, str] = {
 ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
     "hole_card_up": (
         False,
-        "a play by both of the dealer's cards: only the returns (edge) price it, by the "
-        "dealer's two-card start",
+        "a play by both of the dealer's cards: only the returns (edge) and the chart by the "
+        "dealer's total (strategy, as text or JSON) price it, by the dealer's two-card start",
     ),
     "double_after_hit": (False, "a double on three cards or more (its hands double on two)"),
     "redoubles": (0, "a doubled hand that may double again (its doubled hands stand)"),
