@@ -237,3 +237,19 @@ def test_the_optimum_against_one_dealer_start_agrees_with_engine_rounds(up: str,
     mean = sum(nets) / len(nets)
     sd = (sum((x - mean) ** 2 for x in nets) / (len(nets) - 1)) ** 0.5
     assert abs(mean - exact) < 4 * sd / len(nets) ** 0.5, (up, hole, exact, mean)
+
+
+def test_edge_prints_the_exact_house_edge_of_double_exposure(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    from twentyone.analysis import analyze
+    from twentyone.cli import main
+
+    assert main(["edge", "double-exposure", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    r = analyze(DE, outcomes=False)
+    assert (data["ev_basic"], data["ev_optimal"]) == (r.ev_basic, r.ev_optimal)
+    assert data["sd"] is None and "hole card face up" in data["notes"][0]
+    assert sum(u["probability"] for u in data["by_upcard"].values()) == pytest.approx(1.0)
