@@ -95,11 +95,12 @@ def test_hole_card_up_needs_a_peek() -> None:
         Rules(decks=8, hole_card_up=True, peek=False)
 
 
-def test_the_exact_analysis_refuses_double_exposure_by_name() -> None:
+def test_the_exact_analysis_prices_the_returns_and_refuses_the_rest_by_name() -> None:
     from twentyone.analysis import analyze
 
+    assert -0.02 < analyze(DE, outcomes=False).ev_optimal < 0.0  # tests/test_analysis_exposed.py
     with pytest.raises(RulesError, match="hole_card_up=True"):
-        analyze(DE, outcomes=False)
+        analyze(DE)  # the round's distribution
     # the tie rules alone (the hole card hidden) are priced; the distribution refuses them
     with pytest.raises(RulesError, match=r"ties='dealer'.*distribution"):
         analyze(DE.replace(hole_card_up=False))

@@ -161,6 +161,12 @@ def analyze(
 
     start = time.perf_counter()
     r = _rules(rules)
+    if r.hole_card_up and pieces is None:  # both dealer cards seen: priced by dealer start
+        from twentyone.analysis.exposed import exposed_report
+
+        if outcomes:
+            Context.of(r, boxes, shoe)  # refused by name: hole_card_up (ANALYSIS_REFUSES)
+        return exposed_report(r, boxes, shoe)
     ctx = Context.of(r, boxes, shoe)
     if outcomes:
         ctx.refuse_push22("outcomes")

@@ -88,6 +88,23 @@ def _options(ctx: Context, up: int, node: int, solved: Solved, pbj: float) -> di
     return out
 
 
+def strategy_column(strategy: Strategy, up: int) -> Derived:
+    """The column of ``strategy`` (a chart by up card) for ``up`` as :func:`derive_column`
+    gives one, without action values (``opts`` empty: :func:`played_options` prices it)."""
+    i = UPS.index(up)
+    codes = {(False, t): strategy.hard[t][i] for t in HARD_TOTALS}
+    codes.update({(True, t): strategy.soft[t][i] for t in SOFT_TOTALS})
+    pairs = {a: strategy.pairs[a + 1][i] for a in range(10)}
+    return codes_column(codes, pairs)
+
+
+def codes_column(codes: dict[tuple[bool, int], str], pairs: dict[int, str]) -> Derived:
+    """A column of chart codes by (soft, total) row and by pair value index, as
+    :func:`derive_column` gives one, without action values (``opts`` empty:
+    :func:`played_options` prices it)."""
+    return Derived(codes, pairs, _arrays(*_by_total(codes)), {})
+
+
 @dataclass(frozen=True)
 class Derived:
     """One up card's chart column as derived over a shoe: the codes by row (``codes``), by
@@ -176,7 +193,7 @@ def _by_total(codes: dict[tuple[bool, int], str]) -> tuple[dict[int, str], dict[
     )
 
 
-def _played_options(ctx: Context, up: int, col: Derived) -> dict[tuple[int, int], dict[str, float]]:
+def played_options(ctx: Context, up: int, col: Derived) -> dict[tuple[int, int], dict[str, float]]:
     """Each two-card hand's action values over ``ctx``'s shoe, the split's where the column
     splits (by the column's chart)."""
     base = up_base(ctx, up)
@@ -196,11 +213,26 @@ def _played_options(ctx: Context, up: int, col: Derived) -> dict[tuple[int, int]
 def basic_column(ctx: Context, up: int) -> Column:
     """The chart column for up card ``up`` (derived over the rules' full shoe) played exactly
     over ``ctx``'s shoe."""
-    nodes = ctx.nodes
     col = derive_column(ctx.full(), up)
-    opts = col.opts if ctx.is_full else _played_options(ctx, up, col)
+    opts = col.opts if ctx.is_full else played_options(ctx, up, col)
     codes, pairs, chart = col.codes, col.pairs, col.chart
     hard, soft = _by_total(codes)
+    total, values, actions = play_column(ctx, up, col, opts)
+    # free stakes, ties the dealer takes: the moments' kernels know neither (FREE_REFUSED)
+    unpriced = ctx.has_free or ctx.has_ties
+    m2 = 0.0 if unpriced else column_second_moment(ctx, up, chart, codes, pairs, opts)
+    by_pair = {a + 1: c for a, c in pairs.items()}
+    return Column(hard, soft, by_pair, total, values, m2, actions, chart)
+
+
+def play_column(
+    ctx: Context, up: int, col: Derived, opts: dict[tuple[int, int], dict[str, float]]
+) -> tuple[float, dict[tuple[int, int], float], dict[tuple[int, int], tuple[str, str]]]:
+    """The return of a chart column ``col`` against ``up`` over ``ctx``'s shoe given each
+    two-card hand's action values ``opts`` (:func:`played_options`), each hand's value and
+    the action taken on it (see :class:`Column`)."""
+    nodes = ctx.nodes
+    codes, pairs = col.codes, col.pairs
     base = up_base(ctx, up)
     total = 0.0
     values: dict[tuple[int, int], float] = {}
@@ -226,11 +258,7 @@ def basic_column(ctx: Context, up: int) -> Column:
             v += top_offset(ctx, up, pbj)
         values[(a, b)] = v
         total += p * v
-    # free stakes, ties the dealer takes: the moments' kernels know neither (FREE_REFUSED)
-    unpriced = ctx.has_free or ctx.has_ties
-    m2 = 0.0 if unpriced else column_second_moment(ctx, up, chart, codes, pairs, opts)
-    by_pair = {a + 1: c for a, c in pairs.items()}
-    return Column(hard, soft, by_pair, total, values, m2, actions, chart)
+    return total, values, actions
 
 
 class _Codes(NamedTuple):

@@ -24,6 +24,7 @@ from twentyone.analysis.dealer import (
     blackjack_card,
     dealer_dists,
     standing_table,
+    start_stands,
     with_bust,
 )
 from twentyone.analysis.player import (
@@ -122,7 +123,11 @@ ANALYSIS_READS: dict[str, str] = {
 #: Fields whose other values the analysis refuses (a :class:`RulesError` from
 #: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
 ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
-    "hole_card_up": (False, "a play by both of the dealer's cards (its tables are by up card)"),
+    "hole_card_up": (
+        False,
+        "a play by both of the dealer's cards: only the returns (edge) and the chart by the "
+        "dealer's total (strategy, as text or JSON) price it, by the dealer's two-card start",
+    ),
     "double_after_hit": (False, "a double on three cards or more (its hands double on two)"),
     "redoubles": (0, "a doubled hand that may double again (its doubled hands stand)"),
     "rescue": (False, "a doubled hand surrendered (its doubled hands stand)"),
@@ -247,12 +252,24 @@ class Context:
     free_splits: int = 0  # Rules.free_splits_mask: pairs (by card value) split free
     ties_lose: bool = False  # Rules.ties == "dealer": a tie of totals is lost
     bj_tie: float = 0.0  # a blackjack against the dealer's: 0 push, bj_pays won, -1 lost
+    hole: int = -1  # the dealer's known hole card (Rules.hole_card_up; see exposed()), or -1
 
     @classmethod
-    def of(cls, rules: Rules, boxes: int = 1, shoe: Sequence[int] | None = None) -> Context:
+    def of(
+        cls,
+        rules: Rules,
+        boxes: int = 1,
+        shoe: Sequence[int] | None = None,
+        *,
+        exposed: bool = False,
+    ) -> Context:
         """The context of ``rules`` dealing from ``shoe`` (counts of A, 2..9, ten-value before
-        the round's cards come out; default: the rules' full shoe)."""
+        the round's cards come out; default: the rules' full shoe). ``exposed``: the caller
+        prices a face-up hole card by :meth:`exposed` contexts (:mod:`~twentyone.analysis.
+        exposed`); else such rules are refused (:data:`ANALYSIS_REFUSES`)."""
         for name, (priced, lacks) in ANALYSIS_REFUSES.items():
+            if name == "hole_card_up" and exposed:
+                continue
             if getattr(rules, name) != priced:
                 value = getattr(rules, name)
                 if name in NOT_SIMULATED:
@@ -301,6 +318,26 @@ class Context:
             bj_tie=(0.0, float(f[F_BJ]), -1.0)[int(p[P_BJ_TIES])],
         )
 
+    def exposed(self, hole: int) -> Context:
+        """This context with the dealer's hole card ``hole`` (a value index) known and out of
+        the shoe (Double Exposure, ``Rules.hole_card_up``): the dealer's tables draw to both
+        cards, no drawn card makes a dealer blackjack (a two-card one is settled before play,
+        :mod:`~twentyone.analysis.exposed`), and the values are those of a dealer known not to
+        hold one (as with a peek). ``shoe`` is the shoe less the hole card, ``is_full`` and
+        :meth:`full` read the full shoe less it."""
+        shoe = list(self.shoe)
+        shoe[hole] -= 1
+        return replace(
+            self,
+            shoe=check_shoe(shoe),
+            hole=hole,
+            peek=True,
+            f1=0.0,
+            f2=0.0,
+            f1s=0.0,
+            f2s=0.0,
+        )
+
     @property
     def nodes(self) -> Nodes:
         return player_nodes(self.decks)
@@ -309,17 +346,22 @@ class Context:
         """The shoe the round is dealt from (a new array)."""
         return np.array(self.shoe, dtype=np.int64)
 
+    def _full_shoe(self) -> tuple[int, ...]:
+        """The rules' full shoe (less the known hole card where there is one)."""
+        shoe = full_shoe(self.rules)
+        if self.hole < 0:
+            return shoe
+        return tuple(n - (v == self.hole) for v, n in enumerate(shoe))
+
     @property
     def is_full(self) -> bool:
-        """Whether the shoe is the rules' full, fresh shoe."""
-        return self.shoe == full_shoe(self.rules)
+        """Whether the shoe is the rules' full, fresh shoe (less a known hole card)."""
+        return self.shoe == self._full_shoe()
 
     def full(self) -> Context:
         """The same rules over the full shoe (where basic strategy is derived)."""
         return (
-            self
-            if self.is_full
-            else replace(self, decks=self.rules.decks, shoe=full_shoe(self.rules))
+            self if self.is_full else replace(self, decks=self.rules.decks, shoe=self._full_shoe())
         )
 
     def can_double(self, total: int, soft: bool) -> bool:
@@ -476,10 +518,16 @@ class DistCache:
     table: DealerTable
     dists: FloatArray
     done: BoolArray
+    stands: int = -1  # a known two-card start the dealer stands on: its outcome (0-4)
 
     def compute(self, rows: IntArray) -> None:
         """Compute the rows ``rows`` (distinct, none done yet)."""
-        if rows.size:
+        if rows.size and self.stands >= 0:  # one outcome, wherever the cards can be out
+            ok = (self.shoe[None, :] - self.keys[rows] >= 0).all(axis=1)
+            self.dists[rows] = 0.0
+            self.dists[rows, self.stands] = np.where(ok, 1.0, 0.0)
+            self.done[rows] = True
+        elif rows.size:
             t = self.table
             d, ok = dealer_dists(self.shoe, self.keys[rows], t.parent, t.fac, t.ways, t.bucket)
             if self.dists.shape[1] == 8:  # push22: the bust's column holds P(22) so far
@@ -504,24 +552,34 @@ def _dists(
     hands_by_pair: tuple[int, ...],
     up: int,
     push22: bool = False,
+    hole: int = -1,
 ) -> DistCache:
     sets = removed_sets(decks, hands_by_pair)
     shoe = np.array(shoe0, dtype=np.int64)
     shoe[up] -= 1
     n = sets.keys.shape[0]
     width = 8 if push22 else 7  # push22: P(22) in TWENTY_TWO (7), the bust (5) 23 or more
+    stands = -1 if hole < 0 else start_stands(up, hole, h17_from)
+    if hole >= 0 and stands < 0:  # a known start the dealer draws to
+        table = standing_table(up, h17_from, push22, hole)
+    else:  # (a known start the dealer stands on: this table is not read)
+        table = standing_table(up, h17_from, push22)
     return DistCache(
         shoe,
         sets.keys,
-        standing_table(up, h17_from, push22),
+        table,
         np.zeros((n, width)),
         np.zeros(n, dtype=np.bool_),
+        stands,
     )
 
 
 def up_dists(ctx: Context, up: int) -> DistCache:
-    """The (cached) dealer probabilities of up card ``up``."""
-    return _dists(ctx.decks, ctx.shoe, ctx.h17_from, ctx.hands_by_pair, up, ctx.push22)
+    """The (cached) dealer probabilities of up card ``up`` (with a known hole card: of the
+    two cards)."""
+    if ctx.hole < 0:
+        return _dists(ctx.decks, ctx.shoe, ctx.h17_from, ctx.hands_by_pair, up, ctx.push22)
+    return _dists(ctx.decks, ctx.shoe, ctx.h17_from, ctx.hands_by_pair, up, ctx.push22, ctx.hole)
 
 
 def base_table(
@@ -603,7 +661,7 @@ def run_solve(
     zero = np.zeros(nodes.size, dtype=np.int64)
     d_in, ds_in = dec if dec is not None else (zero, zero)
     rules = PlayRules(
-        blackjack_card(up),
+        blackjack_card(up) if ctx.hole < 0 else -1,  # a known hole card: no blackjack to come
         ctx.peek,
         ctx.f1s if split else ctx.f1,
         ctx.f2s if split else ctx.f2,

@@ -62,10 +62,15 @@ MAX_SIZE = 16
 _WEIGHTS = np.arange(1, 11, dtype=np.int64)  # each value index's blackjack value
 
 
-def _totals(up: int, counts: IntArray) -> tuple[IntArray, BoolArray]:
-    """The dealer's best total and softness for rows of value ``counts`` drawn to ``up``."""
+def _totals(up: int, counts: IntArray, hole: int = -1) -> tuple[IntArray, BoolArray]:
+    """The dealer's best total and softness for rows of value ``counts`` drawn to ``up`` (and
+    to a known hole card ``hole`` where it is one: ``-1`` for none)."""
     hard = up + 1 + counts @ _WEIGHTS
-    soft = ((up == ACE) | (counts[:, ACE] > 0)) & (hard + 10 <= 21)
+    aces = (up == ACE) | (counts[:, ACE] > 0)
+    if hole >= 0:
+        hard = hard + hole + 1
+        aces = aces | (hole == ACE)
+    soft = aces & (hard + 10 <= 21)
     return np.where(soft, hard + 10, hard), soft
 
 
@@ -78,11 +83,14 @@ def _merged(counts: IntArray, ways: FloatArray) -> tuple[IntArray, FloatArray]:
     return counts[first], np.asarray(summed, dtype=np.float64)
 
 
-def _final_multisets(up: int, h17_from: int) -> tuple[IntArray, FloatArray]:
+def _final_multisets(up: int, h17_from: int, hole: int = -1) -> tuple[IntArray, FloatArray]:
     """Every multiset of values the dealer can end with under ``up`` (one row of counts
     each) and its number of orderings the drawing rule allows (no stop before the last
     card): a breadth-first walk, one card more at each level (``h17_from``: the fewest cards
-    with which the dealer hits a soft 17, 0 for never: ``Rules.soft_17_hit_from``)."""
+    with which the dealer hits a soft 17, 0 for never: ``Rules.soft_17_hit_from``; ``hole``:
+    the dealer's second card, known, drawn to before the first card counted: a start the dealer
+    stands on has no final here, see :func:`start_stands`)."""
+    held = 1 if hole < 0 else 2  # the dealer's cards before the first one drawn
     draws = np.array(
         [
             [
@@ -99,8 +107,8 @@ def _final_multisets(up: int, h17_from: int) -> tuple[IntArray, FloatArray]:
     while front.shape[0]:
         grown = (front[:, None, :] + step[None, :, :]).reshape(-1, 10)
         ways = np.repeat(front_ways, 10)
-        total, soft = _totals(up, grown)
-        more = draws[total, soft.astype(np.int64), 1 + grown.sum(axis=1)]
+        total, soft = _totals(up, grown, hole)
+        more = draws[total, soft.astype(np.int64), held + grown.sum(axis=1)]
         ended, ended_ways = _merged(grown[~more], ways[~more])
         finals.append(ended)
         finals_ways.append(ended_ways)
@@ -123,7 +131,41 @@ def dealer_table(up: int, h17_from: int) -> DealerTable:
     >>> int(t.bucket[(t.fac == 0 * MAX_RUN + 1) & (t.parent < 0)][0]) == 1 * 7 + BLACKJACK
     True
     """
-    counts, ways = _final_multisets(up, h17_from)
+    return _build_table(up, h17_from, -1)
+
+
+@memo(64, table=True)
+def start_table(up: int, hole: int, h17_from: int) -> DealerTable:
+    """:func:`dealer_table` for a dealer whose two cards ``up`` and ``hole`` are both known
+    (Double Exposure, ``Rules.hole_card_up``): the finals are the cards drawn to them, never a
+    blackjack (a two-card blackjack is known before play and has no table). The dealer must
+    draw to the start (:func:`start_stands` is ``-1``).
+
+    >>> t = start_table(9, 5, 0)  # ten and six: every final draws a card at least
+    >>> int(t.finals) > 0, bool(((t.bucket[t.bucket >= 0] % 7) != BLACKJACK).all())
+    (True, True)
+    """
+    if start_stands(up, hole, h17_from) >= 0:
+        raise AssertionError("the dealer stands on this start")
+    return _build_table(up, h17_from, hole)
+
+
+def start_stands(up: int, hole: int, h17_from: int) -> int:
+    """The outcome (0-4 = 17..21) where the dealer stands on the two cards ``up`` and
+    ``hole`` (neither a blackjack), else -1 (the dealer draws).
+
+    >>> start_stands(9, 6, 0), start_stands(9, 5, 0), start_stands(0, 5, 1), start_stands(0, 5, 0)
+    (0, -1, -1, 0)
+    """
+    hard = up + hole + 2
+    soft = ACE in (up, hole) and hard + 10 <= 21
+    total = hard + 10 if soft else hard
+    return -1 if dealer_draws(total, soft, 2, h17_from) else total - 17
+
+
+def _build_table(up: int, h17_from: int, hole: int) -> DealerTable:
+    """The trie of :func:`dealer_table` (``hole``: of :func:`start_table`, -1 for none)."""
+    counts, ways = _final_multisets(up, h17_from, hole)
     n, size = counts.shape[0], counts.sum(axis=1)
     if counts.max() >= MAX_RUN or size.max() >= MAX_SIZE:
         raise AssertionError("dealer hand too long for the tables")
@@ -149,9 +191,10 @@ def dealer_table(up: int, h17_from: int) -> DealerTable:
     parent[node_at[at]] = above
     fac = np.zeros(nodes, dtype=np.int64)
     fac[node_at[at]] = path[at]
-    total, _ = _totals(up, counts)
+    total, _ = _totals(up, counts, hole)
     outcome = np.where(total > 21, BUST, total - 17)
-    outcome = np.where((size == 1) & (total == 21), BLACKJACK, outcome)
+    if hole < 0:  # with a known hole card no drawn card makes a blackjack
+        outcome = np.where((size == 1) & (total == 21), BLACKJACK, outcome)
     ends = node_at[np.arange(n), length - 1]
     node_ways = np.zeros(nodes)
     node_ways[ends] = ways
@@ -160,7 +203,7 @@ def dealer_table(up: int, h17_from: int) -> DealerTable:
     return DealerTable(parent, fac, node_ways, bucket, n)
 
 
-def hard_totals(t: DealerTable, up: int) -> IntArray:
+def hard_totals(t: DealerTable, up: int, hole: int = -1) -> IntArray:
     """Each node's hard total: the up card's value and the values along its path (a final's
     total where it busts: a soft ace counts one there).
 
@@ -171,21 +214,23 @@ def hard_totals(t: DealerTable, up: int) -> IntArray:
     value, count = t.fac // MAX_RUN + 1, t.fac % MAX_RUN
     out = np.zeros(t.parent.shape[0], dtype=np.int64)
     for i, (p, add) in enumerate(zip(t.parent.tolist(), (value * count).tolist(), strict=True)):
-        out[i] = (up + 1 if p < 0 else out[p]) + add  # a parent comes before its children
+        start = up + 1 if hole < 0 else up + hole + 2
+        out[i] = (start if p < 0 else out[p]) + add  # a parent comes before its children
     return out
 
 
 @memo(64, table=True)
-def standing_table(up: int, h17_from: int, push22: bool = False) -> DealerTable:
+def standing_table(up: int, h17_from: int, push22: bool = False, hole: int = -1) -> DealerTable:
     """:func:`dealer_table` without the final multisets that bust (their nodes are about half
     the table): :func:`dealer_dists` over it gives every outcome but the bust, whose chance is
     what the others leave (:func:`with_bust`). Still depth first (a subset closed under
     parents). ``push22``: the finals of exactly 22 are kept, in the bust's column (5), so that
-    :func:`dealer_dists` gives P(22) there and :func:`with_bust` then P(23 or more)."""
-    t = dealer_table(up, h17_from)
+    :func:`dealer_dists` gives P(22) there and :func:`with_bust` then P(23 or more).
+    ``hole``: of :func:`start_table` (a known hole card), -1 for none."""
+    t = dealer_table(up, h17_from) if hole < 0 else start_table(up, hole, h17_from)
     keep = (t.bucket >= 0) & (t.bucket % 7 != BUST)
     if push22:
-        keep |= (t.bucket >= 0) & (hard_totals(t, up) == 22)
+        keep |= (t.bucket >= 0) & (hard_totals(t, up, hole) == 22)
     for _ in range(MAX_SIZE):  # the kept nodes' parents, a level at a time
         up_one = t.parent[keep & (t.parent >= 0)]
         if keep[up_one].all():
@@ -271,6 +316,38 @@ def dealer_distribution(shoe: IntArray, up: int, h17_from: int, push22: bool = F
     wide: FloatArray = np.append(out, p22)
     wide[BUST] -= p22
     return wide
+
+
+def start_distribution(
+    shoe: IntArray, up: int, hole: int, h17_from: int, push22: bool = False
+) -> FloatArray:
+    """:func:`dealer_distribution` for a dealer whose two cards ``up`` and ``hole`` are known
+    (``shoe``: the cards left after both and any others seen): a two-card blackjack is the
+    blackjack outcome, a start the dealer stands on its own total.
+
+    >>> from twentyone.analysis.shoe_counts import fresh_counts
+    >>> left = fresh_counts(1) - np.eye(10, dtype=np.int64)[9] - np.eye(10, dtype=np.int64)[5]
+    >>> d = start_distribution(left, 9, 5, 0)  # ten and six: draws once at least
+    >>> round(float(d.sum()), 12), float(d[BLACKJACK]), float(start_distribution(left, 9, 6, 0)[0])
+    (1.0, 0.0, 1.0)
+    """
+    out = np.zeros(8 if push22 else 7)
+    if blackjack_card(up) == hole:
+        out[BLACKJACK] = 1.0
+        return out
+    stands = start_stands(up, hole, h17_from)
+    if stands >= 0:
+        out[stands] = 1.0
+        return out
+    t = start_table(up, hole, h17_from)
+    comp = np.ascontiguousarray(shoe, dtype=np.int64)
+    out[:7] = dealer_dists(comp, _NO_CARDS, t.parent, t.fac, t.ways, t.bucket)[0][0]
+    if push22:
+        s = standing_table(up, h17_from, True, hole)
+        p22 = float(dealer_dists(comp, _NO_CARDS, s.parent, s.fac, s.ways, s.bucket)[0][0][BUST])
+        out[TWENTY_TWO] = p22
+        out[BUST] -= p22
+    return out
 
 
 def blackjack_card(up: int) -> int:

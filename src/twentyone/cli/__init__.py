@@ -164,8 +164,12 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
             raise TwentyOneError(
                 "unwritable-output", path=args.output, reason=f"no folder {folder!r}"
             )
-    chart = basic_strategy(rules, boxes=args.boxes)
-    out = render(chart, args.format, title=f"Basic strategy: {rules.name}")
+    out: str | bytes
+    if rules.hole_card_up:  # both dealer cards seen: a chart by the dealer's total
+        out = _exposed_chart(rules, args)
+    else:
+        chart = basic_strategy(rules, boxes=args.boxes)
+        out = render(chart, args.format, title=f"Basic strategy: {rules.name}")
     if isinstance(out, bytes) and not args.output and not sys.stdout.isatty():
         # `strategy --format png > chart.png`: the image is what goes to the file or pipe
         sys.stdout.flush()
@@ -185,6 +189,25 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
     else:
         print(out, end="")
     return 0
+
+
+def _exposed_chart(rules: object, args: argparse.Namespace) -> str:
+    """The chart by dealer total of rules with the hole card face up, as text or JSON
+    (:mod:`twentyone.analysis.exposed_chart`); other formats refused naming the field."""
+    from twentyone.analysis.exposed_chart import dealer_total_chart
+    from twentyone.engine.errors import RulesError
+    from twentyone.engine.rules import Rules
+
+    assert isinstance(rules, Rules)
+    if args.format not in ("text", "json"):
+        raise RulesError(
+            "analysis-refuses",
+            field="hole_card_up",
+            value=rules.hole_card_up,
+            lacks="its chart by the dealer's total is printed as text or JSON only",
+        )
+    chart = dealer_total_chart(rules, args.boxes)
+    return chart.text() if args.format == "text" else chart.to_json()
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:

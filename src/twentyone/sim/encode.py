@@ -166,11 +166,14 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     >>> encode_rules(Rules(decks=6, redoubles=2))
     Traceback (most recent call last):
     ...
-    twentyone.engine.errors.RulesError: redoubles=2: the simulator does not play this yet (its doubled hands stand on their one card); the engine plays it (terminal, web table, replay)
+    twentyone.engine.errors.RulesError: redoubles=2: the simulator does not play this yet (its \
+doubled hands stand on their one card); the engine plays it (terminal, web table, replay)
     >>> encode_rules(Rules(decks=6, switch=True, even_money=False))
     Traceback (most recent call last):
     ...
-    twentyone.engine.errors.RulesError: switch=True: the simulator does not play this yet (a box's pair and the switch decision: its kernels play each box alone, by a chart); the engine plays it (terminal, web table, replay)
+    twentyone.engine.errors.RulesError: switch=True: the simulator does not play this yet (a \
+box's pair and the switch decision: its kernels play each box alone, by a chart); the engine \
+plays it (terminal, web table, replay)
     """
     for name, (played, lacks) in SIM_REFUSES.items():
         if getattr(rules, name) != played:
