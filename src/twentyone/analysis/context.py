@@ -123,7 +123,11 @@ ANALYSIS_READS: dict[str, str] = {
 #: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
 ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
     "hole_card_up": (False, "a play by both of the dealer's cards (its tables are by up card)"),
-    "switch": (False, "a pair of boxes and the switch decision: it prices one box's hand"),
+    "switch": (
+        False,
+        "a pair of boxes and the switch decision: only the returns (edge) and the chart "
+        "(strategy) price it, by analysis.switch",
+    ),
 }
 #: Of :data:`ANALYSIS_REFUSES`, the fields the simulator refuses too (its message says so).
 NOT_SIMULATED = ("switch",)

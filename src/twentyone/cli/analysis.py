@@ -109,6 +109,8 @@ def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
 
     assert isinstance(rules, Rules)
     shoe = _shoe_arg(rules, args)
+    if rules.switch:  # the returns alone, per hand of the pair (analysis.switch)
+        return analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)
     ctx = Context.of(rules, args.boxes, shoe)
     if ctx.push22 or ctx.has_free or ctx.has_ties:  # the returns alone
         return analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)  # (no distribution)
