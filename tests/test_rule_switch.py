@@ -215,7 +215,7 @@ def test_the_fast_paths_refuse_switch_by_name() -> None:
 
     for make in (
         lambda: encode_rules(SWITCH),
-        lambda: analyze(SWITCH, outcomes=False),
+        lambda: analyze(SWITCH),  # the returns alone are priced: analysis.switch
         lambda: BlackjackEnv(SWITCH),
         lambda: TableEnv(SWITCH),
         lambda: BlackjackVectorEnv(1, SWITCH),

@@ -77,7 +77,9 @@ def _rules(rules: Rules | str) -> Rules:
 
 
 def basic_strategy(rules: Rules | str, boxes: int = 1) -> Strategy:
-    """The total-dependent basic-strategy chart of ``rules``, derived from the exact analysis.
+    """The total-dependent basic-strategy chart of ``rules``, derived from the exact analysis
+    (at a switch table: each hand's play once its pair has switched or kept; the switch itself
+    is decided by the hands' returns, :func:`twentyone.analysis.switch.switches`).
 
     >>> from twentyone import load_rules
     >>> s = basic_strategy(load_rules("6D S17 DAS SPL3 NS"))
@@ -88,6 +90,10 @@ def basic_strategy(rules: Rules | str, boxes: int = 1) -> Strategy:
     from twentyone.analysis.context import Context
 
     r = _rules(rules)
+    if r.switch:  # each hand's play once the pair has switched or kept (analysis.switch)
+        from twentyone.analysis.switch import switch_context
+
+        return chart(switch_context(r, boxes), r.name)
     return chart(Context.of(r, boxes), r.name)
 
 
@@ -167,6 +173,12 @@ def analyze(
         if outcomes:
             Context.of(r, boxes, shoe)  # refused by name: hole_card_up (ANALYSIS_REFUSES)
         return exposed_report(r, boxes, shoe)
+    if r.switch and pieces is None:  # a pair of boxes and its switch: analysis.switch
+        from twentyone.analysis.switch import switch_report
+
+        if outcomes:
+            Context.of(r, boxes, shoe)  # refused by name: switch (ANALYSIS_REFUSES)
+        return switch_report(r, boxes, shoe)
     ctx = Context.of(r, boxes, shoe)
     if outcomes:
         ctx.refuse_push22("outcomes")

@@ -131,7 +131,11 @@ ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
     "double_after_hit": (False, "a double on three cards or more (its hands double on two)"),
     "redoubles": (0, "a doubled hand that may double again (its doubled hands stand)"),
     "rescue": (False, "a doubled hand surrendered (its doubled hands stand)"),
-    "switch": (False, "a pair of boxes and the switch decision: it prices one box's hand"),
+    "switch": (
+        False,
+        "a pair of boxes and the switch decision: only the returns (edge) and the chart "
+        "(strategy) price it, by analysis.switch",
+    ),
 }
 #: Of :data:`ANALYSIS_REFUSES`, the fields the simulator refuses too (its message says so).
 NOT_SIMULATED = ("switch",)

@@ -109,7 +109,7 @@ def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
 
     assert isinstance(rules, Rules)
     shoe = _shoe_arg(rules, args)
-    if rules.hole_card_up:  # both dealer cards seen: the returns alone (analysis.exposed)
+    if rules.hole_card_up or rules.switch:  # the returns alone (analysis.exposed, .switch)
         return analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)
     ctx = Context.of(rules, args.boxes, shoe)
     if ctx.push22 or ctx.has_free or ctx.has_ties:  # the returns alone
