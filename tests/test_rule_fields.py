@@ -16,7 +16,7 @@ from twentyone.engine.cards import parse_cards
 from twentyone.engine.errors import RulesError
 from twentyone.engine.rules import Rules
 from twentyone.engine.sidebets import SideBet
-from twentyone.sim.encode import SIM_IGNORES, encode_rules
+from twentyone.sim.encode import SIM_IGNORES, SIM_REFUSES, encode_rules
 
 FIELDS = [f.name for f in dataclasses.fields(Rules)]
 
@@ -24,6 +24,7 @@ FIELDS = [f.name for f in dataclasses.fields(Rules)]
 CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "name": ("other", {}),
     "decks": (2, {}),
+    "deck": ("spanish", {}),
     "shuffle": ("continuous", {}),
     "penetration": (Fraction(1, 2), {}),
     "dealer_hits_soft_17": (True, {}),
@@ -82,7 +83,7 @@ def _analysis_view(rules: Rules) -> tuple[Any, ...]:
 
 
 def _sim_view(rules: Rules) -> tuple[Any, ...]:
-    p, f = encode_rules(rules)
+    p, f = encode_rules(rules)  # the simulator's: refusing what its kernels cannot play
     return tuple(p.tolist()), tuple(f.tolist())
 
 
@@ -110,7 +111,14 @@ def test_the_analysis_reads_or_declares_every_field(field: str) -> None:
 @pytest.mark.parametrize("field", FIELDS)
 def test_the_simulator_encodes_or_declares_every_field(field: str) -> None:
     a, b = _pair(field)
-    if field in SIM_IGNORES:
+    assert not (field in SIM_IGNORES and field in SIM_REFUSES), field
+    if field in SIM_REFUSES:
+        # the value it plays is the default; the other is refused, naming the field
+        assert getattr(a, field) == SIM_REFUSES[field][0]
+        _sim_view(a)
+        with pytest.raises(RulesError, match=field):
+            _sim_view(b)
+    elif field in SIM_IGNORES:
         assert _sim_view(a) == _sim_view(b), f"{field}: declared irrelevant, yet encoded"
     else:
         assert _sim_view(a) != _sim_view(b), f"{field}: neither encoded nor declared irrelevant"
@@ -125,7 +133,14 @@ def test_the_analysis_reads_the_one_compiled_form(field: str) -> None:
     # the analysis builds its Context from the same vectors the simulator's kernel reads, so
     # every field it reads is in them
     a, b = _pair(field)
-    assert _sim_view(a) != _sim_view(b), field
+    assert _compiled_view(a) != _compiled_view(b), field
+
+
+def _compiled_view(rules: Rules) -> tuple[Any, ...]:
+    from twentyone.engine.compiled import encode_rules as compiled
+
+    p, f = compiled(rules)
+    return tuple(p.tolist()), tuple(f.tolist())
 
 
 def test_the_kernels_predicates_are_the_engines_functions() -> None:

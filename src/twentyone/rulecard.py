@@ -69,7 +69,29 @@ def _upcards(upcards: tuple[str, ...], w: Words) -> str:
 
 # ---------------------------------------------------------------------------- sections
 def _game(r: Rules, w: Words) -> list[str]:
-    if r.shuffle == "continuous":
+    p = r.penetration
+    if r.deck == "spanish" and r.shuffle == "continuous":
+        shoe = w._n(
+            "{n} Spanish deck of 48 cards (the four tens taken out, the jacks, queens and kings "
+            "kept) in a continuous shuffling machine: the cards of every round go back into the "
+            "machine, so each round is dealt from a full shoe.",
+            "{n} Spanish decks of 48 cards (each deck's four tens taken out, the jacks, queens "
+            "and kings kept) in a continuous shuffling machine: the cards of every round go back "
+            "into the machine, so each round is dealt from a full shoe.",
+            r.decks,
+        )
+    elif r.deck == "spanish":
+        shoe = w._n(
+            "{n} Spanish deck of 48 cards (the four tens taken out, the jacks, queens and kings "
+            "kept) dealt from a shoe, with a cut card at {cut} of the shoe: when it comes out, "
+            "the round is finished and the cards are shuffled before the next round.",
+            "{n} Spanish decks of 48 cards (each deck's four tens taken out, the jacks, queens "
+            "and kings kept) dealt from a shoe, with a cut card at {cut} of the shoe: when it "
+            "comes out, the round is finished and the cards are shuffled before the next round.",
+            r.decks,
+            cut=f"{p.numerator}/{p.denominator}",
+        )
+    elif r.shuffle == "continuous":
         shoe = w._n(
             "{n} deck of 52 cards in a continuous shuffling machine: the cards of every round go "
             "back into the machine, so each round is dealt from a full shoe.",
@@ -78,7 +100,6 @@ def _game(r: Rules, w: Words) -> list[str]:
             r.decks,
         )
     else:
-        p = r.penetration
         shoe = w._n(
             "{n} deck of 52 cards dealt from a shoe, with a cut card at {cut} of the shoe: when "
             "it comes out, the round is finished and the cards are shuffled before the next "

@@ -41,7 +41,7 @@ FloatArray = npt.NDArray[np.float64]
 # the int64 parameter vector
 P_DECKS = 0  # decks in the shoe
 P_CONTINUOUS = 1  # 1: a full shoe every round; 0: a cut card
-P_CUT = 2  # cards dealt before the cut card is out: int(52 * decks * penetration)
+P_CUT = 2  # cards dealt before the cut card is out: int(shoe size * penetration)
 P_H17 = 3  # the fewest cards with which the dealer hits a soft 17 (0: never; 2: H17)
 P_HOLE = 4  # the dealer takes a hole card in the initial deal
 P_PEEK = 5  # the dealer peeks under an ace or a ten
@@ -65,7 +65,8 @@ P_FREE_DOUBLES = 22  # bit t: the house stakes the double of a hard two-card t (
 P_FREE_SPLITS = 23  # bit v: the house stakes the split of a pair of value v (1 ace, 10 ten)
 P_TIES = 24  # 1: the dealer takes a tie of totals (Double Exposure); 0: it pushes
 P_BJ_TIES = 25  # a blackjack against a dealer blackjack: 0 push, 1 the player's, 2 the dealer's
-P_SIZE = 26  # length of the vector
+P_SPANISH = 26  # 1: Spanish decks (48 cards, no ten-spots); 0: standard decks
+P_SIZE = 27  # length of the vector
 
 # the float64 parameter vector
 F_BJ = 0  # blackjack pays (3:2 = 1.5)
@@ -88,7 +89,7 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p = np.zeros(P_SIZE, dtype=np.int64)
     p[P_DECKS] = rules.decks
     p[P_CONTINUOUS] = rules.shuffle == "continuous"
-    p[P_CUT] = int(52 * rules.decks * rules.penetration)
+    p[P_CUT] = int(rules.shoe_size * rules.penetration)
     p[P_H17] = rules.soft_17_hit_from
     p[P_HOLE] = rules.hole_card
     p[P_PEEK] = rules.peek
@@ -113,6 +114,7 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p[P_FREE_SPLITS] = rules.free_splits_mask
     p[P_TIES] = rules.ties == "dealer"
     p[P_BJ_TIES] = BLACKJACK_TIES[rules.blackjack_ties]
+    p[P_SPANISH] = rules.deck == "spanish"
     f = np.zeros(F_SIZE, dtype=np.float64)
     f[F_BJ] = float(rules.blackjack_pays)
     f[F_BONUS] = float(rules.bonus_678_777)

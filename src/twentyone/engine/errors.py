@@ -354,6 +354,9 @@ TEMPLATES: dict[str, Template] = {
     "strategy-not-object": _t(N_("--strategy {path!r}: expected a JSON object with the tables")),
     "strategy-invalid": _t(N_("--strategy {path!r}: {reason}")),
     # the simulator's options
+    "sim-refuses": _t(
+        N_("{field}={value!r}: the simulator does not play this yet ({lacks}); the engine plays it")
+    ),
     "sim-max-hands": _t(
         N_("max_hands={max_hands}: the simulator plays at most {most} hands a box")
     ),

@@ -30,6 +30,7 @@ from twentyone.engine.ratios import fraction_text as fraction_text
 from twentyone.engine.ratios import to_fraction as to_fraction
 from twentyone.engine.sidebets import SideBet, side_bets_from
 
+Deck = Literal["standard", "spanish"]
 Shuffle = Literal["continuous", "cut-card"]
 Surrender = Literal["none", "late", "early"]
 DoubleOn = Literal["any", "9-11", "10-11"]
@@ -50,6 +51,7 @@ PAIR_VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 MOST_HANDS = 4
 
 _CHOICES: dict[str, tuple[str, ...]] = {
+    "deck": ("standard", "spanish"),
     "shuffle": ("continuous", "cut-card"),
     "surrender": ("none", "late", "early"),
     "double_on": ("any", "9-11", "10-11"),
@@ -70,8 +72,10 @@ class Rules:
 
     Fields, with the clause family that sets them in ``RULES.md``:
 
-    - ``decks``, ``shuffle`` (``continuous`` or ``cut-card``), ``penetration`` (where the cut
-      card sits, as a fraction of the shoe: ru.1 two thirds).
+    - ``decks``, ``deck`` (``standard``: 52 cards; ``spanish``: 48, the four ten-spots
+      removed and the jacks, queens and kings kept, as Spanish 21 deals), ``shuffle``
+      (``continuous`` or ``cut-card``), ``penetration`` (where the cut card sits, as a
+      fraction of the shoe: ru.1 two thirds).
     - ``dealer_hits_soft_17``: H17 when true (all five rulebooks stand: ro.6, pt.2);
       ``dealer_hits_soft_17_min_cards``: the fewest cards with which an H17 dealer hits a soft
       17 (2, every soft 17; 3: "hits soft 17 only with three or more cards", a soft 17 of two
@@ -123,6 +127,7 @@ class Rules:
 
     name: str = "custom"
     decks: int
+    deck: Deck = "standard"
     shuffle: Shuffle = "cut-card"
     penetration: Fraction = Fraction(3, 4)
     dealer_hits_soft_17: bool = False
@@ -252,6 +257,15 @@ class Rules:
             raise bad("table_boxes", "out-of-range", lo=1, hi=12)
         if not 1 <= self.boxes_per_player <= self.table_boxes:
             raise bad("boxes_per_player", "out-of-range", lo=1, hi=self.table_boxes)
+
+    @property
+    def shoe_size(self) -> int:
+        """Cards in the full shoe: ``decks`` decks of 52 cards, or of 48 (``deck="spanish"``).
+
+        >>> Rules(decks=6).shoe_size, Rules(decks=6, deck="spanish").shoe_size
+        (312, 288)
+        """
+        return self.decks * (48 if self.deck == "spanish" else 52)
 
     @property
     def soft_17_hit_from(self) -> int:

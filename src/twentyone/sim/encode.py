@@ -143,9 +143,28 @@ SIM_IGNORES: dict[str, str] = {
 }
 
 
+#: Fields whose other values the simulator's kernels (the simulator, the counting simulator,
+#: the vector environment) refuse (a :class:`RulesError` from :func:`encode_rules` naming the
+#: field), with the value they play and what they lack.
+SIM_REFUSES: dict[str, tuple[object, str]] = {
+    "deck": ("standard", "a shoe without the ten-spots: the kernels deal 52-card decks"),
+}
+
+
 def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     """The kernel's parameter vectors for ``rules``: the one compiled form of
-    :func:`twentyone.engine.compiled.encode_rules`, refusing a hand limit the kernel cannot hold."""
+    :func:`twentyone.engine.compiled.encode_rules`, refusing a hand limit the kernel cannot hold
+    and the values of :data:`SIM_REFUSES`.
+
+    >>> encode_rules(Rules(decks=6, deck="spanish"))
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.RulesError: deck='spanish': the simulator does not play this yet \
+(a shoe without the ten-spots: the kernels deal 52-card decks); the engine plays it
+    """
+    for name, (played, lacks) in SIM_REFUSES.items():
+        if getattr(rules, name) != played:
+            raise RulesError("sim-refuses", field=name, value=getattr(rules, name), lacks=lacks)
     if rules.hand_limit is not None and rules.hand_limit > MAX_HANDS:
         raise RulesError("sim-max-hands", max_hands=rules.max_hands, most=MAX_HANDS)
     return compiled_rules(rules)
