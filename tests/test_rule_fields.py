@@ -57,6 +57,9 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "min_stand_total": (12, {}),
     "free_doubles": ((9, 10, 11), {}),
     "free_splits": (("A", "8"), {}),
+    "player_21_wins": (True, {}),
+    "bonus_21_cards": (((5, Fraction(3, 2)),), {}),
+    "bonus_21_678_777": ((("suited", Fraction(2)),), {}),
     "side_bets": (
         (SideBet(id="bonus", kind="678-777", paytable={"suited-6-7-8": "3", "7-7-7": "3"}),),  # type: ignore[dict-item]
         {},

@@ -8,22 +8,23 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
-from twentyone import BoxBet, Round, StackedShoe, replay
-from twentyone.analysis.context import Context, full_shoe
+from twentyone import BoxBet, Round, StackedShoe, load_rules, replay
+from twentyone.analysis.context import ANALYSIS_REFUSES, ENGINE_ONLY, Context, full_shoe
 from twentyone.analysis.side_bets import side_bets
 from twentyone.engine.cards import deck_cards
 from twentyone.engine.errors import CardError, ReplayError, RulesError
 from twentyone.engine.provable import ProvableShoe, verify
 from twentyone.engine.records import Payment
 from twentyone.engine.replay import round_result, round_to_replay
-from twentyone.engine.rules import Rules
+from twentyone.engine.rules import Rules, rules_from_fields
 from twentyone.engine.shoe import Shoe
 from twentyone.engine.sidebets import SideBet
 from twentyone.rulecard import rule_card
-from twentyone.sim.encode import encode_rules
+from twentyone.sim.encode import SIM_REFUSES, encode_rules
 
 SPANISH = Rules(decks=6, deck="spanish")
 
@@ -175,3 +176,172 @@ def test_match_the_dealer_is_priced_as_published() -> None:
 def test_match_the_dealer_knows_its_lines() -> None:
     with pytest.raises(RulesError, match="paytable line 'pair'"):
         SideBet(id="m", kind="match-the-dealer", paytable={"pair": Fraction(4)})
+
+
+# ------------------------------------------------------------ the 21s: bonuses and wins
+S21 = load_rules("spanish-21")
+
+
+def _s21(cards: str, *decisions: str, rules: Rules = S21) -> Round:
+    """A one-box round of 1000 at the spanish-21 table from ``cards`` (box, dealer up, box,
+    dealer's hole card, then the draws), the ``decisions`` applied in turn."""
+    rnd = Round(
+        rules, StackedShoe(cards, decks=rules.decks, deck=rules.deck), [BoxBet("ann", 1000)]
+    )
+    for d in decisions:
+        rnd.apply(d)
+    assert rnd.is_over
+    return rnd
+
+
+def _results(rnd: Round) -> list[str]:
+    return [h["result"] for h in round_result(rnd)["boxes"][0]["hands"]]
+
+
+def test_spanish_21_rule_file_is_the_published_h17_game() -> None:
+    assert (S21.decks, S21.deck, S21.dealer_hits_soft_17, S21.peek) == (6, "spanish", True, True)
+    assert S21.player_21_wins and S21.blackjack_ties == "player"
+    assert S21.blackjack_pays == Fraction(3, 2) and S21.surrender == "late"
+    assert dict(S21.bonus_21_cards) == {5: Fraction(3, 2), 6: Fraction(2), 7: Fraction(3)}
+    assert dict(S21.bonus_21_678_777) == {
+        "mixed": Fraction(3, 2),
+        "suited": Fraction(2),
+        "spades": Fraction(3),
+    }
+    assert (S21.max_hands, S21.resplit_aces, S21.hit_split_aces) == (4, True, True)
+    assert S21.side_bet("match").kind == "match-the-dealer"
+    assert rules_from_fields(S21.to_dict(), "again") == S21  # the odds tables round-trip
+
+
+@pytest.mark.parametrize(
+    ("cards", "hits", "net"),
+    [
+        # 2-3 against a 9 (hole 8: 17 stands); 4, 5, 7: a five-card 21, 3 to 2
+        ("2S 9C 3D 8H 4H 5C 7S", 3, 1500),
+        # 2-2, then 3, 4, 5, 5: a six-card 21, 2 to 1
+        ("2S 9C 2D 8H 3H 4C 5S 5D", 4, 2000),
+        # 2-2, then 2, 3, 3, 4, 5: a seven-card 21, 3 to 1
+        ("2S 9C 2D 8H 2H 3C 3S 4D 5C", 5, 3000),
+        # eight cards: 2-2-2-2-3-3-3-4, "7 or more" still 3 to 1
+        ("2S 9C 2D 8H 2H 2C 3S 3D 3C 4H", 6, 3000),
+        # a four-card 21 (2-3 then 6, KD) wins 1 to 1 only
+        ("2S 9C 3D 8H 6H KD", 2, 1000),
+    ],
+)
+def test_a_21_of_five_six_seven_or_more_cards_pays_its_bonus(
+    cards: str, hits: int, net: int
+) -> None:
+    rnd = _s21(cards, *["hit"] * hits)
+    assert rnd.net() == {"ann": net}
+    assert _results(rnd) == ["bonus-21" if net > 1000 else "win"]
+
+
+@pytest.mark.parametrize(
+    ("cards", "net"),
+    [
+        ("6H 9C 7H 8D 8H", 2000),  # 6-7-8 of hearts: suited, 2 to 1
+        ("6S 9C 7S 8D 8S", 3000),  # 6-7-8 of spades: 3 to 1
+        ("6S 9C 7H 8D 8D", 1500),  # mixed suits: 3 to 2
+        ("7D 9C 7D 8D 7D", 2000),  # 7-7-7 of diamonds: suited, 2 to 1
+        ("7S 9C 7S 8D 7S", 3000),  # 7-7-7 of spades: 3 to 1
+        ("7S 9C 7H 8D 7D", 1500),  # 7-7-7 of mixed suits: 3 to 2
+        ("8S 9C 6S 8D 7S", 3000),  # the order of the three cards does not matter
+    ],
+)
+def test_a_six_seven_eight_or_three_sevens_21_pays_by_suit(cards: str, net: int) -> None:
+    rnd = _s21(cards, "hit")  # the dealer's 9-8 = 17 stands
+    assert rnd.net() == {"ann": net}
+    assert _results(rnd) == ["bonus-21"]
+
+
+def test_no_bonus_on_a_doubled_21_which_still_wins() -> None:
+    # 6-7 of spades doubles and draws the 8 of spades: a 6-7-8 of spades, but doubled: it
+    # wins 1 to 1 on its 2000
+    rnd = _s21("6S 9C 7S 8D 8S", "double")
+    assert rnd.net() == {"ann": 2000} and _results(rnd) == ["win"]
+    # a doubled 21 against the dealer's 21 still wins (6-5 doubles to 21 with a king; the
+    # dealer's 6-5 draws a king too)
+    rnd = _s21("6S 6C 5S 5D KS KD", "double")
+    assert rnd.net() == {"ann": 2000} and _results(rnd) == ["win"]
+
+
+def test_a_player_21_beats_the_dealers_21() -> None:
+    # K-5 hits a 6: 21 of three cards (no bonus); the dealer's 6-5 draws a king: 21
+    rnd = _s21("KS 6C 5D 5H 6S KD", "hit")
+    assert round_result(rnd)["dealer"]["total"] == 21
+    assert rnd.net() == {"ann": 1000} and _results(rnd) == ["win"]
+    pushed = _s21("KS 6C 5D 5H 6S KD", "hit", rules=S21.replace(player_21_wins=False))
+    assert pushed.net() == {"ann": 0} and _results(pushed) == ["push"]
+
+
+def test_a_21_bonus_beats_the_dealers_21_too() -> None:
+    # 6-7-8 of hearts against the dealer's 6-5 drawing a king (21): paid 2 to 1
+    rnd = _s21("6H 6C 7H 5D 8H KD", "hit")
+    assert round_result(rnd)["dealer"]["total"] == 21
+    assert rnd.net() == {"ann": 2000}
+
+
+def test_a_player_blackjack_beats_a_dealer_blackjack() -> None:
+    # A-K against the dealer's K up and ace in the hole: the peek finds it; the blackjack
+    # still wins 3 to 2
+    rnd = _s21("AS KC KD AH")
+    assert round_result(rnd)["dealer"]["total"] == 21
+    assert rnd.net() == {"ann": 1500} and _results(rnd) == ["blackjack"]
+
+
+def test_a_dealer_blackjack_takes_a_hand_before_it_reaches_21() -> None:
+    rnd = _s21("9S KC 2D AH")  # the peek ends the round: 11 never draws
+    assert rnd.net() == {"ann": -1000}
+
+
+def test_a_split_hands_21_bonus_is_paid() -> None:
+    # 7-7 split against a 9 (hole 8: 17); the first hand gets 7D (hit: 7C) = 7-7-7 mixed
+    # (3 to 2 on 1000); the second 7H gets KS = 17, a push
+    rnd = _s21("7S 9C 7H 8D 7D 7C KS", "split", "hit", "stand")
+    assert _results(rnd) == ["bonus-21", "push"]
+    assert rnd.net() == {"ann": 1500}
+
+
+def test_a_bonus_round_replays_exactly() -> None:
+    rnd = _s21("2S 9C 3D 8H 4H 5C 7S", "hit", "hit", "hit")
+    assert replay(round_to_replay(rnd)) == round_result(rnd)
+
+
+def test_the_fast_paths_refuse_the_21_rules_by_name() -> None:
+    changes: tuple[tuple[str, Any], ...] = (
+        ("player_21_wins", True),
+        ("bonus_21_cards", {5: "3:2"}),
+        ("bonus_21_678_777", {"suited": "2"}),
+    )
+    for field, value in changes:
+        rules = Rules(decks=6).replace(**{field: value})
+        with pytest.raises(RulesError, match=f"{field}=.*the exact analysis does not price") as e:
+            Context.of(rules)
+        assert "nor does the simulator play it" in str(e.value)
+        with pytest.raises(RulesError, match=f"{field}=.*the simulator does not play"):
+            encode_rules(rules)
+
+
+def test_the_engine_only_fields_are_those_both_fast_paths_refuse() -> None:
+    assert set(ENGINE_ONLY) == set(ANALYSIS_REFUSES) & set(SIM_REFUSES)
+
+
+def test_the_21_rules_refuse_bad_tables() -> None:
+    with pytest.raises(RulesError, match=r"bonus_21_cards=.*3 to 21"):
+        Rules(decks=6, bonus_21_cards={2: "1"})  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"bonus_21_678_777=.*spades, suited, mixed"):
+        Rules(decks=6, bonus_21_678_777={"clubs": "1"})  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="positive ratio"):
+        Rules(decks=6, bonus_21_cards={5: "0"})  # type: ignore[arg-type]
+
+
+def test_the_rule_card_tells_the_21_rules() -> None:
+    words = " ".join(rule_card(S21).split())
+    assert "A player's 21 that is not a blackjack always wins" in words
+    assert "5 cards, 3 to 2; 6 cards, 2 to 1; 7 or more cards, 3 to 1" in words
+    assert "mixed suits, 3 to 2; one suit, 2 to 1; all spades, 3 to 1" in words
+    assert "A blackjack against a dealer blackjack wins" in words
+    assert "Match the Dealer" in words
+    for lang in ("ro", "pl", "pt", "hu", "ru"):
+        card = " ".join(rule_card(S21, lang).split())
+        assert "always wins" not in card and "3 to 2" not in card, lang

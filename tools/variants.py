@@ -99,6 +99,8 @@ def render() -> str:
     push = side_bet_price(fb, fb.side_bet("push-22"))
     hit = dealer_final_lines(fb)
     ev = advise(load_rules("free-bet").replace(decks=8), "T 2", "4").returns
+    s21 = load_rules("spanish-21")
+    match = side_bet_price(s21, s21.side_bet("match"))
     lines = [
         "# Commercial variants",
         "",
@@ -118,7 +120,9 @@ def render() -> str:
         "| `free-bet` | yes | six languages | exact | yes (vector kernel too) | not yet: "
         "the round's distribution refuses free stakes and a dealer's 22 |",
         "| Blackjack Switch | not yet | | | | |",
-        "| Spanish 21 | not yet | | | | |",
+        "| `spanish-21` | yes (doubling after hits, redoubling and the rescue: not yet) | six "
+        "languages | not yet: refused by name (`player_21_wins`, `bonus_21_cards`, "
+        "`bonus_21_678_777`) | not yet: refused by name (`deck`, and the 21 rules) | not yet |",
         "| `double-exposure` | yes | six languages | not yet: refused by name (the analysis's "
         "tables are by up card) | `simulate` with a chart by up card (the textbook's, or "
         "`--strategy`); "
@@ -170,6 +174,28 @@ def render() -> str:
         "whose hole card stays hidden, the returns and the strategy (tests/"
         "test_rule_double_exposure.py checks them against 10 million simulated rounds of three "
         "rule sets).",
+        "",
+        "## Spanish 21",
+        "",
+        "The shipped `spanish-21` (6 Spanish decks of 48 cards, the ten-spots out; H17, peek, "
+        "3:2, a player blackjack beating the dealer's, a player 21 always winning, the 21 "
+        "bonuses by cards (5: 3:2, 6: 2:1, 7 or more: 3:1) and by 6-7-8 / 7-7-7 suits (mixed "
+        "3:2, suited 2:1, spades 3:1) but on doubled hands, late surrender, resplits to four "
+        "hands aces included, hitting split aces) is played by the engine, the terminal, the web "
+        "table and replays. Published (Wizard of Odds' table, as reproduced by Wikipedia's "
+        "Spanish 21 page and a copy of the table): six decks 0.78% H17, 0.37% S17, 0.42% H17 "
+        "with redoubling; eight decks 0.80%, 0.38%, 0.45%. Ours: not analysed yet, as the "
+        "exact analysis keeps hands by total and has no 21 paid by its cards or beating the "
+        "dealer's (it prices the Spanish shoe itself: twelve ten-values a deck), and the "
+        "simulator's kernels deal 52-card decks; both refuse by name. Doubling after hits, "
+        "redoubling and the rescue come with their own fields.",
+        "",
+        f"The Match the Dealer bet on spanish-21's table (Wizard of Odds' Spanish 21 paytable "
+        f"for six decks: 4 to 1 a match, 9 to 1 a suited one, each matching card paid) returns "
+        f"{_pct(match['return'])} per unit staked, hitting with chance "
+        f"{sum(match['lines'].values()):.6f} (exact, the three cards from the full shoe); "
+        "Eliot Jacobson (888casino, Card Counting the Match the Dealer Side Bet in Spanish 21) "
+        "gives a house edge of 3.055% and a hit frequency of 15.411%.",
         "",
     ]
     return "\n".join(lines)

@@ -448,8 +448,50 @@ def _playing(r: Rules, w: Words) -> list[str]:
     return lines
 
 
-def _bonuses(r: Rules, w: Words) -> list[str]:
+def _bonus_21(r: Rules, w: Words) -> list[str]:
+    """The 21 bonuses and a 21 that always wins (Spanish 21)."""
     lines = []
+    if r.player_21_wins:
+        lines.append(
+            w._("A player's 21 that is not a blackjack always wins, even against a dealer's 21.")
+        )
+    if r.bonus_21_cards:
+        most = r.bonus_21_cards[-1][0]
+        pays = "; ".join(
+            w._n("{n} or more card, {ratio}", "{n} or more cards, {ratio}", n, ratio=ratio(p, w))
+            if n == most
+            else w._n("{n} card, {ratio}", "{n} cards, {ratio}", n, ratio=ratio(p, w))
+            for n, p in r.bonus_21_cards
+        )
+        lines.append(
+            w._(
+                "Bonus 21 by its number of cards, paid instead of 1 to 1 when the 21 wins (not "
+                "on a doubled hand; split hands included): {pays}.",
+                pays=pays,
+            )
+        )
+    if r.bonus_21_678_777:
+        order = {"mixed": 0, "suited": 1, "spades": 2}
+        pays = "; ".join(
+            w._("mixed suits, {ratio}", ratio=ratio(p, w))
+            if line == "mixed"
+            else w._("one suit, {ratio}", ratio=ratio(p, w))
+            if line == "suited"
+            else w._("all spades, {ratio}", ratio=ratio(p, w))
+            for line, p in sorted(r.bonus_21_678_777, key=lambda x: order[x[0]])
+        )
+        lines.append(
+            w._(
+                "Bonus 21 of 6-7-8 or 7-7-7 as a hand's three cards, paid instead of 1 to 1 when "
+                "the 21 wins (not on a doubled hand; split hands included): {pays}.",
+                pays=pays,
+            )
+        )
+    return lines
+
+
+def _bonuses(r: Rules, w: Words) -> list[str]:
+    lines = _bonus_21(r, w)
     for bet in r.side_bets:
         if bet.kind == "678-777":
             lines.append(

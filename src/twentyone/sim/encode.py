@@ -148,6 +148,9 @@ SIM_IGNORES: dict[str, str] = {
 #: field), with the value they play and what they lack.
 SIM_REFUSES: dict[str, tuple[object, str]] = {
     "deck": ("standard", "a shoe without the ten-spots: the kernels deal 52-card decks"),
+    "player_21_wins": (False, "a 21 that beats the dealer's 21: the kernels settle by totals"),
+    "bonus_21_cards": ((), "a 21 paid by its number of cards: the kernels settle by totals"),
+    "bonus_21_678_777": ((), "a 21 paid by its ranks and suits: the kernels settle by totals"),
 }
 
 

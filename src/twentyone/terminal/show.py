@@ -106,6 +106,7 @@ class TableView(Prompter):
             hand = box.hands[pay.hand]
             words = {
                 "blackjack": _("blackjack pays {amount} now", amount=paid),
+                "bonus-21": _("21 bonus: {amount} paid", amount=paid),
                 "even-money": _("even money: {amount} paid now", amount=paid),
                 "surrender": _("surrendered: {amount} back", amount=paid),
                 "bust": _("bust, loses {amount}", amount=money(hand.bet)),
