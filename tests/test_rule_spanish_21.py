@@ -24,7 +24,9 @@ from twentyone.engine.rules import Rules, rules_from_fields
 from twentyone.engine.shoe import Shoe
 from twentyone.engine.sidebets import SideBet
 from twentyone.rulecard import rule_card
-from twentyone.sim.encode import SIM_REFUSES, encode_rules
+from twentyone.sim.encode import P_CUT, P_SPANISH, SIM_REFUSES, encode_rules, index_card
+from twentyone.sim.kernel import new_state
+from twentyone.sim.textbook import textbook_6d_s17_das
 
 SPANISH = Rules(decks=6, deck="spanish")
 
@@ -110,9 +112,27 @@ def test_the_analysis_counts_twelve_ten_values_a_spanish_deck() -> None:
     assert side_bets(SPANISH)["insurance"]["A"] == pytest.approx(3 * 72 / 287 - 1)  # type: ignore[index]
 
 
-def test_the_simulator_refuses_a_spanish_deck_naming_the_field() -> None:
+def test_the_simulators_shoe_is_spanish_and_the_counting_simulator_refuses_it() -> None:
+    p, _ = encode_rules(SPANISH)
+    assert p[P_SPANISH] == 1 and p[P_CUT] == int(288 * SPANISH.penetration)
+    shoe = new_state(6, 1, "spanish")[0]
+    assert len(shoe) == 288 and not any(index_card(int(i)).rank == "T" for i in shoe)
+    assert Counter(index_card(int(i)).value for i in shoe)[10] == 72
+    from twentyone.counting.ramp import Ramp
+    from twentyone.counting.sim_runner import CountSetup, kernel_inputs
+    from twentyone.counting.trainer import count_system
+
+    setup = CountSetup(system=count_system("hilo"), ramp=Ramp(steps=((0, 1),)))
     with pytest.raises(RulesError, match="deck='spanish': the simulator does not play this"):
-        encode_rules(SPANISH)
+        kernel_inputs(SPANISH, textbook_6d_s17_das(), setup)
+
+
+def test_the_vector_environments_shoes_are_spanish() -> None:
+    from twentyone.gym.vector import BlackjackVectorEnv
+
+    env = BlackjackVectorEnv(2, SPANISH)
+    assert env._shoe.shape == (2, 288)
+    assert not any(index_card(int(i)).rank == "T" for i in env._shoe[0])
 
 
 def test_the_rule_card_says_spanish_decks() -> None:
@@ -345,3 +365,22 @@ def test_the_rule_card_tells_the_21_rules() -> None:
     for lang in ("ro", "pl", "pt", "hu", "ru"):
         card = " ".join(rule_card(S21, lang).split())
         assert "always wins" not in card and "3 to 2" not in card, lang
+
+
+def test_every_result_is_shown_in_words_at_the_terminal_and_on_the_web() -> None:
+    from pathlib import Path
+    from typing import get_args
+
+    from twentyone.cli.replay_view import _RESULTS
+    from twentyone.engine.records import Result
+    from twentyone.i18n import Words
+    from twentyone.terminal.text import RESULT_WORDS
+
+    results = set(get_args(Result))
+    assert "bonus-21" in results
+    assert results <= set(RESULT_WORDS) and results <= set(_RESULTS)
+    js = (Path(__file__).parents[1] / "src/twentyone/web/static/ui.js").read_text("utf-8")
+    assert '"bonus-21": N_("21 bonus")' in js
+    for lang in ("ro", "pl", "pt", "hu", "ru"):
+        w = Words(lang)
+        assert w._("21 bonus") != "21 bonus" and w._(RESULT_WORDS["bonus-21"][0]) != "21 BONUS"

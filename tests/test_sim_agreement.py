@@ -79,6 +79,18 @@ CUSTOM = {
         blackjack_pays=Fraction(6, 5),
         deal_order="box-by-box",
     ),
+    # Spanish decks (48 cards, no ten-spots: Spanish 21's shoe), H17, late surrender,
+    # resplit and hit split aces
+    "custom-spanish-deck": Rules(
+        name="custom-spanish-deck",
+        decks=6,
+        deck="spanish",
+        dealer_hits_soft_17=True,
+        surrender="late",
+        resplit_aces=True,
+        hit_split_aces=True,
+        blackjack_ties="player",
+    ),
     # a hole card without a peek, early surrender against anything, one-box-only splitting
     "custom-nopeek-one-box": Rules(
         name="custom-nopeek-one-box",
@@ -138,6 +150,7 @@ def replay_rounds(job: tuple[Any, ...]) -> tuple[list[str], Counter[str]]:
     for i in range(len(money)):
         dealt = [CARDS[c] for c in cards[i, : ncards[i]]]
         shoe = StackedShoe(dealt)
+        seen["ten-spots"] += sum(c.rank == "T" for c in dealt)
         try:
             rnd = Round(rules, shoe, [BoxBet("p", 100)] * boxes)
             while not rnd.is_over:
@@ -234,6 +247,8 @@ def test_other_rule_sets_agree(spec: str, pool: Any) -> None:
     ]
     seen = agree(rules, runs, pool)
     assert seen["split"] > 50 and seen["double"] > 50, seen
+    # a Spanish shoe deals no ten-spot, a standard one plenty
+    assert (seen["ten-spots"] == 0) == (rules.deck == "spanish"), seen
 
 
 def test_a_wrong_rule_is_caught(pool: Any) -> None:

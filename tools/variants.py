@@ -122,7 +122,8 @@ def render() -> str:
         "| Blackjack Switch | not yet | | | | |",
         "| `spanish-21` | yes (doubling after hits, redoubling and the rescue: not yet) | six "
         "languages | not yet: refused by name (`player_21_wins`, `bonus_21_cards`, "
-        "`bonus_21_678_777`) | not yet: refused by name (`deck`, and the 21 rules) | not yet |",
+        "`bonus_21_678_777`) | not yet: refused by name (the 21 rules; a Spanish shoe alone "
+        "is simulated, the vector environment's too) | not yet |",
         "| `double-exposure` | yes | six languages | not yet: refused by name (the analysis's "
         "tables are by up card) | `simulate` with a chart by up card (the textbook's, or "
         "`--strategy`); "
@@ -187,7 +188,10 @@ def render() -> str:
         "with redoubling; eight decks 0.80%, 0.38%, 0.45%. Ours: not analysed yet, as the "
         "exact analysis keeps hands by total and has no 21 paid by its cards or beating the "
         "dealer's (it prices the Spanish shoe itself: twelve ten-values a deck), and the "
-        "simulator's kernels deal 52-card decks; both refuse by name. Doubling after hits, "
+        "simulator's kernels settle by totals; both refuse the 21 rules by name (the "
+        "simulator and the vector environment deal Spanish shoes, tests/test_sim_agreement.py "
+        "checking them against the engine; the counting simulator refuses them, its true "
+        "count being per 52-card deck). Doubling after hits, "
         "redoubling and the rescue come with their own fields.",
         "",
         f"The Match the Dealer bet on spanish-21's table (Wizard of Odds' Spanish 21 paytable "

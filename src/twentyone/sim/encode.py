@@ -55,6 +55,7 @@ from twentyone.engine.compiled import P_ONE_BOX_SPLIT as P_ONE_BOX_SPLIT
 from twentyone.engine.compiled import P_PEEK as P_PEEK
 from twentyone.engine.compiled import P_RSA as P_RSA
 from twentyone.engine.compiled import P_SIZE as P_SIZE
+from twentyone.engine.compiled import P_SPANISH as P_SPANISH
 from twentyone.engine.compiled import P_SPLIT_RANK as P_SPLIT_RANK
 from twentyone.engine.compiled import P_SURR_BEFORE as P_SURR_BEFORE
 from twentyone.engine.compiled import P_SURR_VS_ACE as P_SURR_VS_ACE
@@ -110,6 +111,20 @@ def max_cards(rules: Rules, boxes: int) -> int:
     return min(boxes * (rules.hand_limit or MAX_HANDS) * 22 + 24, 52 * rules.decks)
 
 
+def shoe_indices(decks: int, deck: str = "standard") -> npt.NDArray[np.uint8]:
+    """A fresh shoe as the kernels hold it: the 52-card indices of ``decks`` decks, in deck
+    order (the kernels' lazy shuffle makes it random); a Spanish deck (``Rules.deck``) without
+    the ten-spots' indices.
+
+    >>> len(shoe_indices(6)), len(shoe_indices(6, "spanish"))
+    (312, 288)
+    >>> any(index_card(int(i)).rank == "T" for i in shoe_indices(1, "spanish"))
+    False
+    """
+    one = [i for i in range(52) if deck != "spanish" or RANKS[i % 13] != "T"]
+    return np.tile(np.array(one, dtype=np.uint8), decks)
+
+
 def card_index(card: Card) -> int:
     """The 52-card index of a card (the kernel's representation)."""
     return 13 * SUITS.index(card.suit) + RANKS.index(card.rank)
@@ -147,7 +162,6 @@ SIM_IGNORES: dict[str, str] = {
 #: the vector environment) refuse (a :class:`RulesError` from :func:`encode_rules` naming the
 #: field), with the value they play and what they lack.
 SIM_REFUSES: dict[str, tuple[object, str]] = {
-    "deck": ("standard", "a shoe without the ten-spots: the kernels deal 52-card decks"),
     "player_21_wins": (False, "a 21 that beats the dealer's 21: the kernels settle by totals"),
     "bonus_21_cards": ((), "a 21 paid by its number of cards: the kernels settle by totals"),
     "bonus_21_678_777": ((), "a 21 paid by its ranks and suits: the kernels settle by totals"),
@@ -159,11 +173,11 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     :func:`twentyone.engine.compiled.encode_rules`, refusing a hand limit the kernel cannot hold
     and the values of :data:`SIM_REFUSES`.
 
-    >>> encode_rules(Rules(decks=6, deck="spanish"))
+    >>> encode_rules(Rules(decks=6, player_21_wins=True))
     Traceback (most recent call last):
     ...
-    twentyone.engine.errors.RulesError: deck='spanish': the simulator does not play this yet \
-(a shoe without the ten-spots: the kernels deal 52-card decks); the engine plays it
+    twentyone.engine.errors.RulesError: player_21_wins=True: the simulator does not play this \
+yet (a 21 that beats the dealer's 21: the kernels settle by totals); the engine plays it
     """
     for name, (played, lacks) in SIM_REFUSES.items():
         if getattr(rules, name) != played:
