@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from twentyone import BoxBet, Round, StackedShoe, load_rules, replay
-from twentyone.analysis.context import ANALYSIS_REFUSES, ENGINE_ONLY, Context, full_shoe
+from twentyone.analysis.context import Context, full_shoe
 from twentyone.analysis.side_bets import side_bets
-from twentyone.engine.cards import deck_cards
+from twentyone.engine.cards import Card, deck_cards, hand_total, parse_cards
 from twentyone.engine.errors import CardError, ReplayError, RulesError
 from twentyone.engine.provable import ProvableShoe, verify
 from twentyone.engine.records import Payment
@@ -24,7 +24,18 @@ from twentyone.engine.rules import Rules, rules_from_fields
 from twentyone.engine.shoe import Shoe
 from twentyone.engine.sidebets import SideBet
 from twentyone.rulecard import rule_card
-from twentyone.sim.encode import P_CUT, P_SPANISH, SIM_REFUSES, encode_rules, index_card
+from twentyone.sim.encode import (
+    F_B21_CARDS,
+    F_B21_MIXED,
+    F_B21_SPADES,
+    F_B21_SUITED,
+    P_CUT,
+    P_P21_WINS,
+    P_SPANISH,
+    card_index,
+    encode_rules,
+    index_card,
+)
 from twentyone.sim.kernel import new_state
 from twentyone.sim.textbook import textbook_6d_s17_das
 
@@ -327,7 +338,7 @@ def test_a_bonus_round_replays_exactly() -> None:
     assert replay(round_to_replay(rnd)) == round_result(rnd)
 
 
-def test_the_fast_paths_refuse_the_21_rules_by_name() -> None:
+def test_the_exact_analysis_refuses_the_21_rules_by_name() -> None:
     changes: tuple[tuple[str, Any], ...] = (
         ("player_21_wins", True),
         ("bonus_21_cards", {5: "3:2"}),
@@ -335,15 +346,64 @@ def test_the_fast_paths_refuse_the_21_rules_by_name() -> None:
     )
     for field, value in changes:
         rules = Rules(decks=6).replace(**{field: value})
-        with pytest.raises(RulesError, match=f"{field}=.*the exact analysis does not price") as e:
+        with pytest.raises(RulesError, match=f"{field}=.*the exact analysis does not price"):
             Context.of(rules)
-        assert "nor does the simulator play it" in str(e.value)
-        with pytest.raises(RulesError, match=f"{field}=.*the simulator does not play"):
-            encode_rules(rules)
 
 
-def test_the_engine_only_fields_are_those_both_fast_paths_refuse() -> None:
-    assert set(ENGINE_ONLY) == set(ANALYSIS_REFUSES) & set(SIM_REFUSES)
+def test_the_compiled_rules_carry_the_21_rules() -> None:
+    p, f = encode_rules(S21)
+    assert p[P_P21_WINS] == 1
+    assert [f[F_B21_CARDS + n] for n in (3, 4, 5, 6, 7, 8, 21)] == [0, 0, 1.5, 2, 3, 3, 3]
+    assert (f[F_B21_MIXED], f[F_B21_SUITED], f[F_B21_SPADES]) == (1.5, 2, 3)
+
+
+def _kernel_money(rules: Rules, hand: str, dealer: int, *, doubled: bool = False) -> float:
+    """What the kernels' settlement pays one hand of ``hand`` (one unit; two doubled)
+    against the dealer's final ``dealer``."""
+    import numpy as np
+
+    from twentyone.sim.hands import FL_DOUBLED, H_BET, H_FIELDS, H_FLAGS, add
+    from twentyone.sim.settle import box_money
+
+    p, f = encode_rules(rules)
+    hands = np.zeros((1, H_FIELDS), dtype=np.int64)
+    hands[0, H_BET] = 2 if doubled else 1
+    hands[0, H_FLAGS] = FL_DOUBLED if doubled else 0
+    for c in hand.split():
+        add(hands, 0, card_index(Card.parse(c)))
+    return float(box_money(p, f, hands, 0, 1, 0, dealer))
+
+
+@pytest.mark.parametrize(
+    ("hand", "dealer", "doubled", "money"),
+    [
+        ("2S 3D 4H 5C 7S", 18, False, 1.5),  # five cards: 3 to 2
+        ("2S 2D 3H 4C 5S 5D", 21, False, 2.0),  # six cards, against the dealer's 21
+        ("2S 2D 2H 2C 3S 3D 3C 4H", 19, False, 3.0),  # eight cards: "7 or more"
+        ("6S 8S 7S", 17, False, 3.0),  # 6-7-8 of spades
+        ("7H 7H 7H", 17, False, 2.0),  # 7-7-7 of hearts
+        ("6S 7H 8D", 21, False, 1.5),  # mixed, against the dealer's 21
+        ("6S 7S 8S", 17, True, 2.0),  # doubled: 1 to 1 on two units
+        ("KS 5D 6H", 21, False, 1.0),  # a three-card 21 beats the dealer's 21
+        ("KS 5D 6H", 22, False, 1.0),  # a dealer's bust
+        ("KS 9D", 19, False, 0.0),  # not a 21: totals compare
+    ],
+)
+def test_the_kernels_settle_the_21_rules_as_the_engine(
+    hand: str, dealer: int, doubled: bool, money: float
+) -> None:
+    assert _kernel_money(S21, hand, dealer, doubled=doubled) == money
+    # and the engine's settlement of the same hand says the same
+    if not doubled:
+        odds = S21.bonus_21(parse_cards(hand), False)
+        total = hand_total(parse_cards(hand)).total
+        want = float(odds) if odds is not None else (1.0 if total == 21 or dealer > 21 else 0.0)
+        assert money == want
+
+
+def test_without_the_rules_a_kernels_21_pushes_the_dealers_21() -> None:
+    assert _kernel_money(Rules(decks=6), "2S 3D 4H 5C 7S", 21) == 0.0
+    assert _kernel_money(Rules(decks=6), "2S 3D 4H 5C 7S", 20) == 1.0
 
 
 def test_the_21_rules_refuse_bad_tables() -> None:

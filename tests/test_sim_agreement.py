@@ -54,6 +54,7 @@ SHORTHAND = (
     "8D D9 NDAS H17 PEN0.5",
     "1D S17 SPL3 RSA LS PEN0.9",
     "free-bet",  # free doubles on hard 9-11, free splits but tens, a dealer's 22 pushes
+    "spanish-21",  # Spanish decks, a player's 21 always winning, the 21 bonuses
     "double-exposure",  # the dealer takes ties, a blackjack beats the dealer's
 )
 CUSTOM = {
@@ -249,6 +250,8 @@ def test_other_rule_sets_agree(spec: str, pool: Any) -> None:
     assert seen["split"] > 50 and seen["double"] > 50, seen
     # a Spanish shoe deals no ten-spot, a standard one plenty
     assert (seen["ten-spots"] == 0) == (rules.deck == "spanish"), seen
+    if rules.bonus_21_cards:
+        assert seen["result bonus-21"] > 20, seen
 
 
 def test_a_wrong_rule_is_caught(pool: Any) -> None:

@@ -122,8 +122,8 @@ def render() -> str:
         "| Blackjack Switch | not yet | | | | |",
         "| `spanish-21` | yes (doubling after hits, redoubling and the rescue: not yet) | six "
         "languages | not yet: refused by name (`player_21_wins`, `bonus_21_cards`, "
-        "`bonus_21_678_777`) | not yet: refused by name (the 21 rules; a Spanish shoe alone "
-        "is simulated, the vector environment's too) | not yet |",
+        "`bonus_21_678_777`) | `simulate` with a chart (the textbook's, or `--strategy`); the "
+        "vector environment (not yet: doubling after hits, redoubling, the rescue) | not yet |",
         "| `double-exposure` | yes | six languages | not yet: refused by name (the analysis's "
         "tables are by up card) | `simulate` with a chart by up card (the textbook's, or "
         "`--strategy`); "
@@ -187,11 +187,11 @@ def render() -> str:
         "Spanish 21 page and a copy of the table): six decks 0.78% H17, 0.37% S17, 0.42% H17 "
         "with redoubling; eight decks 0.80%, 0.38%, 0.45%. Ours: not analysed yet, as the "
         "exact analysis keeps hands by total and has no 21 paid by its cards or beating the "
-        "dealer's (it prices the Spanish shoe itself: twelve ten-values a deck), and the "
-        "simulator's kernels settle by totals; both refuse the 21 rules by name (the "
-        "simulator and the vector environment deal Spanish shoes, tests/test_sim_agreement.py "
-        "checking them against the engine; the counting simulator refuses them, its true "
-        "count being per 52-card deck). Doubling after hits, "
+        "dealer's (it prices the Spanish shoe itself: twelve ten-values a deck) and refuses "
+        "the 21 rules by name. The simulator and the vector environment play the game "
+        "(Spanish shoes, the 21 rules in their settlement; tests/test_sim_agreement.py checks "
+        "them against the engine round by round); the counting simulator refuses a Spanish "
+        "shoe, its true count being per 52-card deck. Doubling after hits, "
         "redoubling and the rescue come with their own fields.",
         "",
         f"The Match the Dealer bet on spanish-21's table (Wizard of Odds' Spanish 21 paytable "

@@ -129,9 +129,6 @@ ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
     "bonus_21_cards": ((), "a 21 paid by its number of cards (its hands are kept by total)"),
     "bonus_21_678_777": ((), "a 21 paid by its ranks and suits (its hands are kept by total)"),
 }
-#: The refused fields the simulator refuses too (:data:`twentyone.sim.encode.SIM_REFUSES`):
-#: their refusal says only the engine plays them.
-ENGINE_ONLY = frozenset({"player_21_wins", "bonus_21_cards", "bonus_21_678_777"})
 #: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
 #: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels
 #: take every stake as the player's. The returns (``ev_basic``, ``ev_optimal``), the strategy
@@ -261,8 +258,9 @@ class Context:
         the round's cards come out; default: the rules' full shoe)."""
         for name, (priced, lacks) in ANALYSIS_REFUSES.items():
             if getattr(rules, name) != priced:
-                code = "analysis-refuses-engine-only" if name in ENGINE_ONLY else "analysis-refuses"
-                raise RulesError(code, field=name, value=getattr(rules, name), lacks=lacks)
+                raise RulesError(
+                    "analysis-refuses", field=name, value=getattr(rules, name), lacks=lacks
+                )
         counts = full_shoe(rules) if shoe is None else check_shoe(shoe)
         p, f = encode_rules(rules)  # the one compiled form the simulator reads too
         peek = bool(p[P_HOLE] and p[P_PEEK])

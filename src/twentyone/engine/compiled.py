@@ -66,12 +66,17 @@ P_FREE_SPLITS = 23  # bit v: the house stakes the split of a pair of value v (1 
 P_TIES = 24  # 1: the dealer takes a tie of totals (Double Exposure); 0: it pushes
 P_BJ_TIES = 25  # a blackjack against a dealer blackjack: 0 push, 1 the player's, 2 the dealer's
 P_SPANISH = 26  # 1: Spanish decks (48 cards, no ten-spots); 0: standard decks
-P_SIZE = 27  # length of the vector
+P_P21_WINS = 27  # 1: a player's 21 (not a blackjack) wins whatever the dealer makes
+P_SIZE = 28  # length of the vector
 
 # the float64 parameter vector
 F_BJ = 0  # blackjack pays (3:2 = 1.5)
 F_BONUS = 1  # 6-7-8 / 7-7-7 bonus, times the box's bet
-F_SIZE = 2
+F_B21_MIXED = 2  # a three-card 21 of 6-7-8 or 7-7-7 of mixed suits: its odds (0: none)
+F_B21_SUITED = 3  # ... of one suit
+F_B21_SPADES = 4  # ... of spades
+F_B21_CARDS = 5  # F_B21_CARDS + n: the odds of a 21 of n cards, n 0..21 (0: none)
+F_SIZE = F_B21_CARDS + 22
 
 #: The bound on hands from one box that stands for "unlimited" (ro.16, hu.8): every ten-value
 #: card of 8 decks, which no shoe reaches (a box cannot make more hands than its pair's cards).
@@ -118,6 +123,11 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     f = np.zeros(F_SIZE, dtype=np.float64)
     f[F_BJ] = float(rules.blackjack_pays)
     f[F_BONUS] = float(rules.bonus_678_777)
+    p[P_P21_WINS] = rules.player_21_wins
+    for line, odds in rules.bonus_21_678_777:
+        f[{"mixed": F_B21_MIXED, "suited": F_B21_SUITED, "spades": F_B21_SPADES}[line]] = odds
+    for least, odds in rules.bonus_21_cards:  # fewest first: "that many or more"
+        f[F_B21_CARDS + least : F_B21_CARDS + 22] = float(odds)
     return p, f
 
 

@@ -194,12 +194,6 @@ TEMPLATES: dict[str, Template] = {
             "yet; the simulator (twentyone simulate) plays it"
         )
     ),
-    "analysis-refuses-engine-only": _t(
-        N_(
-            "{field}={value!r}: the exact analysis does not price this yet ({lacks}), nor does "
-            "the simulator play it; the engine plays it"
-        )
-    ),
     "analysis-refuses": _t(
         N_(
             "{field}={value!r}: the exact analysis does not price this yet ({lacks}); the "

@@ -29,6 +29,10 @@ import numpy.typing as npt
 from twentyone.engine.cards import RANKS, SUITS, Card
 
 # the kernel's names for the one compiled form (twentyone.engine.compiled), re-exported
+from twentyone.engine.compiled import F_B21_CARDS as F_B21_CARDS
+from twentyone.engine.compiled import F_B21_MIXED as F_B21_MIXED
+from twentyone.engine.compiled import F_B21_SPADES as F_B21_SPADES
+from twentyone.engine.compiled import F_B21_SUITED as F_B21_SUITED
 from twentyone.engine.compiled import F_BJ as F_BJ
 from twentyone.engine.compiled import F_BONUS as F_BONUS
 from twentyone.engine.compiled import F_SIZE as F_SIZE
@@ -52,6 +56,7 @@ from twentyone.engine.compiled import P_MAX_HANDS as P_MAX_HANDS
 from twentyone.engine.compiled import P_MIN_STAND as P_MIN_STAND
 from twentyone.engine.compiled import P_OBO as P_OBO
 from twentyone.engine.compiled import P_ONE_BOX_SPLIT as P_ONE_BOX_SPLIT
+from twentyone.engine.compiled import P_P21_WINS as P_P21_WINS
 from twentyone.engine.compiled import P_PEEK as P_PEEK
 from twentyone.engine.compiled import P_RSA as P_RSA
 from twentyone.engine.compiled import P_SIZE as P_SIZE
@@ -159,13 +164,10 @@ SIM_IGNORES: dict[str, str] = {
 
 
 #: Fields whose other values the simulator's kernels (the simulator, the counting simulator,
-#: the vector environment) refuse (a :class:`RulesError` from :func:`encode_rules` naming the
-#: field), with the value they play and what they lack.
-SIM_REFUSES: dict[str, tuple[object, str]] = {
-    "player_21_wins": (False, "a 21 that beats the dealer's 21: the kernels settle by totals"),
-    "bonus_21_cards": ((), "a 21 paid by its number of cards: the kernels settle by totals"),
-    "bonus_21_678_777": ((), "a 21 paid by its ranks and suits: the kernels settle by totals"),
-}
+#: the vector environment) refuse (a :class:`RulesError` from :func:`encode_rules`, code
+#: ``sim-refuses``, naming the field), with the value they play and what they lack. None
+#: now: a kernel that cannot play a field's value names it here.
+SIM_REFUSES: dict[str, tuple[object, str]] = {}
 
 
 def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
@@ -173,11 +175,6 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     :func:`twentyone.engine.compiled.encode_rules`, refusing a hand limit the kernel cannot hold
     and the values of :data:`SIM_REFUSES`.
 
-    >>> encode_rules(Rules(decks=6, player_21_wins=True))
-    Traceback (most recent call last):
-    ...
-    twentyone.engine.errors.RulesError: player_21_wins=True: the simulator does not play this \
-yet (a 21 that beats the dealer's 21: the kernels settle by totals); the engine plays it
     """
     for name, (played, lacks) in SIM_REFUSES.items():
         if getattr(rules, name) != played:
