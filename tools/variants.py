@@ -101,6 +101,10 @@ def render() -> str:
     ev = advise(load_rules("free-bet").replace(decks=8), "T 2", "4").returns
     s21 = load_rules("spanish-21")
     match = side_bet_price(s21, s21.side_bet("match"))
+    plain = analyze(
+        s21.replace(player_21_wins=False, bonus_21_cards=(), bonus_21_678_777=()), outcomes=False
+    )
+    plain_basic, plain_optimal = -plain.ev_basic, -plain.ev_optimal
     lines = [
         "# Commercial variants",
         "",
@@ -191,7 +195,11 @@ def render() -> str:
         "the 21 rules by name. The simulator and the vector environment play the game "
         "(Spanish shoes, the 21 rules in their settlement; tests/test_sim_agreement.py checks "
         "them against the engine round by round); the counting simulator refuses a Spanish "
-        "shoe, its true count being per 52-card deck. Doubling after hits, "
+        "shoe, its true count being per 52-card deck. Without the 21 rules (the Spanish "
+        f"shoe and the table's other rules, a 21 paid as any win) the exact analysis gives "
+        f"{_pct(plain_basic)} with basic strategy, {_pct(plain_optimal)} with the "
+        "composition-dependent optimum: what the 21 rules and part B's doubling have to "
+        "win back. Doubling after hits, "
         "redoubling and the rescue come with their own fields.",
         "",
         f"The Match the Dealer bet on spanish-21's table (Wizard of Odds' Spanish 21 paytable "
