@@ -97,6 +97,12 @@ def rule_sets(draw: st.DrawFn) -> Rules:
             if draw(st.booleans()) and (k != "match" or switch)
         },
         deal_order=draw(st.sampled_from(["round-robin", "box-by-box"])),
+        deck=draw(st.sampled_from(["standard", "spanish"])),
+        player_21_wins=draw(st.booleans()),
+        bonus_21_cards={5: "3:2", 6: "2", 7: "3"} if draw(st.booleans()) else {},  # type: ignore[arg-type]
+        bonus_21_678_777={"mixed": "3:2", "suited": "2", "spades": "3"}  # type: ignore[arg-type]
+        if draw(st.booleans())
+        else {},
         table_boxes=6,  # three boxes, or three switch pairs
         boxes_per_player=6,
     )
@@ -107,6 +113,10 @@ def expected_return(rules: Rules, box: Box, hand_index: int) -> Fraction:
     hand = box.hands[hand_index]
     if hand.result == "win":
         return Fraction(2 * hand.bet + hand.free)  # a free stake's win is paid too
+    if hand.result == "bonus-21":
+        odds = rules.bonus_21(hand.cards, hand.doubled)
+        assert odds is not None
+        return hand.bet * (1 + odds) + hand.free * odds
     if hand.result == "even-money":
         return Fraction(2 * hand.bet)
     if hand.result == "blackjack":
@@ -152,10 +162,14 @@ def check_results(rnd: Round) -> None:
                 assert hand.result in ("lose", "push")  # push: an OBO refund
                 continue
             want = "win" if dealer.total > 21 or total > dealer.total else "lose"
-            if dealer.total == 22 and rnd.rules.dealer_22 == "push":
+            if total == 21 and rnd.rules.player_21_wins:
+                want = "win"  # a player's 21 wins whatever the dealer makes
+            elif dealer.total == 22 and rnd.rules.dealer_22 == "push":
                 want = "push"  # a dealer's 22 pushes every hand standing
             elif total == dealer.total:
                 want = "lose" if rnd.rules.ties == "dealer" else "push"
+            if want == "win" and rnd.rules.bonus_21(hand.cards, hand.doubled) is not None:
+                want = "bonus-21"  # a 21 paid its bonus odds instead
             assert hand.result == want
     if live and not dealer_bj:
         assert dealer.total >= 17
@@ -218,7 +232,7 @@ def test_random_rounds_conserve_money_refuse_illegal_moves_and_replay(
     bankrolls = {
         p: sum(b.staked for b in bets if b.player == p) + (150 if tight else 10**7) for p in players
     }
-    rnd = Round(rules, Shoe(decks=rules.decks, seed=seed), bets, bankrolls)
+    rnd = Round(rules, Shoe(decks=rules.decks, seed=seed, deck=rules.deck), bets, bankrolls)
     while not rnd.is_over:
         check_question(rnd)
         q = rnd.question

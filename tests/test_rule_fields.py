@@ -24,6 +24,7 @@ FIELDS = [f.name for f in dataclasses.fields(Rules)]
 CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "name": ("other", {}),
     "decks": (2, {}),
+    "deck": ("spanish", {}),
     "shuffle": ("continuous", {}),
     "penetration": (Fraction(1, 2), {}),
     "dealer_hits_soft_17": (True, {}),
@@ -60,6 +61,9 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "free_doubles": ((9, 10, 11), {}),
     "free_splits": (("A", "8"), {}),
     "switch": (True, {"even_money": False}),
+    "player_21_wins": (True, {}),
+    "bonus_21_cards": (((5, Fraction(3, 2)),), {}),
+    "bonus_21_678_777": ((("suited", Fraction(2)),), {}),
     "side_bets": (
         (SideBet(id="bonus", kind="678-777", paytable={"suited-6-7-8": "3", "7-7-7": "3"}),),  # type: ignore[dict-item]
         {},
@@ -86,7 +90,7 @@ def _analysis_view(rules: Rules) -> tuple[Any, ...]:
 
 
 def _sim_view(rules: Rules) -> tuple[Any, ...]:
-    p, f = encode_rules(rules)
+    p, f = encode_rules(rules)  # the simulator's: refusing what its kernels cannot play
     return tuple(p.tolist()), tuple(f.tolist())
 
 
@@ -136,7 +140,14 @@ def test_the_analysis_reads_the_one_compiled_form(field: str) -> None:
     # the analysis builds its Context from the same vectors the simulator's kernel reads, so
     # every field it reads is in them
     a, b = _pair(field)
-    assert _sim_view(a) != _sim_view(b), field
+    assert _compiled_view(a) != _compiled_view(b), field
+
+
+def _compiled_view(rules: Rules) -> tuple[Any, ...]:
+    from twentyone.engine.compiled import encode_rules as compiled
+
+    p, f = compiled(rules)
+    return tuple(p.tolist()), tuple(f.tolist())
 
 
 def test_the_kernels_predicates_are_the_engines_functions() -> None:
@@ -170,3 +181,11 @@ def test_the_kernels_predicates_are_the_engines_functions() -> None:
     assert not round.dealer_must_draw(parse_cards("AS 6H"), h17_3)
     assert round.dealer_must_draw(parse_cards("AS 2H 4D"), h17_3)
     assert not round.dealer_must_draw(parse_cards("AS 2H 4D"), Rules(decks=6))
+
+
+def test_the_analysis_tells_which_of_its_refusals_the_simulator_shares() -> None:
+    """A field both refuse is said so in the analysis's refusal (the simulator cannot play a
+    chart on it either): ``NOT_SIMULATED`` is exactly those fields."""
+    from twentyone.analysis.context import NOT_SIMULATED
+
+    assert set(NOT_SIMULATED) == set(ANALYSIS_REFUSES) & set(SIM_REFUSES)

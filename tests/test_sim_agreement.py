@@ -57,6 +57,11 @@ SHORTHAND = (
     "double-exposure",  # the dealer takes ties, a blackjack beats the dealer's
 )
 CUSTOM = {
+    # spanish-21: Spanish decks, a player's 21 always winning, the 21 bonuses; without the
+    # doubles after hits, the redoubles and the rescue, which the kernels refuse by name
+    "spanish-21-kernels": load_rules("spanish-21").replace(
+        name="spanish-21-kernels", double_after_hit=False, redoubles=0, rescue=False
+    ),
     # no hole card, dealer blackjack takes only the original bet, late surrender decided
     # before play, split by rank to 4 hands dealt at once, lowest standing total, 3:2 bonus
     "custom-obo-before-play": Rules(
@@ -78,6 +83,18 @@ CUSTOM = {
         },
         blackjack_pays=Fraction(6, 5),
         deal_order="box-by-box",
+    ),
+    # Spanish decks (48 cards, no ten-spots: Spanish 21's shoe), H17, late surrender,
+    # resplit and hit split aces
+    "custom-spanish-deck": Rules(
+        name="custom-spanish-deck",
+        decks=6,
+        deck="spanish",
+        dealer_hits_soft_17=True,
+        surrender="late",
+        resplit_aces=True,
+        hit_split_aces=True,
+        blackjack_ties="player",
     ),
     # a hole card without a peek, early surrender against anything, one-box-only splitting
     "custom-nopeek-one-box": Rules(
@@ -138,6 +155,7 @@ def replay_rounds(job: tuple[Any, ...]) -> tuple[list[str], Counter[str]]:
     for i in range(len(money)):
         dealt = [CARDS[c] for c in cards[i, : ncards[i]]]
         shoe = StackedShoe(dealt)
+        seen["ten-spots"] += sum(c.rank == "T" for c in dealt)
         try:
             rnd = Round(rules, shoe, [BoxBet("p", 100)] * boxes)
             while not rnd.is_over:
@@ -234,6 +252,10 @@ def test_other_rule_sets_agree(spec: str, pool: Any) -> None:
     ]
     seen = agree(rules, runs, pool)
     assert seen["split"] > 50 and seen["double"] > 50, seen
+    # a Spanish shoe deals no ten-spot, a standard one plenty
+    assert (seen["ten-spots"] == 0) == (rules.deck == "spanish"), seen
+    if rules.bonus_21_cards:
+        assert seen["result bonus-21"] > 20, seen
 
 
 def test_a_wrong_rule_is_caught(pool: Any) -> None:

@@ -69,7 +69,29 @@ def _upcards(upcards: tuple[str, ...], w: Words) -> str:
 
 # ---------------------------------------------------------------------------- sections
 def _game(r: Rules, w: Words) -> list[str]:
-    if r.shuffle == "continuous":
+    p = r.penetration
+    if r.deck == "spanish" and r.shuffle == "continuous":
+        shoe = w._n(
+            "{n} Spanish deck of 48 cards (the four tens taken out, the jacks, queens and kings "
+            "kept) in a continuous shuffling machine: the cards of every round go back into the "
+            "machine, so each round is dealt from a full shoe.",
+            "{n} Spanish decks of 48 cards (each deck's four tens taken out, the jacks, queens "
+            "and kings kept) in a continuous shuffling machine: the cards of every round go back "
+            "into the machine, so each round is dealt from a full shoe.",
+            r.decks,
+        )
+    elif r.deck == "spanish":
+        shoe = w._n(
+            "{n} Spanish deck of 48 cards (the four tens taken out, the jacks, queens and kings "
+            "kept) dealt from a shoe, with a cut card at {cut} of the shoe: when it comes out, "
+            "the round is finished and the cards are shuffled before the next round.",
+            "{n} Spanish decks of 48 cards (each deck's four tens taken out, the jacks, queens "
+            "and kings kept) dealt from a shoe, with a cut card at {cut} of the shoe: when it "
+            "comes out, the round is finished and the cards are shuffled before the next round.",
+            r.decks,
+            cut=f"{p.numerator}/{p.denominator}",
+        )
+    elif r.shuffle == "continuous":
         shoe = w._n(
             "{n} deck of 52 cards in a continuous shuffling machine: the cards of every round go "
             "back into the machine, so each round is dealt from a full shoe.",
@@ -78,7 +100,6 @@ def _game(r: Rules, w: Words) -> list[str]:
             r.decks,
         )
     else:
-        p = r.penetration
         shoe = w._n(
             "{n} deck of 52 cards dealt from a shoe, with a cut card at {cut} of the shoe: when "
             "it comes out, the round is finished and the cards are shuffled before the next "
@@ -476,8 +497,50 @@ def _playing(r: Rules, w: Words) -> list[str]:
     return lines
 
 
-def _bonuses(r: Rules, w: Words) -> list[str]:
+def _bonus_21(r: Rules, w: Words) -> list[str]:
+    """The 21 bonuses and a 21 that always wins (Spanish 21)."""
     lines = []
+    if r.player_21_wins:
+        lines.append(
+            w._("A player's 21 that is not a blackjack always wins, even against a dealer's 21.")
+        )
+    if r.bonus_21_cards:
+        most = r.bonus_21_cards[-1][0]
+        pays = "; ".join(
+            w._n("{n} or more card, {ratio}", "{n} or more cards, {ratio}", n, ratio=ratio(p, w))
+            if n == most
+            else w._n("{n} card, {ratio}", "{n} cards, {ratio}", n, ratio=ratio(p, w))
+            for n, p in r.bonus_21_cards
+        )
+        lines.append(
+            w._(
+                "Bonus 21 by its number of cards, paid instead of 1 to 1 when the 21 wins (not "
+                "on a doubled hand; split hands included): {pays}.",
+                pays=pays,
+            )
+        )
+    if r.bonus_21_678_777:
+        order = {"mixed": 0, "suited": 1, "spades": 2}
+        pays = "; ".join(
+            w._("mixed suits, {ratio}", ratio=ratio(p, w))
+            if line == "mixed"
+            else w._("one suit, {ratio}", ratio=ratio(p, w))
+            if line == "suited"
+            else w._("all spades, {ratio}", ratio=ratio(p, w))
+            for line, p in sorted(r.bonus_21_678_777, key=lambda x: order[x[0]])
+        )
+        lines.append(
+            w._(
+                "Bonus 21 of 6-7-8 or 7-7-7 as a hand's three cards, paid instead of 1 to 1 when "
+                "the 21 wins (not on a doubled hand; split hands included): {pays}.",
+                pays=pays,
+            )
+        )
+    return lines
+
+
+def _bonuses(r: Rules, w: Words) -> list[str]:
+    lines = _bonus_21(r, w)
     for bet in r.side_bets:
         if bet.kind == "678-777":
             lines.append(

@@ -94,6 +94,8 @@ UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 #: Every field of :class:`~twentyone.engine.rules.Rules` the analysis reads, and where.
 ANALYSIS_READS: dict[str, str] = {
     "decks": "Context.shoe (the full shoe) and the hand tables",
+    "deck": "Context.shoe: the full shoe's ten-values (twelve a Spanish deck, sixteen a "
+    "standard one)",
     "dealer_hits_soft_17": "Context.h17_from: the dealer's tables",
     "dealer_hits_soft_17_min_cards": "Context.h17_from: the dealer's tables",
     "dealer_22": "Context.push22: the dealer's tables keep a final 22 apart (a push); the "
@@ -136,9 +138,12 @@ ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
         "a pair of boxes and the switch decision: only the returns (edge) and the chart "
         "(strategy) price it, by analysis.switch",
     ),
+    "player_21_wins": (False, "a 21 that beats the dealer's 21 (its tables push equal totals)"),
+    "bonus_21_cards": ((), "a 21 paid by its number of cards (its hands are kept by total)"),
+    "bonus_21_678_777": ((), "a 21 paid by its ranks and suits (its hands are kept by total)"),
 }
 #: Of :data:`ANALYSIS_REFUSES`, the fields the simulator refuses too (its message says so).
-NOT_SIMULATED = ("switch",)
+NOT_SIMULATED = ("switch", "double_after_hit", "redoubles", "rescue")
 #: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
 #: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels
 #: take every stake as the player's. The returns (``ev_basic``, ``ev_optimal``), the strategy
@@ -190,8 +195,13 @@ ANALYSIS_IGNORES: dict[str, str] = {
 
 
 def full_shoe(rules: Rules) -> tuple[int, ...]:
-    """The rules' full, fresh shoe as value counts (A, 2..9, ten-value)."""
-    return tuple(int(x) for x in fresh_counts(rules.decks))
+    """The rules' full, fresh shoe as value counts (A, 2..9, ten-value; twelve ten-values a
+    deck in Spanish decks).
+
+    >>> full_shoe(Rules(decks=6, deck="spanish"))[9], full_shoe(Rules(decks=6))[9]
+    (72, 96)
+    """
+    return tuple(int(x) for x in fresh_counts(rules.decks, rules.deck))
 
 
 def check_shoe(shoe: Sequence[int]) -> tuple[int, ...]:

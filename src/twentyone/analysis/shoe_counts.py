@@ -32,10 +32,15 @@ BoolArray = npt.NDArray[np.bool_]
 ACE, TEN = 0, 9
 
 
-def fresh_counts(decks: int) -> IntArray:
-    """Cards of each value in a fresh shoe of ``decks`` decks."""
+def fresh_counts(decks: int, deck: str = "standard") -> IntArray:
+    """Cards of each value in a fresh shoe of ``decks`` decks (``deck="spanish"``: twelve
+    ten-values a deck, the ten-spots removed).
+
+    >>> fresh_counts(2, "spanish").tolist()
+    [8, 8, 8, 8, 8, 8, 8, 8, 8, 24]
+    """
     c = np.full(10, 4 * decks, dtype=np.int64)
-    c[TEN] = 16 * decks
+    c[TEN] = (12 if deck == "spanish" else 16) * decks
     return c
 
 

@@ -35,7 +35,7 @@ _UP = {"A": ACE, "T": TEN}
 def insurance_returns(rules: Rules) -> dict[str, float]:
     """Return of one unit of insurance per up card that offers it (pays 2:1 on a dealer
     blackjack), not knowing the player's cards."""
-    shoe = fresh_counts(rules.decks)
+    shoe = fresh_counts(rules.decks, rules.deck)
     n = float(shoe.sum())
     out = {}
     for key in rules.insurance_upcards:
@@ -48,7 +48,7 @@ def insurance_returns(rules: Rules) -> dict[str, float]:
 def even_money_returns(rules: Rules) -> dict[str, float]:
     """Even money is insurance on a blackjack: the return of one unit of insurance once the
     player's ace and ten are out too."""
-    shoe = fresh_counts(rules.decks)
+    shoe = fresh_counts(rules.decks, rules.deck)
     n = float(shoe.sum())
     out = {}
     for key in rules.insurance_upcards:
@@ -71,7 +71,7 @@ def blackjack_against_ace(rules: Rules) -> dict[str, float]:
     >>> r["even_money"], round(r["insure_half"], 12), round(r["decline"], 6)
     (1.0, 1.0, 1.038835)
     """
-    shoe = fresh_counts(rules.decks)
+    shoe = fresh_counts(rules.decks, rules.deck)
     p = float(shoe[blackjack_card(ACE)] - 1) / (float(shoe.sum()) - 3.0)
     decline = float(rules.blackjack_pays) * (1.0 - p)
     return {
@@ -89,7 +89,7 @@ def aces_probabilities(rules: Rules, most: int) -> dict[int, float]:
     or hit: A-A is soft 12, A-A-A soft 13, ...). With a peek, a dealer blackjack ends the
     round after two cards.
     """
-    shoe = fresh_counts(rules.decks)
+    shoe = fresh_counts(rules.decks, rules.deck)
     n = int(shoe.sum())
     aces = int(shoe[ACE])
     peek = rules.hole_card and rules.peek
@@ -138,7 +138,7 @@ def dealer_final_lines(rules: Rules) -> dict[str, float]:
     >>> round(lines["any"], 4), lines["suited"] < lines["coloured"] < lines["any"]
     (0.0735, True)
     """
-    shoe = [int(x) for x in fresh_counts(rules.decks)]
+    shoe = [int(x) for x in fresh_counts(rules.decks, rules.deck)]
     copies = list(shoe)
     out = {"any": 0.0, "coloured": 0.0, "suited": 0.0}
     h17 = rules.soft_17_hit_from
@@ -177,24 +177,42 @@ _VIEW_CARDS = {"first-two": 2, "first-two-and-up": 3, "pair-four": 4}
 
 
 @lru_cache(maxsize=32)
-def first_cards_lines(bet: SideBet, decks: int) -> dict[str | None, Fraction]:
+def first_cards_lines(
+    bet: SideBet, decks: int, deck: str = "standard"
+) -> dict[str | None, Fraction]:
     """Exact probability of each paytable line being the one paid (``None``: nothing) for a
-    side bet on the first cards, every draw of them from a full shoe of ``decks`` decks
-    counted once (the evaluators do not care about the cards' order).
+    side bet on the first cards, every draw of them from a full shoe of ``decks`` decks of
+    the kind ``deck`` counted once (the evaluators of most kinds do not care about the cards'
+    order; for an ``ordered`` kind the dealer's up card is drawn apart, then the box's two).
 
     >>> from twentyone.engine.sidebets import SideBet
     >>> pp = SideBet(id="pp", kind="perfect-pairs", paytable={"perfect": "25"})
     >>> first_cards_lines(pp, 1)[None]  # one deck: no two identical cards
     Fraction(1, 1)
+    >>> md = SideBet(id="md", kind="match-the-dealer", paytable={"two-unsuited": 8, "unsuited": 4})
+    >>> lines = first_cards_lines(md, 1)  # one deck: three cards of the up card's rank left
+    >>> lines["unsuited"], lines["two-unsuited"]  # 2 * 3/51 * 48/50, 3/51 * 2/50
+    (Fraction(48, 425), Fraction(1, 425))
     """
+    cards = [c for c in _CARDS if deck != "spanish" or c.rank != "T"]
+    size = len(cards) * decks
     n = _VIEW_CARDS[bet.spec.view]
     weights: dict[str | None, int] = {}
-    for combo in combinations_with_replacement(range(len(_CARDS)), n):
-        ways = prod(comb(decks, combo.count(c)) for c in set(combo))
-        if ways:
-            line, _ = outcome(bet, 1, [_CARDS[c] for c in combo])
-            weights[line] = weights.get(line, 0) + ways
-    total = comb(52 * decks, n)
+    if bet.spec.ordered:  # the up card first (any of its copies), then the box's two
+        for up in range(len(cards)):
+            for combo in combinations_with_replacement(range(len(cards)), n - 1):
+                ways = decks * prod(comb(decks - (c == up), combo.count(c)) for c in set(combo))
+                if ways:
+                    line, _ = outcome(bet, 1, [*(cards[c] for c in combo), cards[up]])
+                    weights[line] = weights.get(line, 0) + ways
+        total = size * comb(size - 1, n - 1)
+    else:
+        for combo in combinations_with_replacement(range(len(cards)), n):
+            ways = prod(comb(decks, combo.count(c)) for c in set(combo))
+            if ways:
+                line, _ = outcome(bet, 1, [cards[c] for c in combo])
+                weights[line] = weights.get(line, 0) + ways
+        total = comb(size, n)
     return {line: Fraction(w, total) for line, w in weights.items()}
 
 
@@ -211,7 +229,7 @@ def side_bet_price(rules: Rules, bet: SideBet) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": bet.kind, "paytable": bet.to_dict()["paytable"]}
     view = bet.spec.view
     if view in _VIEW_CARDS:
-        probs = first_cards_lines(bet, rules.decks)
+        probs = first_cards_lines(bet, rules.decks, rules.deck)
         ret = sum((p * (1 + bet.paytable[line]) for line, p in probs.items() if line), Fraction(0))
         out["return"] = float(ret - 1)
         out["lines"] = {line: float(probs.get(line, 0)) for line in bet.paytable}

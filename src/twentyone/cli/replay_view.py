@@ -27,6 +27,7 @@ from twentyone.i18n import format_money
 _RESULTS = {
     "blackjack": "blackjack",
     "win": "win",
+    "bonus-21": "21 bonus",
     "even-money": "even money",
     "push": "push",
     "lose": "lose",

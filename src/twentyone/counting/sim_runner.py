@@ -36,7 +36,7 @@ from twentyone.counting.counts import ESTIMATIONS, ROUNDINGS, CountSystem
 from twentyone.counting.index_set import IndexPlay, encode_indices
 from twentyone.counting.ramp import Ramp
 from twentyone.engine.cards import RANKS, SUITS
-from twentyone.engine.errors import CountError, TwentyOneError
+from twentyone.engine.errors import CountError, RulesError, TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
 from twentyone.sim import count_play as cpm
@@ -154,6 +154,14 @@ def kernel_inputs(rules: Rules, strategy: Strategy, setup: CountSetup) -> dict[s
     """Everything the counting kernel reads, but the rounds and the random state."""
     from twentyone.counting.sim_kernel import TC_HI, TC_LO
 
+    if rules.deck != "standard":  # the true count and its side counts are per 52-card deck
+        raise RulesError(
+            "fast-path-refuses",
+            field="deck",
+            value=rules.deck,
+            path="the counting simulator",
+            lacks="its true count is per 52-card deck",
+        )
     p, f = encode_rules(rules)
     hard, soft, pairs = encode_strategy(strategy)
     ramp = np.array(setup.ramp.table(TC_LO, TC_HI), dtype=np.int64)

@@ -181,7 +181,9 @@ class CountDrill:
         self.rules = rules
         self.system = system
         pen = rules.penetration if rules.shuffle == "cut-card" else DRILL_PENETRATION
-        self.shoe = shoe or Shoe(decks=rules.decks, shuffle="cut-card", penetration=pen, seed=seed)
+        self.shoe = shoe or Shoe(
+            decks=rules.decks, shuffle="cut-card", penetration=pen, seed=seed, deck=rules.deck
+        )
         self.running_count = system.initial_running_count(rules.decks)
         self.new_shoe = True
         self.tally = Tally()
@@ -262,7 +264,7 @@ def count_of(rules: Rules, system: CountSystem, cards: Sequence[Card] | str) -> 
     (Fraction(4, 1), 2, 98)
     """
     got = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
-    size = 52 * rules.decks
+    size = rules.shoe_size
     if len(got) > size:
         raise TrainerError("train-too-many", cards=len(got), size=size)
     for card in set(got):

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from twentyone.engine.errors import CardError
+from twentyone.engine.errors import CardError, RulesError
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -121,3 +121,30 @@ def hand_total(cards: Iterable[Card]) -> HandTotal:
 def full_deck() -> tuple[Card, ...]:
     """One 52-card deck in a fixed order (suits, then ranks)."""
     return tuple(Card(r, s) for s in SUITS for r in RANKS)
+
+
+#: The kinds of deck a shoe is made of (``Rules.deck``): ``standard`` 52 cards; ``spanish``
+#: 48, the four ten-spots removed, the jacks, queens and kings kept (Spanish 21).
+DECK_KINDS = ("standard", "spanish")
+
+
+def deck_cards(deck: str = "standard") -> tuple[Card, ...]:
+    """One deck of the kind ``deck`` in :func:`full_deck`'s order.
+
+    >>> len(deck_cards()), len(deck_cards("spanish"))
+    (52, 48)
+    >>> spanish = deck_cards("spanish")
+    >>> any(c.rank == "T" for c in spanish), sum(c.is_ten for c in spanish)
+    (False, 12)
+    """
+    if deck not in DECK_KINDS:
+        choices = ", ".join(repr(d) for d in DECK_KINDS)
+        raise RulesError("not-one-of", field="deck", value=deck, choices=choices)
+    if deck == "spanish":
+        return tuple(c for c in full_deck() if c.rank != "T")
+    return full_deck()
+
+
+def deck_size(deck: str = "standard") -> int:
+    """Cards in one deck of the kind ``deck`` (52, or 48 for a Spanish deck)."""
+    return 48 if deck == "spanish" else 52

@@ -41,7 +41,7 @@ FloatArray = npt.NDArray[np.float64]
 # the int64 parameter vector
 P_DECKS = 0  # decks in the shoe
 P_CONTINUOUS = 1  # 1: a full shoe every round; 0: a cut card
-P_CUT = 2  # cards dealt before the cut card is out: int(52 * decks * penetration)
+P_CUT = 2  # cards dealt before the cut card is out: int(shoe size * penetration)
 P_H17 = 3  # the fewest cards with which the dealer hits a soft 17 (0: never; 2: H17)
 P_HOLE = 4  # the dealer takes a hole card in the initial deal
 P_PEEK = 5  # the dealer peeks under an ace or a ten
@@ -65,12 +65,18 @@ P_FREE_DOUBLES = 22  # bit t: the house stakes the double of a hard two-card t (
 P_FREE_SPLITS = 23  # bit v: the house stakes the split of a pair of value v (1 ace, 10 ten)
 P_TIES = 24  # 1: the dealer takes a tie of totals (Double Exposure); 0: it pushes
 P_BJ_TIES = 25  # a blackjack against a dealer blackjack: 0 push, 1 the player's, 2 the dealer's
-P_SIZE = 26  # length of the vector
+P_SPANISH = 26  # 1: Spanish decks (48 cards, no ten-spots); 0: standard decks
+P_P21_WINS = 27  # 1: a player's 21 (not a blackjack) wins whatever the dealer makes
+P_SIZE = 28  # length of the vector
 
 # the float64 parameter vector
 F_BJ = 0  # blackjack pays (3:2 = 1.5)
 F_BONUS = 1  # 6-7-8 / 7-7-7 bonus, times the box's bet
-F_SIZE = 2
+F_B21_MIXED = 2  # a three-card 21 of 6-7-8 or 7-7-7 of mixed suits: its odds (0: none)
+F_B21_SUITED = 3  # ... of one suit
+F_B21_SPADES = 4  # ... of spades
+F_B21_CARDS = 5  # F_B21_CARDS + n: the odds of a 21 of n cards, n 0..21 (0: none)
+F_SIZE = F_B21_CARDS + 22
 
 #: The bound on hands from one box that stands for "unlimited" (ro.16, hu.8): every ten-value
 #: card of 8 decks, which no shoe reaches (a box cannot make more hands than its pair's cards).
@@ -88,7 +94,7 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p = np.zeros(P_SIZE, dtype=np.int64)
     p[P_DECKS] = rules.decks
     p[P_CONTINUOUS] = rules.shuffle == "continuous"
-    p[P_CUT] = int(52 * rules.decks * rules.penetration)
+    p[P_CUT] = int(rules.shoe_size * rules.penetration)
     p[P_H17] = rules.soft_17_hit_from
     p[P_HOLE] = rules.hole_card
     p[P_PEEK] = rules.peek
@@ -113,9 +119,15 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p[P_FREE_SPLITS] = rules.free_splits_mask
     p[P_TIES] = rules.ties == "dealer"
     p[P_BJ_TIES] = BLACKJACK_TIES[rules.blackjack_ties]
+    p[P_SPANISH] = rules.deck == "spanish"
     f = np.zeros(F_SIZE, dtype=np.float64)
     f[F_BJ] = float(rules.blackjack_pays)
     f[F_BONUS] = float(rules.bonus_678_777)
+    p[P_P21_WINS] = rules.player_21_wins
+    for line, odds in rules.bonus_21_678_777:
+        f[{"mixed": F_B21_MIXED, "suited": F_B21_SUITED, "spades": F_B21_SPADES}[line]] = odds
+    for least, odds in rules.bonus_21_cards:  # fewest first: "that many or more"
+        f[F_B21_CARDS + least : F_B21_CARDS + 22] = float(odds)
     return p, f
 
 

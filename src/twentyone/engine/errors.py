@@ -108,6 +108,18 @@ TEMPLATES: dict[str, Template] = {
     "not-a-ratio": _t(N_("{field}={value!r}: expected a ratio such as '3:2', '2/3' or '0.75'")),
     "not-a-payout": _t(N_("{field}={value!r}: expected a payout such as '3:2' (3 to 2) or '6:5'")),
     "not-positive-ratio": _t(N_("{field}={value!r}: expected a positive ratio such as 3:2")),
+    "bad-bonus-21-cards": _t(
+        N_(
+            "{field}={value!r}: expected the number of cards of a 21 (3 to 21) with its odds, "
+            'e.g. {{ 5 = "3:2", 6 = "2:1", 7 = "3:1" }}'
+        )
+    ),
+    "bad-bonus-21-678": _t(
+        N_("{field}={value!r}: expected some of the lines {lines} with their odds")
+    ),
+    "bad-odds-table": _t(
+        N_('{field}={value!r}: expected a table of odds, each line once, e.g. {{ 5 = "3:2" }}')
+    ),
     "bad-insurance-upcards": _t(
         N_("{field}={value!r}: expected a list of 'A' (ace) and/or 'T' (ten-value card)")
     ),

@@ -9,7 +9,8 @@ The method (version ``twentyone-provable-v1``):
 2. Seated players may set client seeds (any text). When the shoe's first round begins the
    seeds are frozen as the sorted list of ``"player:seed"`` strings.
 3. The card order is a Fisher-Yates shuffle of ``decks`` fresh decks in the order of
-   :func:`twentyone.engine.cards.full_deck`, deck after deck: for ``i`` from ``n - 1`` down to 1,
+   :func:`twentyone.engine.cards.full_deck` (Spanish decks, a record's ``"deck": "spanish"``:
+   the same order without the ten-spots), deck after deck: for ``i`` from ``n - 1`` down to 1,
    swap card ``i`` with card ``j``, a uniform integer in ``0..i``. The integers come from a
    stream of 32-bit big-endian words, the blocks
    ``HMAC-SHA256(server_seed, "twentyone-provable-v1|<client seeds as JSON>|<shoe number>|
@@ -28,6 +29,7 @@ the client seeds as they freeze, each round's cards and each revealed record as 
 so they outlive the process; the shoe itself keeps only the live shoe and the last
 ``keep`` revealed ones in memory.
 
+>>> from twentyone.engine.cards import full_deck
 >>> order = shoe_order(bytes(32), ["ann:lucky"], 1, decks=1)
 >>> len(order), sorted(map(str, order)) == sorted(map(str, full_deck()))
 (52, True)
@@ -47,7 +49,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
-from twentyone.engine.cards import Card, full_deck, parse_cards
+from twentyone.engine.cards import DECK_KINDS, Card, deck_cards, deck_size, parse_cards
 from twentyone.engine.errors import ReplayError, RulesError
 
 VERSION = "twentyone-provable-v1"
@@ -86,10 +88,20 @@ class WordStream:
 
 
 def shoe_order(
-    server_seed: bytes, client_seeds: Sequence[str], shoe_number: int, *, decks: int
+    server_seed: bytes,
+    client_seeds: Sequence[str],
+    shoe_number: int,
+    *,
+    decks: int,
+    deck: str = "standard",
 ) -> list[Card]:
-    """The committed card order of one shoe (step 3 above)."""
-    cards = list(full_deck()) * decks
+    """The committed card order of one shoe (step 3 above) of ``decks`` decks of the kind
+    ``deck``.
+
+    >>> len(shoe_order(bytes(32), [], 1, decks=2, deck="spanish"))
+    96
+    """
+    cards = list(deck_cards(deck)) * decks
     stream = WordStream(server_seed, client_seeds, shoe_number)
     for i in range(len(cards) - 1, 0, -1):
         j = stream.below(i + 1)
@@ -154,6 +166,7 @@ class ProvableShoe:
         keeper: ShoeKeeper | None = None,
         first_number: int = 1,
         keep: int = 20,
+        deck: str = "standard",
     ) -> None:
         if not 1 <= decks <= 8:
             raise RulesError("out-of-range", field="decks", value=decks, lo=1, hi=8)
@@ -161,8 +174,12 @@ class ProvableShoe:
             raise RulesError(
                 "not-one-of", field="shuffle", value=shuffle, choices="'continuous', 'cut-card'"
             )
+        if deck not in DECK_KINDS:
+            choices = ", ".join(repr(d) for d in DECK_KINDS)
+            raise RulesError("not-one-of", field="deck", value=deck, choices=choices)
         self.decks = decks
-        self.size = 52 * decks
+        self.deck = deck
+        self.size = deck_size(deck) * decks
         self.continuous = shuffle == "continuous"
         self.cut_position = int(self.size * penetration)
         self.keeper = keeper
@@ -221,7 +238,9 @@ class ProvableShoe:
     def _deal_order(self) -> list[Card]:
         if self._order is None:
             self._frozen = sorted(f"{p}:{s}" for p, s in self.client_seeds.items())
-            self._order = shoe_order(self._seed, self._frozen, self.number, decks=self.decks)
+            self._order = shoe_order(
+                self._seed, self._frozen, self.number, decks=self.decks, deck=self.deck
+            )
             if self.keeper is not None:
                 self.keeper.frozen(self.number, list(self._frozen))
         return self._order
@@ -236,6 +255,8 @@ class ProvableShoe:
             "client_seeds": list(self._frozen),
             "dealt": self._next,
         }
+        if self.deck != "standard":  # a standard shoe's record stays as it always was
+            record["deck"] = self.deck
         self.revealed.append(record)
         if self.keeper is not None:
             self.keeper.revealed(record)
@@ -301,7 +322,7 @@ def verify(
         raise ReplayError(
             "commitment-mismatch", shoe=number, actual=commitment_of(seed), claimed=claimed
         )
-    order = shoe_order(seed, seeds, number, decks=decks)
+    order = shoe_order(seed, seeds, number, decks=decks, deck=str(record.get("deck", "standard")))
     position = 0
     for r, data in enumerate(rounds):
         cards = list(parse_cards(str(data.get("shoe", ""))))

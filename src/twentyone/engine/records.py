@@ -38,7 +38,9 @@ DecisionName = Literal[
 #: Every decision a round may ask for, in replay spelling (without an amount).
 DECISION_NAMES: tuple[DecisionName, ...] = get_args(DecisionName)
 PaymentKind = Literal["stake", "return", "insurance", "side-bet", "even-money"]
-Result = Literal["blackjack", "win", "push", "lose", "bust", "surrender", "rescue", "even-money"]
+Result = Literal[
+    "blackjack", "win", "bonus-21", "push", "lose", "bust", "surrender", "rescue", "even-money"
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,7 +175,7 @@ def replay_round(data: Mapping[str, Any]) -> Round:
     index = 0
     rnd: Round | None = None
     try:
-        shoe = StackedShoe(data["shoe"], decks=rules.decks)  # no card more often than the decks
+        shoe = StackedShoe(data["shoe"], decks=rules.decks, deck=rules.deck)  # as the decks hold
         rnd = Round(rules, shoe, replay_boxes(data["boxes"]), bankrolls)
         for index, decision in enumerate(decisions):
             if rnd.is_over:

@@ -48,31 +48,44 @@ def dealer_must_draw(dealer: Sequence[Card], rules: Rules) -> bool:
     return dealer_draws(total.total, total.soft, len(dealer), rules.soft_17_hit_from)
 
 
-def payout(rules: Rules, result: Result, bet: int) -> Fraction:
-    """What a hand's ``result`` returns on ``bet`` (stake included), exactly.
+def payout(rules: Rules, result: Result, bet: int, odds: Fraction | None = None) -> Fraction:
+    """What a hand's ``result`` returns on ``bet`` (stake included), exactly; a ``bonus-21``
+    (a 21 paid a bonus: :meth:`Rules.bonus_21 <twentyone.engine.rules.Rules.bonus_21>`)
+    returns the bet and its ``odds``.
 
     >>> from twentyone.engine.rulesets import load_rules
     >>> ru = load_rules("ru-online")
     >>> payout(ru, "blackjack", 1000), payout(ru, "surrender", 25), payout(ru, "bust", 9)
     (Fraction(2500, 1), Fraction(25, 2), Fraction(0, 1))
+    >>> payout(ru, "bonus-21", 100, Fraction(3, 2))
+    Fraction(250, 1)
     """
     if result == "blackjack":
         return bet * (1 + rules.blackjack_pays)
+    if result == "bonus-21":
+        return bet * (1 + (odds if odds is not None else Fraction(1)))
     return bet * _RETURNS[result]
 
 
 def close_hand(
-    rules: Rules, box: Box, i: int, result: Result, returned: int | None = None
+    rules: Rules,
+    box: Box,
+    i: int,
+    result: Result,
+    returned: int | None = None,
+    odds: Fraction | None = None,
 ) -> Payment:
     """Close hand ``i`` of ``box`` with its result (``returned`` defaults to :func:`payout`
-    on the player's stake, and the free stake's winnings on a win; rounded down with the rest
-    kept as the payment's remainder); returns its payment."""
+    on the player's stake, ``odds`` a 21 bonus's, and the free stake's winnings on a win;
+    rounded down with the rest kept as the payment's remainder); returns its payment."""
     hand = box.hands[i]
     remainder = Fraction(0)
     if returned is None:
-        exact = payout(rules, result, hand.bet)
+        exact = payout(rules, result, hand.bet, odds)
         if result == "win":
             exact += hand.free  # the house's free stake wins like a real one
+        elif result == "bonus-21":
+            exact += hand.free * (odds if odds is not None else 1)
         returned = int(exact)
         remainder = exact - returned
     hand.result = result
@@ -122,9 +135,13 @@ def settle_box(
                 out.append(close_hand(rules, box, i, "lose"))
         else:
             total = hand.total.total
-            if dealer_total == 22 and rules.dealer_22 == "push":
+            wins_21 = total == 21 and rules.player_21_wins  # whatever the dealer makes
+            odds = rules.bonus_21(hand.cards, hand.doubled) if total == 21 else None
+            if dealer_total == 22 and rules.dealer_22 == "push" and not wins_21:
                 out.append(close_hand(rules, box, i, "push"))  # every hand standing pushes
-            elif dealer_total > 21 or total > dealer_total:
+            elif (dealer_total > 21 or total > dealer_total or wins_21) and odds is not None:
+                out.append(close_hand(rules, box, i, "bonus-21", odds=odds))
+            elif dealer_total > 21 or total > dealer_total or wins_21:
                 out.append(close_hand(rules, box, i, "win"))
             else:
                 tie: Result = "lose" if rules.ties == "dealer" else "push"

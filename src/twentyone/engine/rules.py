@@ -15,10 +15,12 @@ twentyone.engine.errors.RulesError: max_hands=0: expected 1 (no split) to 4 hand
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, Literal
 
+from twentyone.engine.cards import Card, hand_total
 from twentyone.engine.errors import BetError, RulesError
 from twentyone.engine.predicates import (
     DOUBLE_ON,
@@ -30,6 +32,7 @@ from twentyone.engine.ratios import fraction_text as fraction_text
 from twentyone.engine.ratios import to_fraction as to_fraction
 from twentyone.engine.sidebets import SideBet, side_bets_from
 
+Deck = Literal["standard", "spanish"]
 Shuffle = Literal["continuous", "cut-card"]
 Surrender = Literal["none", "late", "early"]
 DoubleOn = Literal["any", "9-11", "10-11"]
@@ -41,6 +44,10 @@ DealOrder = Literal["round-robin", "box-by-box"]
 Dealer22 = Literal["bust", "push"]
 Ties = Literal["push", "dealer"]
 BlackjackTies = Literal["push", "player", "dealer"]
+
+#: The 6-7-8 / 7-7-7 three-card 21's lines, as ``bonus_21_678_777`` names them: all spades,
+#: of one suit, of mixed suits.
+BONUS_678_LINES = ("spades", "suited", "mixed")
 
 #: Pairs by value, as ``free_splits`` names them (a ten-value pair is ``T``).
 PAIR_VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -54,6 +61,7 @@ MOST_HANDS = 4
 MOST_REDOUBLES = 3
 
 _CHOICES: dict[str, tuple[str, ...]] = {
+    "deck": ("standard", "spanish"),
     "shuffle": ("continuous", "cut-card"),
     "surrender": ("none", "late", "early"),
     "double_on": ("any", "9-11", "10-11"),
@@ -74,8 +82,10 @@ class Rules:
 
     Fields, with the clause family that sets them in ``RULES.md``:
 
-    - ``decks``, ``shuffle`` (``continuous`` or ``cut-card``), ``penetration`` (where the cut
-      card sits, as a fraction of the shoe: ru.1 two thirds).
+    - ``decks``, ``deck`` (``standard``: 52 cards; ``spanish``: 48, the four ten-spots
+      removed and the jacks, queens and kings kept, as Spanish 21 deals), ``shuffle``
+      (``continuous`` or ``cut-card``), ``penetration`` (where the cut card sits, as a
+      fraction of the shoe: ru.1 two thirds).
     - ``dealer_hits_soft_17``: H17 when true (all five rulebooks stand: ro.6, pt.2);
       ``dealer_hits_soft_17_min_cards``: the fewest cards with which an H17 dealer hits a soft
       17 (2, every soft 17; 3: "hits soft 17 only with three or more cards", a soft 17 of two
@@ -130,6 +140,15 @@ class Rules:
       each pair is asked once to ``switch`` the two hands' second cards or ``keep`` them. A
       hand made by switching is never a blackjack (its two-card 21 is a plain 21). Even money
       is not offered (a blackjack may yet be switched away).
+    - ``player_21_wins``: a player's 21 that is not a blackjack wins whatever the dealer
+      makes (a dealer's 21 included; a dealer blackjack still takes it where no peek ended
+      the round first), paid when the round is settled (Spanish 21).
+      ``bonus_21_cards``: a player's 21 of that many cards or more pays these odds instead of
+      1:1 (TOML ``{ 5 = "3:2", 6 = "2:1", 7 = "3:1" }``, the largest key meaning "that many
+      or more"); ``bonus_21_678_777``: a three-card 21 of 6-7-8 or 7-7-7 pays these odds by
+      suit (TOML ``{ mixed = "3:2", suited = "2:1", spades = "3:1" }``). Neither is paid on a
+      doubled hand (it wins 1:1); both are paid on a split hand (the Spanish 21 sheets except
+      only doubles); where both fit, the higher pays. Not the ``678-777`` side bet (pt.12).
     - ``side_bets``: the table's side bets (:class:`~twentyone.engine.sidebets.SideBet`, TOML
       ``[side_bets.<id>]`` with ``kind`` and ``paytable``): the aces jackpot (pt.13), the
       6-7-8 / 7-7-7 bonus paid on the hand without a stake (pt.12), 21+3, Perfect Pairs.
@@ -142,6 +161,7 @@ class Rules:
 
     name: str = "custom"
     decks: int
+    deck: Deck = "standard"
     shuffle: Shuffle = "cut-card"
     penetration: Fraction = Fraction(3, 4)
     dealer_hits_soft_17: bool = False
@@ -178,6 +198,9 @@ class Rules:
     free_doubles: tuple[int, ...] = ()
     free_splits: tuple[str, ...] = ()
     switch: bool = False
+    player_21_wins: bool = False
+    bonus_21_cards: tuple[tuple[int, Fraction], ...] = ()
+    bonus_21_678_777: tuple[tuple[str, Fraction], ...] = ()
     side_bets: tuple[SideBet, ...] = ()
     table_min: int = 100
     table_max: int = 500_000
@@ -202,12 +225,16 @@ class Rules:
             if isinstance(value, list | tuple):
                 put(name, tuple(value))
         put("side_bets", side_bets_from(self.side_bets))
+        put("bonus_21_cards", _odds_table(self.bonus_21_cards, "bonus_21_cards", int))
+        put("bonus_21_678_777", _odds_table(self.bonus_21_678_777, "bonus_21_678_777", str))
 
     def _validate(self) -> None:
         def bad(name: str, code: str, **params: Any) -> RulesError:
             value = getattr(self, name)
             if isinstance(value, Fraction):  # as the rule files write a ratio: '0:1', '6:5'
                 value = f"{value.numerator}:{value.denominator}"
+            elif name.startswith("bonus_21"):  # an odds table, as the rule files write it
+                value = {str(k): fraction_text(odds) for k, odds in value}
             return RulesError(code, field=name, value=value, **params)
 
         for name, choices in _CHOICES.items():
@@ -274,6 +301,13 @@ class Rules:
             for b in bonuses
         ):
             raise RulesError("one-678-bonus", ids=[b.id for b in bonuses])
+        if not all(3 <= k <= 21 for k, _ in self.bonus_21_cards):
+            raise bad("bonus_21_cards", "bad-bonus-21-cards")
+        if not {k for k, _ in self.bonus_21_678_777} <= set(BONUS_678_LINES):
+            raise bad("bonus_21_678_777", "bad-bonus-21-678", lines=", ".join(BONUS_678_LINES))
+        for name in ("bonus_21_cards", "bonus_21_678_777"):
+            if any(odds <= 0 for _, odds in getattr(self, name)):
+                raise bad(name, "not-positive-ratio")
         if self.table_min < 1:
             raise bad("table_min", "at-least", least=1)
         if self.table_max < self.table_min:
@@ -282,6 +316,15 @@ class Rules:
             raise bad("table_boxes", "out-of-range", lo=1, hi=12)
         if not 1 <= self.boxes_per_player <= self.table_boxes:
             raise bad("boxes_per_player", "out-of-range", lo=1, hi=self.table_boxes)
+
+    @property
+    def shoe_size(self) -> int:
+        """Cards in the full shoe: ``decks`` decks of 52 cards, or of 48 (``deck="spanish"``).
+
+        >>> Rules(decks=6).shoe_size, Rules(decks=6, deck="spanish").shoe_size
+        (312, 288)
+        """
+        return self.decks * (48 if self.deck == "spanish" else 52)
 
     @property
     def soft_17_hit_from(self) -> int:
@@ -388,6 +431,35 @@ class Rules:
                 return next(iter(b.paytable.values()))
         return Fraction(0)
 
+    def bonus_21(self, cards: Sequence[Card], doubled: bool) -> Fraction | None:
+        """The odds a winning 21 of ``cards`` (not a blackjack) is paid at instead of 1:1,
+        ``None`` for none: the 21 bonuses (``bonus_21_cards``, ``bonus_21_678_777``), never
+        on a ``doubled`` hand; the higher where both fit.
+
+        >>> from twentyone.engine.cards import parse_cards as p
+        >>> s21 = Rules(decks=6, bonus_21_cards={5: "3:2", 6: "2", 7: "3"},
+        ...             bonus_21_678_777={"mixed": "3:2", "suited": "2", "spades": "3"})
+        >>> [s21.bonus_21(p(t), False) for t in ("2S 3D 4H 5C 7S", "AS AD AH AC 2S 3D 4H 8C")]
+        [Fraction(3, 2), Fraction(3, 1)]
+        >>> [s21.bonus_21(p(t), False) for t in ("6S 8S 7S", "7H 7H 7H", "7H 6S 8S", "9S 5S 7S")]
+        [Fraction(3, 1), Fraction(2, 1), Fraction(3, 2), None]
+        >>> s21.bonus_21(p("2S 3D 4H 5C 7S"), True), s21.bonus_21(p("KS 5D 6H"), False)
+        (None, None)
+        """
+        if doubled or hand_total(cards).total != 21:
+            return None
+        best: Fraction | None = None
+        for least, odds in self.bonus_21_cards:  # fewest cards first: the last that fits
+            if len(cards) >= least:
+                best = odds
+        if len(cards) == 3 and sorted(c.rank for c in cards) in (["6", "7", "8"], ["7", "7", "7"]):
+            suits = {c.suit for c in cards}
+            line = "spades" if suits == {"S"} else "suited" if len(suits) == 1 else "mixed"
+            by_suit = dict(self.bonus_21_678_777).get(line)
+            if by_suit is not None and (best is None or by_suit > best):
+                best = by_suit
+        return best
+
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated again).
 
@@ -415,10 +487,27 @@ class Rules:
                 v = fraction_text(v)
             elif f.name == "side_bets":
                 v = {b.id: b.to_dict() for b in v}
+            elif f.name in ("bonus_21_cards", "bonus_21_678_777"):
+                v = {str(k): fraction_text(odds) for k, odds in v}
             elif isinstance(v, tuple):
                 v = list(v)
             out[f.name] = v
         return out
+
+
+def _odds_table(value: Any, name: str, key: type) -> tuple[tuple[Any, Fraction], ...]:
+    """An odds table (``{key: ratio}``, TOML's string keys read as ``key``, or pairs) as the
+    sorted pairs a :class:`Rules` keeps; :class:`RulesError` naming ``name`` when it is not."""
+    pairs = value.items() if isinstance(value, Mapping) else value
+    try:
+        out = [(key(k), to_fraction(v, f"{name}.{k}")) for k, v in pairs]
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, RulesError):
+            raise
+        raise RulesError("bad-odds-table", field=name, value=value) from exc
+    if len({k for k, _ in out}) != len(out):
+        raise RulesError("bad-odds-table", field=name, value=value)
+    return tuple(sorted(out))
 
 
 def rules_from_fields(data: dict[str, Any], source: str) -> Rules:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 PRESETS = ("ro-casino", "pl-online", "pt-casino", "hu-casino", "ru-online")
 #: The commercial variants shipped as rule files beside the five rulebooks' presets (each cites
 #: the published rule sheet of the standard game): loaded by name as the presets are.
-VARIANTS = ("free-bet", "double-exposure", "switch")
+VARIANTS = ("free-bet", "double-exposure", "switch", "spanish-21")
 #: Every rule set loaded by name.
 SHIPPED = PRESETS + VARIANTS
 

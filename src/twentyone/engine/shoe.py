@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
-from twentyone.engine.cards import Card, full_deck, parse_cards
+from twentyone.engine.cards import DECK_KINDS, Card, deck_cards, deck_size, parse_cards
 from twentyone.engine.errors import CardError, RulesError, ShoeExhaustedError
 
 if TYPE_CHECKING:
@@ -67,6 +67,7 @@ class Shoe:
         shuffle: str = "cut-card",
         penetration: Fraction = Fraction(3, 4),
         seed: int | None = None,
+        deck: str = "standard",
     ) -> None:
         if decks < 1:
             raise RulesError("at-least", field="decks", value=decks, least=1)
@@ -76,9 +77,13 @@ class Shoe:
             )
         if not 0 < penetration < 1:
             raise RulesError("not-a-fraction", field="penetration", value=penetration)
+        if deck not in DECK_KINDS:
+            choices = ", ".join(repr(d) for d in DECK_KINDS)
+            raise RulesError("not-one-of", field="deck", value=deck, choices=choices)
         self.decks = decks
+        self.deck = deck
         self.shuffle_mode = shuffle
-        self.size = 52 * decks
+        self.size = deck_size(deck) * decks
         self.cut_position = int(self.size * penetration)
         self._rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
         self._lazy = seed is None
@@ -90,13 +95,24 @@ class Shoe:
 
     @classmethod
     def for_rules(cls, rules: Rules, seed: int | None = None) -> Shoe:
-        """A shoe with the decks and shuffle of a :class:`~twentyone.engine.rules.Rules`."""
+        """A shoe with the decks (their number and kind) and the shuffle of a
+        :class:`~twentyone.engine.rules.Rules`.
+
+        >>> from twentyone.engine.rules import Rules
+        >>> shoe = Shoe.for_rules(Rules(decks=6, deck="spanish"), seed=1)
+        >>> shoe.size, any(c.rank == "T" for c in shoe.draw_many(shoe.size))
+        (288, False)
+        """
         return cls(
-            decks=rules.decks, shuffle=rules.shuffle, penetration=rules.penetration, seed=seed
+            decks=rules.decks,
+            shuffle=rules.shuffle,
+            penetration=rules.penetration,
+            seed=seed,
+            deck=rules.deck,
         )
 
     def _shuffle(self) -> None:
-        self._cards = list(full_deck()) * self.decks
+        self._cards = list(deck_cards(self.deck)) * self.decks
         if not self._lazy:
             self._rng.shuffle(self._cards)
         self._next = self._round_start = 0
@@ -127,7 +143,7 @@ class Shoe:
         table (so no round holds more copies of a card than the decks do, and its replay
         stacks no more). They stand first in the new order, as dealt."""
         on_table = self._cards[self._round_start : self._next]
-        rest = Counter(full_deck() * self.decks)
+        rest = Counter(deck_cards(self.deck) * self.decks)
         rest.subtract(on_table)
         discards = list(rest.elements())
         if not discards:  # a round that holds every card (no round of a real table does)
@@ -157,7 +173,8 @@ class StackedShoe:
     """Deals exactly the given cards, in order; running out is an error.
 
     With ``decks`` (the rules' decks, as a replay gives them) a stack holding more copies of a
-    card than that many decks hold is refused (:class:`CardError` naming the card).
+    card than that many decks hold is refused (:class:`CardError` naming the card); with
+    ``deck="spanish"`` a ten-spot too (those decks hold none).
 
     >>> StackedShoe([]).draw()
     Traceback (most recent call last):
@@ -167,16 +184,26 @@ class StackedShoe:
     Traceback (most recent call last):
     ...
     twentyone.engine.errors.CardError: shoe: 9H is stacked 2 times, but 1 deck holds 1
+    >>> StackedShoe("9H TC", decks=6, deck="spanish")
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.CardError: shoe: TC is stacked 1 times, but 6 decks hold 0
     """
 
-    def __init__(self, cards: str | Iterable[Card | str], *, decks: int | None = None) -> None:
+    def __init__(
+        self,
+        cards: str | Iterable[Card | str],
+        *,
+        decks: int | None = None,
+        deck: str = "standard",
+    ) -> None:
         if isinstance(cards, str):
             self._cards = list(parse_cards(cards))
         else:
             self._cards = [c if isinstance(c, Card) else Card.parse(c) for c in cards]
         self._next = 0
         if decks is not None:
-            _check_copies(self._cards, decks)
+            _check_copies(self._cards, decks, deck)
 
     def begin_round(self) -> None:
         """A stacked shoe never reshuffles."""
@@ -193,12 +220,15 @@ class StackedShoe:
         return len(self._cards) - self._next
 
 
-def _check_copies(cards: list[Card], decks: int) -> None:
-    """Refuse a stack with more copies of a card than ``decks`` decks hold (one each a deck):
-    the card that passes the count first, with how many times it is stacked."""
+def _check_copies(cards: list[Card], decks: int, deck: str = "standard") -> None:
+    """Refuse a stack with more copies of a card than ``decks`` decks of the kind ``deck``
+    hold (one each a deck, none of a card the kind lacks): the card that passes the count
+    first, with how many times it is stacked."""
     copies = Counter(cards)
+    held = set(deck_cards(deck))
     for card in cards:
-        if copies[card] > decks:
+        most = decks if card in held else 0
+        if copies[card] > most:
             raise CardError(
-                "stack-too-many", card=str(card), count=copies[card], decks=decks, most=decks
+                "stack-too-many", card=str(card), count=copies[card], decks=decks, most=most
             )

@@ -56,7 +56,9 @@ class Kind:
     """A kind of side bet: its ``lines`` (best first), what it looks at (``view``), whether a
     player stakes it (``staked``), and its ``evaluate``: the lines the cards hit (a straight
     flush also hits ``straight`` and ``flush``; the best paying line on the paytable pays).
-    ``title`` and ``line_titles`` are catalog strings (English msgids) for the front ends."""
+    ``ordered``: the evaluator cares which card is the dealer's (Match the Dealer), so a
+    pricing must not shuffle the cards it looks at. ``title`` and ``line_titles`` are catalog
+    strings (English msgids) for the front ends."""
 
     name: str
     title: str
@@ -65,6 +67,7 @@ class Kind:
     view: View
     evaluate: Callable[[Sequence[Card]], frozenset[str]]
     staked: bool = True
+    ordered: bool = False  # the evaluator tells the box's cards from the dealer's up card
 
 
 _RED = frozenset("DH")
@@ -112,6 +115,33 @@ def twenty_one_plus_three(cards: Sequence[Card]) -> frozenset[str]:
         hit.add("straight")
         if "flush" in hit:
             hit.add("straight-flush")
+    return frozenset(hit)
+
+
+def match_the_dealer(cards: Sequence[Card]) -> frozenset[str]:
+    """The box's first two cards against the dealer's up card (the third card): each of the
+    two of the up card's rank is a match, ``suited`` when of its suit too. The lines name the
+    combination, and hit the lesser lines it holds (each matching card pays in the published
+    game, so a combination's odds are the sum of its cards': WoO, "Match the Dealer"):
+    ``two-suited``, ``suited-and-unsuited``, ``two-unsuited``, ``suited``, ``unsuited``.
+
+    >>> from twentyone.engine.cards import parse_cards as p
+    >>> [sorted(match_the_dealer(p(t))) for t in ("7S 4H 7S", "7S 7H 7S", "7D 7H 7S", "KS QS JS")]
+    [['suited'], ['suited', 'suited-and-unsuited', 'unsuited'], ['two-unsuited', 'unsuited'], []]
+    >>> sorted(match_the_dealer(p("9C 9C 9C")))
+    ['suited', 'two-suited']
+    """
+    up = cards[2]
+    matches = sorted(c.suit == up.suit for c in cards[:2] if c.rank == up.rank)
+    if not matches:
+        return frozenset()
+    hit = {"suited" if m else "unsuited" for m in matches}
+    if len(matches) == 2:
+        hit.add(
+            {(True, True): "two-suited", (False, True): "suited-and-unsuited"}.get(
+                (matches[0], matches[1]), "two-unsuited"
+            )
+        )
     return frozenset(hit)
 
 
@@ -220,6 +250,21 @@ KINDS: dict[str, Kind] = {
             },
             view="first-two-and-up",
             evaluate=twenty_one_plus_three,
+        ),
+        Kind(
+            name="match-the-dealer",
+            title=N_("Match the Dealer"),
+            lines=("two-suited", "suited-and-unsuited", "two-unsuited", "suited", "unsuited"),
+            line_titles={
+                "two-suited": N_("both cards match the dealer's up card, suited"),
+                "suited-and-unsuited": N_("both cards match the dealer's up card, one suited"),
+                "two-unsuited": N_("both cards match the dealer's up card"),
+                "suited": N_("a card matches the dealer's up card, suited"),
+                "unsuited": N_("a card matches the dealer's up card"),
+            },
+            view="first-two-and-up",
+            evaluate=match_the_dealer,
+            ordered=True,
         ),
         Kind(
             name="aces-jackpot",

@@ -49,7 +49,7 @@ class Stats:
             self.wagered += box.staked
             for hand in box.hands:
                 self.blackjacks += hand.is_blackjack
-                if hand.result in ("win", "blackjack", "even-money"):
+                if hand.result in ("win", "bonus-21", "blackjack", "even-money"):
                     self.won += 1
                 elif hand.result == "push":
                     self.pushed += 1

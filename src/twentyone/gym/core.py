@@ -175,6 +175,14 @@ def pair_value(cards: Sequence[Card], rules: Rules) -> int:
     return a.value if same else 0
 
 
+def full_counts(rules: Rules) -> IntArray:
+    """The rules' full shoe by value index (ace 0 .. ten-value 9): four of each value a deck
+    and sixteen ten-values, twelve in a Spanish deck (``Rules.deck``)."""
+    counts = np.full(10, 4 * rules.decks, dtype=np.int64)
+    counts[9] = (12 if rules.deck == "spanish" else 16) * rules.decks
+    return counts
+
+
 def value_counts(cards: Sequence[Card]) -> IntArray:
     """Counts of each value in ``cards``: index 0 aces, 1 twos, ... 9 ten-value cards."""
     out = np.zeros(10, dtype=np.int64)
@@ -212,9 +220,7 @@ def insurance_returns(rnd: Round, unseen: npt.NDArray[np.int64] | None) -> dict[
     if q is None or q.kind not in ("insurance", "even-money"):
         return None
     if unseen is None:
-        unseen = np.full(10, 4 * rnd.rules.decks, dtype=np.int64)
-        unseen[9] = 16 * rnd.rules.decks
-        unseen -= value_counts(seen_cards(rnd))
+        unseen = full_counts(rnd.rules) - value_counts(seen_cards(rnd))
     n = float(unseen.sum())
     p_bj = float(unseen[9]) / n if rnd.upcard.is_ace else float(unseen[0]) / n
     box = rnd.boxes[q.box]
@@ -331,9 +337,8 @@ def observation(
     if observe is not None:
         seen = list(shoe_cards or ())
         if observe == "composition":
-            full = np.full(10, 4 * rules.decks, dtype=np.int64)
-            full[9] = 16 * rules.decks
+            full = full_counts(rules)
             obs["composition"] = full - value_counts(seen)
         else:
-            obs["count"] = np.array([hi_lo(seen), 52 * rules.decks - len(seen)], dtype=np.int64)
+            obs["count"] = np.array([hi_lo(seen), rules.shoe_size - len(seen)], dtype=np.int64)
     return obs

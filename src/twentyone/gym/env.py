@@ -62,7 +62,7 @@ def observation_space(rules: Rules, boxes: int, observe: str | None) -> spaces.D
     net, so a learner needs to see it), the dealer's ``up`` card value (0 before the deal)
     and, with ``observe``, the remaining shoe's ``composition`` (counts by value) or
     ``count`` (Hi-Lo running count, cards left)."""
-    n = 52 * rules.decks
+    n = rules.shoe_size
     d: dict[str, spaces.Space[Any]] = {
         "phase": spaces.Discrete(len(PHASES)),
         "total": spaces.Discrete(32),

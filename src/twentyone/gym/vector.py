@@ -47,7 +47,7 @@ from twentyone.gym.vector_state import (
     StepOut,
     Tables,
 )
-from twentyone.sim.encode import MAX_HANDS, encode_rules, index_card, max_cards
+from twentyone.sim.encode import MAX_HANDS, encode_rules, index_card, max_cards, shoe_indices
 from twentyone.sim.hands import H_FIELDS
 
 _FIELDS = (("phase", 0), ("total", 1), ("soft", 2), ("pair", 3))
@@ -110,8 +110,8 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self._q = encode_questions(self.rules)
         self._hm = MAX_HANDS if self.rules.hand_limit is None else self.rules.hand_limit
         width = max_cards(self.rules, 1)
-        n, size = num_envs, 52 * self.rules.decks
-        self._shoe = np.tile((np.arange(size) % 52).astype(np.uint8), (n, 1))
+        n = num_envs
+        self._shoe = np.tile(shoe_indices(self.rules.decks, self.rules.deck), (n, 1))
         self._pos = np.zeros(n, dtype=np.int64)
         self._rng = np.ones((n, 4), dtype=np.uint64)
         self._d = np.zeros((n, D_SIZE), dtype=np.int64)

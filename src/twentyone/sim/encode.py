@@ -29,6 +29,10 @@ import numpy.typing as npt
 from twentyone.engine.cards import RANKS, SUITS, Card
 
 # the kernel's names for the one compiled form (twentyone.engine.compiled), re-exported
+from twentyone.engine.compiled import F_B21_CARDS as F_B21_CARDS
+from twentyone.engine.compiled import F_B21_MIXED as F_B21_MIXED
+from twentyone.engine.compiled import F_B21_SPADES as F_B21_SPADES
+from twentyone.engine.compiled import F_B21_SUITED as F_B21_SUITED
 from twentyone.engine.compiled import F_BJ as F_BJ
 from twentyone.engine.compiled import F_BONUS as F_BONUS
 from twentyone.engine.compiled import F_SIZE as F_SIZE
@@ -52,9 +56,11 @@ from twentyone.engine.compiled import P_MAX_HANDS as P_MAX_HANDS
 from twentyone.engine.compiled import P_MIN_STAND as P_MIN_STAND
 from twentyone.engine.compiled import P_OBO as P_OBO
 from twentyone.engine.compiled import P_ONE_BOX_SPLIT as P_ONE_BOX_SPLIT
+from twentyone.engine.compiled import P_P21_WINS as P_P21_WINS
 from twentyone.engine.compiled import P_PEEK as P_PEEK
 from twentyone.engine.compiled import P_RSA as P_RSA
 from twentyone.engine.compiled import P_SIZE as P_SIZE
+from twentyone.engine.compiled import P_SPANISH as P_SPANISH
 from twentyone.engine.compiled import P_SPLIT_RANK as P_SPLIT_RANK
 from twentyone.engine.compiled import P_SURR_BEFORE as P_SURR_BEFORE
 from twentyone.engine.compiled import P_SURR_VS_ACE as P_SURR_VS_ACE
@@ -108,6 +114,20 @@ def max_cards(rules: Rules, boxes: int) -> int:
     (112, 288)
     """
     return min(boxes * (rules.hand_limit or MAX_HANDS) * 22 + 24, 52 * rules.decks)
+
+
+def shoe_indices(decks: int, deck: str = "standard") -> npt.NDArray[np.uint8]:
+    """A fresh shoe as the kernels hold it: the 52-card indices of ``decks`` decks, in deck
+    order (the kernels' lazy shuffle makes it random); a Spanish deck (``Rules.deck``) without
+    the ten-spots' indices.
+
+    >>> len(shoe_indices(6)), len(shoe_indices(6, "spanish"))
+    (312, 288)
+    >>> any(index_card(int(i)).rank == "T" for i in shoe_indices(1, "spanish"))
+    False
+    """
+    one = [i for i in range(52) if deck != "spanish" or RANKS[i % 13] != "T"]
+    return np.tile(np.array(one, dtype=np.uint8), decks)
 
 
 def card_index(card: Card) -> int:

@@ -78,9 +78,11 @@ from twentyone.sim.encode import (
     P_H17,
     P_HOLE,
     P_PEEK,
+    P_SPANISH,
     P_SURR_BEFORE,
     P_SURR_VS_ACE,
     P_SURRENDER,
+    shoe_indices,
 )
 from twentyone.sim.hands import (
     FL_ACTED,
@@ -375,10 +377,10 @@ def kernel_function(counting: bool, name: str) -> Any:
 flat_kernel = kernel_function(False, "flat_kernel")
 
 
-def new_state(decks: int, boxes: int) -> tuple[Arr, Arr, Arr, Arr]:
-    """A fresh shoe (in deck order: the lazy shuffle makes it random), the shoe state (see
-    :mod:`twentyone.sim.count_play`) and the hand table."""
-    shoe = (np.arange(52 * decks) % 52).astype(np.uint8)
+def new_state(decks: int, boxes: int, deck: str = "standard") -> tuple[Arr, Arr, Arr, Arr]:
+    """A fresh shoe of ``decks`` decks of the kind ``deck`` (in deck order: the lazy shuffle
+    makes it random), the shoe state (see :mod:`twentyone.sim.count_play`) and the hand table."""
+    shoe = shoe_indices(decks, deck)
     st = np.zeros(ST_SIZE, dtype=np.int64)
     hands = np.zeros((boxes * MAX_HANDS, H_FIELDS), dtype=np.int64)
     nh = np.zeros(boxes, dtype=np.int64)
@@ -462,7 +464,9 @@ def _play(
     rec: tuple[Arr, Arr, Arr, Arr],
 ) -> tuple[float, float]:
     p, f = rules
-    shoe, st, hands, nh = new_state(int(p[P_DECKS]), boxes)
+    shoe, st, hands, nh = new_state(
+        int(p[P_DECKS]), boxes, "spanish" if p[P_SPANISH] else "standard"
+    )
     count, table = no_count(boxes)
     play = (p, f, chart)
     total, squares = flat_kernel(

@@ -27,15 +27,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from twentyone.sim.encode import F_BJ, P_BJ_TIES, P_DEALER_22, P_OBO, P_SURRENDER, P_TIES
+from twentyone.sim.encode import (
+    CARD_RANK,
+    CARD_SUIT,
+    F_B21_CARDS,
+    F_B21_MIXED,
+    F_B21_SPADES,
+    F_B21_SUITED,
+    F_BJ,
+    P_BJ_TIES,
+    P_DEALER_22,
+    P_OBO,
+    P_P21_WINS,
+    P_SURRENDER,
+    P_TIES,
+)
 from twentyone.sim.hands import (
     FL_BUST,
+    FL_DOUBLED,
     FL_SETTLED,
     FL_SURRENDERED,
     H_ACE,
     H_BET,
+    H_C0,
+    H_C1,
+    H_C2,
     H_FLAGS,
     H_FREE,
+    H_N,
     H_SUM,
     best_total,
     is_natural,
@@ -66,6 +85,28 @@ def dealer_needed(hands: Arr, base: Int, nh: Int, early: bool) -> tuple[bool, bo
 
 
 @fast(inline="always")
+def bonus_21_odds(f: Arr, hands: Arr, h: Int) -> float:
+    """:meth:`Rules.bonus_21 <twentyone.engine.rules.Rules.bonus_21>` on hand ``h`` of 21:
+    the odds paid instead of 1:1 (0: none), never on a doubled hand."""
+    if hands[h, H_FLAGS] & FL_DOUBLED:
+        return 0.0
+    n = hands[h, H_N]
+    odds = f[F_B21_CARDS + min(n, 21)]
+    if n == 3:
+        c0, c1, c2 = hands[h, H_C0], hands[h, H_C1], hands[h, H_C2]
+        r0, r1, r2 = CARD_RANK[c0], CARD_RANK[c1], CARD_RANK[c2]
+        # ranks 7-7-7 (index 5) or 6, 7, 8 (indices 4, 5, 6)
+        if (r0 == 5 and r1 == 5 and r2 == 5) or (r0 + r1 + r2 == 15 and r0 * r1 * r2 == 120):
+            s0 = CARD_SUIT[c0]
+            if s0 == CARD_SUIT[c1] and s0 == CARD_SUIT[c2]:
+                by_suit = f[F_B21_SPADES] if s0 == 3 else f[F_B21_SUITED]
+            else:
+                by_suit = f[F_B21_MIXED]
+            odds = max(odds, by_suit)
+    return float(odds)
+
+
+@fast(inline="always")
 def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: Int) -> float:
     """What a box's ``nh`` hands from row ``base`` win (in its initial bets) against a dealer
     with blackjack (``dbj`` 1) or the total ``dealer``: a bust loses, a blackjack pays
@@ -73,7 +114,9 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
     blackjack), a dealer blackjack takes every stake or, ``P_OBO``, only the original bet;
     a dealer's 22 pushes, ``P_DEALER_22``; else the totals compare, a win paying the house's
     free stake too (``H_FREE``), a tie pushing or, ``P_TIES``, lost; a blackjack against the
-    dealer's pushes, wins or loses by ``P_BJ_TIES``. Hands settled before are left out."""
+    dealer's pushes, wins or loses by ``P_BJ_TIES``; a player's 21 wins whatever the dealer
+    makes (``P_P21_WINS``), a winning 21 paid its bonus odds (:func:`bonus_21_odds`) on both
+    stakes. Hands settled before are left out."""
     money = 0.0
     early = p[P_SURRENDER] == 2
     original_lost = False
@@ -105,10 +148,12 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
                 money -= bet
         else:
             total = best_total(hands[h, H_SUM], hands[h, H_ACE])
-            if dealer == 22 and p[P_DEALER_22]:
+            wins_21 = total == 21 and p[P_P21_WINS]
+            if dealer == 22 and p[P_DEALER_22] and not wins_21:
                 pass  # a dealer's 22 pushes every hand standing
-            elif dealer > 21 or total > dealer:
-                money += bet + free
+            elif dealer > 21 or total > dealer or wins_21:
+                odds = bonus_21_odds(f, hands, h) if total == 21 else 0.0
+                money += (bet + free) * (odds if odds > 0 else 1.0)
             elif total < dealer or p[P_TIES]:  # P_TIES: the dealer takes a tie
                 money -= bet
     return money

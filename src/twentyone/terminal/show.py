@@ -112,6 +112,7 @@ class TableView(Prompter):
             hand = box.hands[pay.hand]
             words = {
                 "blackjack": _("blackjack pays {amount} now", amount=paid),
+                "bonus-21": _("21 bonus: {amount} paid", amount=paid),
                 "even-money": _("even money: {amount} paid now", amount=paid),
                 "surrender": _("surrendered: {amount} back", amount=paid),
                 "rescue": _("rescued: {amount} back", amount=paid),

@@ -121,6 +121,7 @@ ACTION_NAMES = {
 RESULT_WORDS = {
     "blackjack": (N_("BLACKJACK"), "bold green"),
     "win": (N_("win"), "bold green"),
+    "bonus-21": (N_("21 BONUS"), "bold green"),
     "even-money": (N_("even money"), "green"),
     "push": (N_("push"), "yellow"),
     "lose": (N_("lose"), "red"),

@@ -80,7 +80,12 @@ def default_tables() -> list[TableConfig]:
 
 def _default_shoe(config: TableConfig, rules: Rules) -> CardSource:
     if config.shuffle == "provable":
-        return ProvableShoe(decks=rules.decks, shuffle=rules.shuffle, penetration=rules.penetration)
+        return ProvableShoe(
+            decks=rules.decks,
+            shuffle=rules.shuffle,
+            penetration=rules.penetration,
+            deck=rules.deck,
+        )
     return Shoe.for_rules(rules)
 
 

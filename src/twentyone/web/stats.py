@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 #: a hand's results counted as won, pushed and lost (``surrender`` loses half the bet)
-WON = frozenset({"win", "blackjack", "even-money"})
+WON = frozenset({"win", "bonus-21", "blackjack", "even-money"})
 PUSHED = frozenset({"push"})
 #: the counters of a player's statistics (besides ``best`` and ``worst``, a round's net)
 COUNTERS = ("rounds", "hands", "won", "pushed", "lost", "blackjacks", "staked", "net")

@@ -231,7 +231,7 @@ def count_grade(request: Request, body: CountAnswer) -> CountGrade:
     """Grade a running count (and a true count) of the cards sent, dealt from the top of a
     new shoe of the table's decks."""
     rules = _rules(request, body.table)
-    cards = _cards(body.cards, 52 * rules.decks)
+    cards = _cards(body.cards, rules.shoe_size)
     try:
         right = count_of(rules, _system(body.count, body.rounding), cards)
     except TwentyOneError as exc:

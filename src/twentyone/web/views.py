@@ -184,7 +184,7 @@ def shoe_view(table: LiveTable) -> dict[str, Any]:
     discard tray, and whether the cut card is out (a new shoe next round). Counts only: no
     card leaves the server before it is shown."""
     rules = table.rules
-    size = 52 * rules.decks
+    size = rules.shoe_size
     if rules.shuffle == "continuous":
         return {"kind": "continuous", "size": size, "left": None, "discards": None, "cut": False}
     shoe: Any = table.shoe

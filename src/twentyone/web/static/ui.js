@@ -111,6 +111,7 @@ export function decisionText(d) {
 const RESULTS = {
   blackjack: N_("Blackjack"), win: N_("Win"), push: N_("Push"), lose: N_("Lose"), bust: N_("Bust"),
   surrender: N_("Surrendered"), rescue: N_("Rescued"), "even-money": N_("Even money"),
+  "bonus-21": N_("21 bonus"),
 };
 
 /** A hand's result ("win", "push"...) for people, in the page's language. */
