@@ -142,8 +142,6 @@ SIM_IGNORES: dict[str, str] = {
     "boxes_per_player": "checked against the boxes argument before encoding",
     "table_boxes": "seats at the table",
     "multi_player": "the simulated player plays alone",
-    "hole_card_up": "the cards are dealt and settled alike face up or down; a chart by the "
-    "dealer's two-card total reads both (check_chart), a chart by up card the up card only",
 }
 
 
