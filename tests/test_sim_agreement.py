@@ -28,8 +28,18 @@ import pytest
 from twentyone import BoxBet, Round, Rules, StackedShoe, load_rules
 from twentyone.engine.errors import TwentyOneError
 from twentyone.engine.rulesets import PRESETS
-from twentyone.engine.strategy import CODES, HARD_TOTALS, PAIR_VALUES, SOFT_TOTALS, Strategy, decide
+from twentyone.engine.strategy import (
+    CODES,
+    DEALER_TOTALS,
+    HARD_TOTALS,
+    PAIR_VALUES,
+    SOFT_TOTALS,
+    UPCARDS,
+    Strategy,
+    decide,
+)
 from twentyone.sim.encode import (
+    P_HOLE_UP,
     encode_rules,
     encode_strategy,
     index_card,
@@ -113,16 +123,21 @@ CUSTOM = {
 
 
 def random_chart(
-    rng: np.random.Generator, base: Strategy | None = None, share: float = 1.0
+    rng: np.random.Generator,
+    base: Strategy | None = None,
+    share: float = 1.0,
+    columns: tuple[str, ...] = UPCARDS,
 ) -> Strategy:
     """``base`` with a ``share`` of its cells replaced by random codes (all of them with no
-    base)."""
+    base), its columns ``base``'s or ``columns``."""
+    columns = base.columns if base else columns
+    width = len(columns)
 
     def row(old: tuple[str, ...] | None) -> tuple[str, ...]:
-        new = [CODES[i] for i in rng.choice(8, size=10, p=WEIGHTS)]
+        new = [CODES[i] for i in rng.choice(8, size=width, p=WEIGHTS)]
         if old is None:
             return tuple(new)
-        keep = rng.random(10) >= share
+        keep = rng.random(width) >= share
         return tuple(o if k else n for o, n, k in zip(old, new, keep, strict=True))
 
     return Strategy(
@@ -130,11 +145,18 @@ def random_chart(
         hard={t: row(base.hard[t] if base else None) for t in HARD_TOTALS},
         soft={t: row(base.soft[t] if base else None) for t in SOFT_TOTALS},
         pairs={v: row(base.pairs[v] if base else None) for v in PAIR_VALUES},
+        columns=columns,
     )
 
 
-def record(rules: Rules, chart: Strategy, rounds: int, boxes: int, seed: int) -> tuple[Any, ...]:
+def record(
+    rules: Rules, chart: Strategy, rounds: int, boxes: int, seed: int, by_total: bool = True
+) -> tuple[Any, ...]:
+    """Play ``rounds`` in the recording kernel (``by_total=False``: told the hole card is down,
+    so that it reads a chart by dealer total by the up card's column)."""
     p, f = encode_rules(rules)
+    if not by_total:
+        p[P_HOLE_UP] = 0
     hard, soft, pairs = encode_strategy(chart)
     width = max_cards(rules, boxes)
     cards = np.zeros((rounds, width), dtype=np.uint8)
@@ -306,5 +328,35 @@ def test_a_kernel_that_pushes_ties_is_caught() -> None:
     cards, ncards, money = record(
         rules.replace(ties="push", blackjack_ties="push"), chart, 3000, 1, 7
     )
+    bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
+    assert bad
+
+
+def test_a_chart_by_dealer_total_agrees_at_a_face_up_hole_card(pool: Any) -> None:
+    """Double Exposure's chart by the dealer's two-card total (the exact analysis's, a third of
+    it changed at random, and random ones on two boxes): the kernel reads each round's column
+    from both dealer cards as :func:`~twentyone.engine.strategy.decide` does."""
+    from twentyone.analysis.exposed_chart import dealer_total_chart
+
+    rules = load_rules("double-exposure")
+    rng = np.random.default_rng(11)
+    best = dealer_total_chart(rules).strategy()
+    assert best.columns == DEALER_TOTALS
+    runs = [
+        (best, 25_000, 1, 21),
+        (random_chart(rng, best, 1 / 3), 25_000, 1, 22),
+        (random_chart(rng, columns=DEALER_TOTALS), 25_000, 2, 23),
+    ]
+    seen = agree(rules, runs, pool)
+    for what in ("hit", "stand", "double", "split", "result win", "result bust"):
+        assert seen[what] > 100, (what, seen)
+
+
+def test_a_kernel_that_reads_the_up_card_column_of_a_chart_by_total_is_caught() -> None:
+    """The agreement by dealer total has teeth: a kernel reading a chart by total at the up
+    card's column index plays rounds the engine, reading both dealer cards, does not."""
+    rules = load_rules("double-exposure")
+    chart = random_chart(np.random.default_rng(3), columns=DEALER_TOTALS)
+    cards, ncards, money = record(rules, chart, 3000, 1, 7, by_total=False)
     bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
     assert bad

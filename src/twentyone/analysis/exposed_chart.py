@@ -33,7 +33,7 @@ from twentyone.analysis.dealer import blackjack_card
 from twentyone.analysis.exposed import dealer_blackjack_value, exposed_context
 from twentyone.analysis.shoe_counts import ACE, IntArray
 from twentyone.engine.rules import Rules
-from twentyone.engine.strategy import HARD_TOTALS, SOFT_TOTALS
+from twentyone.engine.strategy import DEALER_TOTALS, HARD_TOTALS, SOFT_TOTALS, Strategy
 
 #: The dealer's two-card totals, the chart's columns: hard 4 to 20, then soft 12 to 20 (an
 #: ace and 1 to 9), each with its unordered starts (value indexes, 0 = ace).
@@ -89,6 +89,19 @@ class ExposedChart:
             lines.append("")
         lines.append(f"Exact return of this chart: {100 * self.ev:+.4f}%")
         return "\n".join(lines) + "\n"
+
+    def strategy(self) -> Strategy:
+        """The chart as a :class:`~twentyone.engine.strategy.Strategy` by dealer total (its
+        columns :data:`~twentyone.engine.strategy.DEALER_TOTALS`), as the engine and the
+        simulator play it."""
+        assert self.columns == DEALER_TOTALS
+        return Strategy(
+            name=f"{self.name}: by the dealer's two-card total",
+            hard=self.hard,
+            soft=self.soft,
+            pairs=self.pairs,
+            columns=self.columns,
+        )
 
     def to_json(self) -> str:
         """The chart as JSON: name, columns, hard, soft, pairs (row -> codes), ev."""

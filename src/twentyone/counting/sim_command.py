@@ -97,7 +97,7 @@ def run_counting(
     check_count_day(rounds, setup, workers)
     if seed is None:
         seed = secrets.randbits(63)
-    strategy, note = chart_for(rules, setup.boxes)
+    strategy, note = chart_for(rules, setup.boxes, by_dealer_total=False)
     for line in (note, ramp_note(setup.indices_name or None, setup.system.key or "hilo")):
         if line:
             print(f"twentyone: note: {line}", file=sys.stderr)

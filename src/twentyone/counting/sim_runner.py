@@ -163,6 +163,14 @@ def kernel_inputs(rules: Rules, strategy: Strategy, setup: CountSetup) -> dict[s
             lacks="its true count is per 52-card deck",
         )
     p, f = encode_rules(rules)
+    if strategy.by_dealer_total:  # its indices are by up card
+        raise RulesError(
+            "fast-path-refuses",
+            field="hole_card_up",
+            value=rules.hole_card_up,
+            path="the counting simulation",
+            lacks="a chart by the dealer's two-card total: its charts and indices are by up card",
+        )
     hard, soft, pairs = encode_strategy(strategy)
     ramp = np.array(setup.ramp.table(TC_LO, TC_HI), dtype=np.int64)
     wong = np.array(
@@ -351,7 +359,7 @@ def simulate_counting(
     if strategy is None:
         from twentyone.sim.textbook import chart_for
 
-        strategy = chart_for(rules, setup.boxes)[0]
+        strategy = chart_for(rules, setup.boxes, by_dealer_total=False)[0]
     tasks = make_count_tasks(rules, strategy, setup, rounds, seed)
     run_count_task(make_count_tasks(rules, strategy, setup, 1, 0)[0])  # compile here once
     start = time.perf_counter()

@@ -414,6 +414,12 @@ TEMPLATES: dict[str, Template] = {
     "strategy-rows-missing": _t(N_("strategy {table}: rows {rows} missing")),
     "strategy-bad-row": _t(N_("strategy {table}[{row}]={codes!r}: expected 10 codes from {known}")),
     "strategy-upcards": _t(N_("strategy upcards {upcards}: expected {expected}")),
+    "strategy-dealer-total": _t(
+        N_(
+            "{table}: a chart by the dealer's two-card total needs both dealer cards face up "
+            "(hole_card_up)"
+        )
+    ),
     "strategy-file": _t(
         N_(
             "strategy file: {reason}: expected an object with 'hard', 'soft' and 'pairs' "

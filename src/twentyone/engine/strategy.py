@@ -18,6 +18,11 @@ Codes are those casinos print:
 A pair whose code is not a split (``P``/``Rp``) is played by its total. Basic strategy never
 takes insurance or even money.
 
+At a table whose dealer shows both cards (Double Exposure, ``Rules.hole_card_up``) a chart may
+instead have a column per dealer two-card total (:data:`DEALER_TOTALS`: hard 4 to 20, soft
+``A,A`` to ``A,9``; a dealer blackjack ends the round before play); :func:`decide` then reads
+the column of the dealer's two cards.
+
 >>> chart = Strategy.uniform("H")
 >>> chart.code(total=16, soft=False, up="T")
 'H'
@@ -37,6 +42,13 @@ CODES = ("H", "S", "Dh", "Ds", "P", "Rh", "Rs", "Rp")
 HARD_TOTALS = tuple(range(4, 22))
 SOFT_TOTALS = tuple(range(12, 22))
 PAIR_VALUES = tuple(range(1, 11))
+#: The columns of a chart by the dealer's two-card total (both dealer cards face up): hard 4 to
+#: 20, then soft 12 to 20 as ``A,A`` to ``A,9`` (the columns of
+#: :mod:`twentyone.analysis.exposed_chart`).
+DEALER_TOTALS = (
+    *(str(t) for t in range(4, 21)),
+    *(f"A,{'A' if v == 1 else v}" for v in range(1, 10)),
+)
 
 
 def upcard_key(card: Card) -> str:
@@ -44,18 +56,40 @@ def upcard_key(card: Card) -> str:
     return "A" if card.is_ace else "T" if card.is_ten else card.rank
 
 
+def dealer_total_key(first: Card, second: Card) -> str:
+    """The :data:`DEALER_TOTALS` column of the dealer's two cards (not a blackjack).
+
+    >>> dealer_total_key(Card.parse("TS"), Card.parse("6H"))
+    '16'
+    >>> dealer_total_key(Card.parse("7D"), Card.parse("AC"))
+    'A,7'
+    """
+    if first.is_ace or second.is_ace:
+        other = second if first.is_ace else first
+        return f"A,{'A' if other.is_ace else other.value}"
+    return str(first.value + second.value)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Strategy:
-    """A chart: ``hard[total]``, ``soft[total]``, ``pairs[value]`` each a tuple of 10 codes
-    (one per up card in :data:`UPCARDS`)."""
+    """A chart: ``hard[total]``, ``soft[total]``, ``pairs[value]`` each a tuple of codes, one
+    per column of ``columns``: the up cards (:data:`UPCARDS`), or the dealer's two-card totals
+    (:data:`DEALER_TOTALS`, a table whose dealer shows both cards)."""
 
     name: str = "chart"
     hard: Mapping[int, tuple[str, ...]]
     soft: Mapping[int, tuple[str, ...]]
     pairs: Mapping[int, tuple[str, ...]]
     notes: tuple[str, ...] = field(default=())
+    columns: tuple[str, ...] = UPCARDS
 
     def __post_init__(self) -> None:
+        if self.columns not in (UPCARDS, DEALER_TOTALS):
+            raise TwentyOneError(
+                "strategy-upcards",
+                upcards=list(self.columns),
+                expected=f"{list(UPCARDS)} / {list(DEALER_TOTALS)}",
+            )
         for table, keys in (
             ("hard", HARD_TOTALS),
             ("soft", SOFT_TOTALS),
@@ -66,7 +100,7 @@ class Strategy:
             if missing:
                 raise TwentyOneError("strategy-rows-missing", table=table, rows=missing)
             for k, row in rows.items():
-                if len(row) != len(UPCARDS) or any(c not in CODES for c in row):
+                if len(row) != len(self.columns) or any(c not in CODES for c in row):
                     raise TwentyOneError(
                         "strategy-bad-row", table=table, row=k, codes=row, known=", ".join(CODES)
                     )
@@ -82,21 +116,29 @@ class Strategy:
             pairs=dict.fromkeys(PAIR_VALUES, prow),
         )
 
+    @property
+    def by_dealer_total(self) -> bool:
+        """Whether the columns are the dealer's two-card totals (:data:`DEALER_TOTALS`)."""
+        return self.columns == DEALER_TOTALS
+
     def code(self, *, total: int, soft: bool, up: str) -> str:
-        """The chart's code for a total against an up card."""
-        col = UPCARDS.index(up)
+        """The chart's code for a total against an up card (a :data:`DEALER_TOTALS` key for a
+        chart by dealer total)."""
+        col = self.columns.index(up)
         if soft:
             return self.soft[max(total, 12)][col]
         return self.hard[max(total, 4)][col]
 
     def pair_code(self, value: int, up: str) -> str:
-        return self.pairs[value][UPCARDS.index(up)]
+        return self.pairs[value][self.columns.index(up)]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"name", "upcards", "hard": {"16": [...]}, "soft", "pairs"}``."""
+        """JSON-ready: ``{"name", "upcards", "hard": {"16": [...]}, "soft", "pairs"}`` (a chart
+        by dealer total has ``"columns"``, its :data:`DEALER_TOTALS`, for ``"upcards"``)."""
+        head = "columns" if self.by_dealer_total else "upcards"
         return {
             "name": self.name,
-            "upcards": list(UPCARDS),
+            head: list(self.columns),
             "hard": {str(k): list(v) for k, v in sorted(self.hard.items())},
             "soft": {str(k): list(v) for k, v in sorted(self.soft.items())},
             "pairs": {("A" if k == 1 else str(k)): list(v) for k, v in sorted(self.pairs.items())},
@@ -144,7 +186,7 @@ def decide(strategy: Strategy, rnd: Any) -> str:
         return "no-even-money"
     box = rnd.boxes[q.box]
     hand = box.hands[q.hand]
-    up = upcard_key(rnd.upcard)
+    up = column_key(strategy, rnd)
     code = hand_code(strategy, hand.cards, up, pair_allowed=True)
     if q.kind == "surrender":
         return "surrender" if code.startswith("R") else "no-surrender"
@@ -154,6 +196,16 @@ def decide(strategy: Strategy, rnd: Any) -> str:
     if code in ("P", "Rp"):
         code = hand_code(strategy, hand.cards, up, pair_allowed=False)
     return resolve(code, actions)
+
+
+def column_key(strategy: Strategy, rnd: Any) -> str:
+    """The chart column a round's questions read: the up card's, or for a chart by dealer
+    total the dealer's two face-up cards' total (refused where the hole card is not seen)."""
+    if not strategy.by_dealer_total:
+        return upcard_key(rnd.upcard)
+    if not (rnd.hole_revealed and len(rnd.dealer) >= 2):
+        raise TwentyOneError("strategy-dealer-total", table=rnd.rules.name)
+    return dealer_total_key(rnd.dealer[0], rnd.dealer[1])
 
 
 def hand_code(strategy: Strategy, cards: list[Card], up: str, *, pair_allowed: bool) -> str:

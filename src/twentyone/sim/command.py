@@ -52,15 +52,24 @@ def load_strategy_file(path: str) -> Strategy:
         raise TwentyOneError("strategy-invalid", path=path, reason=exc) from exc
 
 
-def exact_ev(rules: Rules, boxes: int, compute: bool = False) -> float | None:
+def exact_ev(
+    rules: Rules, boxes: int, compute: bool = False, strategy: Strategy | None = None
+) -> float | None:
     """The exact return of basic strategy to compare with: the one ``twentyone edge`` kept
     (:mod:`twentyone.analysis.result_cache`; no analysis run), else, with ``compute``,
     ``analyze(rules).ev_basic`` where the exact analysis is installed and can do it; else
-    None."""
+    None. For a ``strategy`` by the dealer's two-card total (a face-up hole card), the exact
+    return of the analysis's chart by dealer total
+    (:func:`twentyone.analysis.exposed_chart.dealer_total_chart`, which
+    :func:`~twentyone.sim.textbook.chart_for` has computed already)."""
     try:
         from twentyone.analysis import result_cache
     except ImportError:
         return None
+    if strategy is not None and strategy.by_dealer_total:
+        from twentyone.analysis.exposed_chart import dealer_total_chart
+
+        return dealer_total_chart(rules, boxes).ev
     kept = result_cache.load(result_cache.edge_key(rules, boxes, None, None))
     if kept is not None and isinstance(kept.get("ev_basic"), float):
         return float(kept["ev_basic"])
@@ -109,7 +118,10 @@ def run(
         strategy, note = chart_for(rules, boxes)
     if note:
         print(f"twentyone: note: {note}", file=sys.stderr)
-    value = exact_ev(rules, boxes, exact) if strategy_file is None and note is None else None
+    # the exact return of the chart played: basic strategy's, or the chart by dealer total's
+    value = (
+        exact_ev(rules, boxes, exact, strategy) if strategy_file is None and note is None else None
+    )
     if helper is not None:
         helper.join()
     bar = ProgressBar(rounds) if sys.stderr.isatty() else None

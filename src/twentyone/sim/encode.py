@@ -5,7 +5,9 @@
 and a ``float64`` vector, ``F_*``; the exact analysis reads the same); :func:`encode_strategy`
 turns a :class:`~twentyone.engine.strategy.Strategy` into ``hard[22, 10]``, ``soft[22, 10]`` and
 ``pairs[11, 10]`` code tables (codes are indices into :data:`twentyone.engine.strategy.CODES`,
-columns the up cards ``2 3 4 5 6 7 8 9 T A``).
+columns the up cards ``2 3 4 5 6 7 8 9 T A``), or, for a chart by the dealer's two-card total
+(:data:`twentyone.engine.strategy.DEALER_TOTALS`, a table whose dealer shows both cards),
+tables of 26 columns: hard 4 to 20, then soft ``A,A`` to ``A,9``.
 
 Cards in the kernel are 52-card indices in the order of :func:`twentyone.engine.cards.full_deck`
 (suit-major ``C D H S``, ranks ``2``-``A``): ``index = 13 * suit + rank``.
@@ -51,6 +53,7 @@ from twentyone.engine.compiled import P_FREE_DOUBLES as P_FREE_DOUBLES
 from twentyone.engine.compiled import P_FREE_SPLITS as P_FREE_SPLITS
 from twentyone.engine.compiled import P_H17 as P_H17
 from twentyone.engine.compiled import P_HOLE as P_HOLE
+from twentyone.engine.compiled import P_HOLE_UP as P_HOLE_UP
 from twentyone.engine.compiled import P_HSA as P_HSA
 from twentyone.engine.compiled import P_MAX_HANDS as P_MAX_HANDS
 from twentyone.engine.compiled import P_MIN_STAND as P_MIN_STAND
@@ -71,6 +74,7 @@ from twentyone.engine.errors import RulesError, TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import (
     CODES,
+    DEALER_TOTALS,
     HARD_TOTALS,
     PAIR_VALUES,
     SOFT_TOTALS,
@@ -158,8 +162,6 @@ SIM_IGNORES: dict[str, str] = {
     "boxes_per_player": "checked against the boxes argument before encoding",
     "table_boxes": "seats at the table",
     "multi_player": "the simulated player plays alone",
-    "hole_card_up": "the cards are dealt and settled alike face up or down; the chart reads the "
-    "up card only",
 }
 
 
@@ -205,8 +207,26 @@ plays it (terminal, web table, replay)
     return compiled_rules(rules)
 
 
+#: The kernel's column count of a chart by the dealer's two-card total (its tables' width).
+TOTAL_COLUMNS = len(DEALER_TOTALS)
+
+
+def check_chart(rules: Rules, strategy: Strategy, path: str = "the simulator") -> None:
+    """Refuse a chart by the dealer's two-card total at a table whose hole card is not dealt
+    face up (the kernel would read a total it cannot see), naming ``hole_card_up``.
+
+    >>> check_chart(Rules(decks=6), Strategy.uniform("H"))
+    """
+    if strategy.by_dealer_total and not rules.hole_card_up:
+        lacks = "a chart by the dealer's two-card total needs both dealer cards face up"
+        raise RulesError(
+            "fast-path-refuses", field="hole_card_up", value=False, path=path, lacks=lacks
+        )
+
+
 def encode_strategy(strategy: Strategy) -> tuple[CodeArray, CodeArray, CodeArray]:
-    """``hard[22, 10]``, ``soft[22, 10]``, ``pairs[11, 10]`` code tables.
+    """``hard[22, k]``, ``soft[22, k]``, ``pairs[11, k]`` code tables, ``k`` the chart's
+    columns: 10 up cards, or :data:`TOTAL_COLUMNS` dealer totals.
 
     Rows below a table's first total repeat its first row (the chart reads ``max(total, 4)``
     and ``max(total, 12)``), so the kernel can index by any total up to 21.
@@ -216,9 +236,10 @@ def encode_strategy(strategy: Strategy) -> tuple[CodeArray, CodeArray, CodeArray
     (3, 3, 4)
     """
     code = {c: i for i, c in enumerate(CODES)}
-    hard = np.zeros((22, 10), dtype=np.int8)
-    soft = np.zeros((22, 10), dtype=np.int8)
-    pairs = np.zeros((11, 10), dtype=np.int8)
+    k = len(strategy.columns)
+    hard = np.zeros((22, k), dtype=np.int8)
+    soft = np.zeros((22, k), dtype=np.int8)
+    pairs = np.zeros((11, k), dtype=np.int8)
     for t in range(22):
         hard[t] = [code[c] for c in strategy.hard[max(t, HARD_TOTALS[0])]]
         soft[t] = [code[c] for c in strategy.soft[max(t, SOFT_TOTALS[0])]]
@@ -256,7 +277,7 @@ def resolve_table() -> CodeArray:
 
 def strategy_from_dict(data: Mapping[str, Any]) -> Strategy:
     """A chart from the JSON shape of :meth:`Strategy.to_dict` (pairs keyed ``A``, ``2``…``10``
-    or ``T``).
+    or ``T``; ``"columns"``, the dealer totals, for a chart by dealer total).
 
     >>> s = Strategy.uniform("H", "P")
     >>> strategy_from_dict(s.to_dict()) == s
@@ -266,6 +287,7 @@ def strategy_from_dict(data: Mapping[str, Any]) -> Strategy:
         upcards = tuple(data.get("upcards", UPCARDS))
         if upcards != UPCARDS:
             raise TwentyOneError("strategy-upcards", upcards=list(upcards), expected=list(UPCARDS))
+        columns = tuple(str(c) for c in data.get("columns", UPCARDS))
 
         def rows(name: str) -> dict[int, tuple[str, ...]]:
             table = data[name]
@@ -282,6 +304,7 @@ def strategy_from_dict(data: Mapping[str, Any]) -> Strategy:
             soft=rows("soft"),
             pairs=rows("pairs"),
             notes=tuple(str(n) for n in data.get("notes", ())),
+            columns=columns,
         )
     except (KeyError, AttributeError, ValueError) as exc:
         if isinstance(exc, TwentyOneError):

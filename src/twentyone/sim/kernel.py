@@ -5,7 +5,8 @@ its settlement, stays the single source of truth); the agreement test replays ev
 round of this kernel in the engine and compares the money round by round.
 
 What it plays: one player on ``boxes`` boxes, each with an initial bet of one unit, following
-a chart exactly as :func:`twentyone.engine.strategy.decide` answers the engine's questions
+a chart (by up card, or by the dealer's two-card total where the hole card is dealt face up)
+exactly as :func:`twentyone.engine.strategy.decide` answers the engine's questions
 (insurance and even money declined, surrender before play where the chart says ``R``). Cards
 are 52-card indices (so a suited 6-7-8 is seen). The shoe and its random numbers are in
 :mod:`twentyone.sim.rng` (a lazily shuffled array: a "new shoe" is ``pos = 0``; continuous
@@ -77,11 +78,13 @@ from twentyone.sim.encode import (
     P_DECKS,
     P_H17,
     P_HOLE,
+    P_HOLE_UP,
     P_PEEK,
     P_SPANISH,
     P_SURR_BEFORE,
     P_SURR_VS_ACE,
     P_SURRENDER,
+    TOTAL_COLUMNS,
     shoe_indices,
 )
 from twentyone.sim.hands import (
@@ -135,7 +138,9 @@ def kernel_function(counting: bool, name: str) -> Any:
     ) -> tuple[float, float]:
         """``n`` rounds; returns the sum and the sum of squares of the rounds' money (flat).
 
-        ``play``: the compiled rules and the chart, ``(p, f, (hard, soft, pairs, restab))``;
+        ``play``: the compiled rules and the chart, ``(p, f, (hard, soft, pairs, restab))``
+        (columns by up card, or, tables :data:`~twentyone.sim.encode.TOTAL_COLUMNS` wide at a
+        face-up hole card, by the dealer's two-card total; the counter's indices by up card);
         ``deck``: ``(rng, shoe, st)``, the random stream, the shoe and its state; ``work``:
         ``(hands, nh)``, the hand table and each box's number of hands; ``recording``:
         ``(record, rec)``, ``rec`` = ``(cards, ncards, money, bets)`` written when ``record``;
@@ -155,6 +160,8 @@ def kernel_function(counting: bool, name: str) -> Any:
         bm, pbox, ramp, wong, bank, acc, bins = table
         dealt = (shoe, st, rng, tags, sides, cp, counting)  # what deal() and dealer_card() take
         size = shoe.shape[0]
+        # a chart by the dealer's two-card total (its tables' width) at a face-up hole card
+        by_total = hard.shape[1] == TOTAL_COLUMNS and p[P_HOLE_UP] != 0
         sum_money = 0.0
         squares = 0.0
         for r in range(n):
@@ -214,6 +221,9 @@ def kernel_function(counting: bool, name: str) -> Any:
                 nrec, dsum, dace = dealer_card(True, dealt, record, cards, r, nrec, dsum, dace)
                 dn = 2
             col = 9 if upv == 1 else upv - 2
+            ccol = col  # the chart's column: the up card's, or the dealer's two-card total's
+            if by_total:  # (a dealer blackjack's, past the last, is never read: peek ends it)
+                ccol = dsum + TOTAL_COLUMNS - 11 if dace else dsum - 4
             # dealer blackjack: -1 unknown, 0 no, 1 yes
             dbj = -1 if (upv == 1 or upv == 10) else 0
             for b in range(nb):
@@ -251,7 +261,7 @@ def kernel_function(counting: bool, name: str) -> Any:
                 for b in range(nb):
                     h = b * MAX_HANDS
                     if not hands[h, H_FLAGS] & FL_DONE:
-                        code = chart_code(hard, soft, pairs, hands, h, col, True)
+                        code = chart_code(hard, soft, pairs, hands, h, ccol, True)
                         says = code in (C_RH, C_RS, C_RP)
                         if counting and b < counter:
                             says = surrenders_before_play(
@@ -282,12 +292,12 @@ def kernel_function(counting: bool, name: str) -> Any:
                             hands[h, H_FLAGS] = fl | FL_DONE
                             break
                         # strategy.decide
-                        code = chart_code(hard, soft, pairs, hands, h, col, True)
+                        code = chart_code(hard, soft, pairs, hands, h, ccol, True)
                         if acts & A_SPLIT and (code in (C_P, C_RP)):
                             act = A_SURRENDER if code == C_RP and acts & A_SURRENDER else A_SPLIT
                         else:
                             if code in (C_P, C_RP):
-                                code = chart_code(hard, soft, pairs, hands, h, col, False)
+                                code = chart_code(hard, soft, pairs, hands, h, ccol, False)
                             act = restab[code, acts]
                         if counting and b < counter:
                             act = int(

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
-from twentyone.sim.encode import encode_rules, encode_strategy, resolve_table
+from twentyone.sim.encode import check_chart, encode_rules, encode_strategy, resolve_table
 
 CHUNK = 1_000_000  # rounds per chunk: fixed, so results never depend on the workers
 
@@ -90,6 +90,7 @@ class Tasks(Sequence[Task]):
 
     def __init__(self, rules: Rules, strategy: Strategy, rounds: int, boxes: int, seed: int):
         self.params = encode_rules(rules)
+        check_chart(rules, strategy)
         self.chart = encode_strategy(strategy)
         self.restab = resolve_table()
         self.rounds = rounds

@@ -96,10 +96,23 @@ def shipped_chart(rules: Rules, boxes: int = 1) -> Strategy | None:
     return strategy_from_dict(json.loads(path.read_text("utf-8")))
 
 
-def chart_for(rules: Rules, boxes: int = 1) -> tuple[Strategy, str | None]:
+def chart_for(
+    rules: Rules, boxes: int = 1, by_dealer_total: bool = True
+) -> tuple[Strategy, str | None]:
     """The basic strategy for ``rules`` (``None`` note): the shipped chart of a named rule set
     (:func:`shipped_chart`), else from the exact analysis, or, where the analysis is not
-    installed or cannot derive it, the textbook chart and a note saying so."""
+    installed or cannot derive it, the textbook chart and a note saying so. Where the hole
+    card is dealt face up (``hole_card_up``) and ``by_dealer_total``, the exact analysis's
+    chart by the dealer's two-card total
+    (:func:`twentyone.analysis.exposed_chart.dealer_total_chart`)."""
+    if rules.hole_card_up and by_dealer_total:
+        try:
+            from twentyone.analysis.exposed_chart import dealer_total_chart
+        except ImportError:
+            return textbook_6d_s17_das(), (
+                "exact analysis not available: playing the textbook 4-8 deck S17 DAS chart"
+            )
+        return dealer_total_chart(rules, boxes).strategy(), None
     shipped = shipped_chart(rules, boxes)
     if shipped is not None:
         return shipped, None
