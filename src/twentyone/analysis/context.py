@@ -137,8 +137,9 @@ ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
         "(strategy) price it, by analysis.switch",
     ),
 }
-#: Of :data:`ANALYSIS_REFUSES`, the fields the simulator refuses too (its message says so).
-NOT_SIMULATED = ("switch",)
+#: Of :data:`ANALYSIS_REFUSES`, the fields the simulator refuses too (its message says so):
+#: none now (``switch`` is simulated: :mod:`twentyone.sim.switch`).
+NOT_SIMULATED: tuple[str, ...] = ()
 #: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
 #: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels
 #: take every stake as the player's. The returns (``ev_basic``, ``ev_optimal``), the strategy

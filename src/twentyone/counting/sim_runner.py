@@ -40,7 +40,7 @@ from twentyone.engine.errors import CountError, TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
 from twentyone.sim import count_play as cpm
-from twentyone.sim.encode import encode_rules, encode_strategy, resolve_table
+from twentyone.sim.encode import encode_rules, encode_strategy, refuse_switch, resolve_table
 from twentyone.sim.runner import CHUNK, chunk_states
 
 Arr = npt.NDArray[Any]
@@ -154,6 +154,7 @@ def kernel_inputs(rules: Rules, strategy: Strategy, setup: CountSetup) -> dict[s
     """Everything the counting kernel reads, but the rounds and the random state."""
     from twentyone.counting.sim_kernel import TC_HI, TC_LO
 
+    refuse_switch(rules, "the counting simulator")  # the counter's boxes play alone
     p, f = encode_rules(rules)
     hard, soft, pairs = encode_strategy(strategy)
     ramp = np.array(setup.ramp.table(TC_LO, TC_HI), dtype=np.int64)

@@ -65,7 +65,8 @@ P_FREE_DOUBLES = 22  # bit t: the house stakes the double of a hard two-card t (
 P_FREE_SPLITS = 23  # bit v: the house stakes the split of a pair of value v (1 ace, 10 ten)
 P_TIES = 24  # 1: the dealer takes a tie of totals (Double Exposure); 0: it pushes
 P_BJ_TIES = 25  # a blackjack against a dealer blackjack: 0 push, 1 the player's, 2 the dealer's
-P_SIZE = 26  # length of the vector
+P_SWITCH = 26  # 1: Blackjack Switch: each pair of boxes may swap its hands' second cards
+P_SIZE = 27  # length of the vector
 
 # the float64 parameter vector
 F_BJ = 0  # blackjack pays (3:2 = 1.5)
@@ -113,6 +114,7 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p[P_FREE_SPLITS] = rules.free_splits_mask
     p[P_TIES] = rules.ties == "dealer"
     p[P_BJ_TIES] = BLACKJACK_TIES[rules.blackjack_ties]
+    p[P_SWITCH] = rules.switch
     f = np.zeros(F_SIZE, dtype=np.float64)
     f[F_BJ] = float(rules.blackjack_pays)
     f[F_BONUS] = float(rules.bonus_678_777)
