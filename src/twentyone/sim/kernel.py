@@ -30,6 +30,10 @@ which LLVM did not inline, they cost a fifth of the speed.
 Everything below the entry points is compiled without reference counting (see
 :func:`twentyone.sim.rng.fast`) and allocates nothing per round.
 
+At a Blackjack Switch table (``P_SWITCH``) the boxes play in pairs (boxes ``2k`` and
+``2k + 1``): after the peek each pair keeps or switches its second cards by the table of hand
+returns in ``play`` (:mod:`twentyone.sim.switch`, :func:`twentyone.sim.hands.switch_pair`).
+
 Money is in units of the initial bet per box: a 3:2 blackjack is ``1.5``.
 """
 

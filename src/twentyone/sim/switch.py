@@ -42,8 +42,10 @@ def switch_table(rules: Rules, boxes: int = 2) -> FloatArray:
 
     >>> from twentyone import load_rules
     >>> t = switch_table(load_rules("switch"))
-    >>> t.shape, bool(t[7, 10, 5, 1] + t[7, 6, 10, 1] > t[7, 10, 5, 0] + t[7, 6, 10, 0])
-    ((11, 11, 11, 2), True)
+    >>> t.shape  # T-5 and 6-T against a 7 switch: T-T and 6-5 return more
+    (11, 11, 11, 2)
+    >>> bool(t[7, 10, 10, 1] + t[7, 6, 5, 1] > t[7, 10, 5, 0] + t[7, 6, 10, 0])
+    True
     """
     if not rules.switch:
         return no_switch()
