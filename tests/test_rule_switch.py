@@ -206,16 +206,15 @@ def test_a_switched_round_replays_exactly() -> None:
     assert round_result(again)["boxes"][0]["hands"][0]["switched"] is True
 
 
-def test_the_fast_paths_refuse_switch_by_name() -> None:
-    from twentyone.analysis import analyze
+def test_the_fast_paths_that_play_boxes_alone_refuse_switch_by_name() -> None:
+    from twentyone.counting.sim_runner import kernel_inputs
     from twentyone.gym.env import BlackjackEnv
     from twentyone.gym.table import TableEnv
     from twentyone.gym.vector import BlackjackVectorEnv
-    from twentyone.sim.encode import encode_rules
+    from twentyone.sim.textbook import textbook_6d_s17_das
 
     for make in (
-        lambda: encode_rules(SWITCH),
-        lambda: analyze(SWITCH),  # the returns alone are priced: analysis.switch
+        lambda: kernel_inputs(SWITCH, textbook_6d_s17_das(), None),  # type: ignore[arg-type]
         lambda: BlackjackEnv(SWITCH),
         lambda: TableEnv(SWITCH),
         lambda: BlackjackVectorEnv(1, SWITCH),
@@ -223,6 +222,16 @@ def test_the_fast_paths_refuse_switch_by_name() -> None:
         with pytest.raises(RulesError, match=r"switch=True: .* does not play this yet") as err:
             make()
         assert err.value.code == "fast-path-refuses"
+
+
+def test_the_exact_analysis_prices_only_the_returns_and_says_the_simulator_plays_switch() -> None:
+    from twentyone.analysis import analyze
+    from twentyone.sim.encode import encode_rules
+
+    encode_rules(SWITCH)  # the simulator plays it (tests/test_sim_switch.py)
+    with pytest.raises(RulesError, match=r"switch=True: .* the simulator plays a chart") as err:
+        analyze(SWITCH)  # the returns alone are priced: analysis.switch
+    assert err.value.code == "analysis-refuses"
 
 
 @pytest.mark.parametrize("lang", ["en", "ro", "pl", "pt", "hu", "ru"])

@@ -195,8 +195,9 @@ def render() -> str:
         "| `free-bet` | yes | six languages | exact | yes (vector kernel too) | not yet: "
         "the round's distribution refuses free stakes and a dealer's 22 |",
         "| `switch` | yes | six languages | `edge` per hand of the pair (each hand's return "
-        "with its own cards out of the shoe); `strategy` the play after the switch | not yet: "
-        "refused by name | not yet: refused by name (`switch`) |",
+        "with its own cards out of the shoe); `strategy` the play after the switch | `simulate` "
+        "(boxes in pairs, switched by the basic chart's returns); the gym's environments and "
+        "`simulate --count`: refused by name | not yet: refused by name (`switch`) |",
         "| `spanish-21` | yes | six languages | not yet: refused by name (`player_21_wins`, "
         "`bonus_21_cards`, `bonus_21_678_777`, `double_after_hit`, `redoubles`, `rescue`) | "
         "not yet: the kernels play the Spanish shoe and the 21 rules, but refuse doubling "
@@ -320,9 +321,19 @@ def render() -> str:
         "out of the shoe. tests/test_analysis_switch.py checks that a pair that always keeps "
         "returns two classic boxes to 1e-12 against every up card (the blackjack chances add "
         "up exactly), and the basic chart's return against 40,000 pairs the engine deals and "
-        "plays by the chart and the analysis's switch choices. The simulator, the gym's "
-        "environments, the distribution, the standard deviation and the PAR sheet refuse "
-        "`switch` by name.",
+        "plays by the chart and the analysis's switch choices. The distribution, the standard "
+        "deviation and the PAR sheet refuse `switch` by name.",
+        "",
+        "`twentyone simulate switch` plays it (one pair by default; `--boxes` must be even: "
+        "boxes 1-2, 3-4... are the pairs): after the peek (a dealer blackjack settles the hands "
+        "as dealt) each pair keeps or switches by the basic chart's returns of the hands, those "
+        "that `ev_basic` prices (a tie keeps); a switched hand is marked so that its two-card 21 "
+        "is a plain 21, and every hand then plays by the chart. Its return is per hand (each "
+        "box's initial bet), beside the exact `ev_basic` (which `edge switch` keeps). "
+        "tests/test_sim_switch.py replays the kernel's rounds in the engine, same cards, same "
+        "switches and the same money, and checks four million rounds against `ev_basic` to "
+        "within 4 standard errors. The gym's environments and the counting simulator "
+        "(`simulate --count`) play each box alone and refuse `switch` by name.",
         "",
         f"The Super Match bet on switch's table (a pair or better among the pair's first four "
         f"cards, by rank; Seminole Hard Rock Tampa's paytable: four of a kind 40 to 1, two "

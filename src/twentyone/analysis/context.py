@@ -142,8 +142,9 @@ ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
     "bonus_21_cards": ((), "a 21 paid by its number of cards (its hands are kept by total)"),
     "bonus_21_678_777": ((), "a 21 paid by its ranks and suits (its hands are kept by total)"),
 }
-#: Of :data:`ANALYSIS_REFUSES`, the fields the simulator refuses too (its message says so).
-NOT_SIMULATED = ("switch", "double_after_hit", "redoubles", "rescue")
+#: Of :data:`ANALYSIS_REFUSES`, the fields the simulator refuses too (its message says so;
+#: ``switch`` is simulated: :mod:`twentyone.sim.switch`).
+NOT_SIMULATED = ("double_after_hit", "redoubles", "rescue")
 #: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
 #: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels
 #: take every stake as the player's. The returns (``ev_basic``, ``ev_optimal``), the strategy

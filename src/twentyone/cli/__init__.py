@@ -223,6 +223,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     check_count_options(args)
     rules = load_rules(args.rules)  # (a bad rule set is told before the notice)
     compile_notice(exact=args.exact)
+    if args.boxes is None:  # a switch table's boxes come in pairs
+        args.boxes = 2 if rules.switch else 1
     if args.count is not None:
         setup = setup_from_options(
             rules=rules,
@@ -398,7 +400,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="simulate basic strategy over real shoes")
     s.add_argument("rules", help="preset, TOML file or shorthand")
     s.add_argument("--rounds", type=int, required=True, help="rounds to play")
-    s.add_argument("--boxes", type=int, default=1, help="boxes of one player each round")
+    s.add_argument(
+        "--boxes",
+        type=int,
+        default=None,
+        help="boxes of one player each round (1; a switch table: 2, one pair)",
+    )
     s.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
     s.add_argument(
         "--workers", type=int, default=None, help="local processes (default: every core)"

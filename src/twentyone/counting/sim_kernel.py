@@ -47,6 +47,7 @@ from twentyone.sim.encode import MAX_HANDS, P_DECKS
 from twentyone.sim.hands import H_FIELDS
 from twentyone.sim.kernel import kernel_function
 from twentyone.sim.rng import Arr
+from twentyone.sim.switch import no_switch
 
 __all__ = ["TC_HI", "TC_LO", "play_counting_kernel"]
 
@@ -100,5 +101,6 @@ def play_counting_kernel(
         rec, flag = record, True
     table = (bm, pbox, ramp, wong, bank, acc, bins)
     deck, work = (rng, shoe, st), (hands, nh)
-    counting_kernel(n, counter_boxes, (p, f, chart), deck, work, (flag, rec), count, table)
+    play = (p, f, chart, no_switch())  # switch tables are refused (counting.sim_runner)
+    counting_kernel(n, counter_boxes, play, deck, work, (flag, rec), count, table)
     return acc, bins

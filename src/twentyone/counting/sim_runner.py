@@ -40,7 +40,7 @@ from twentyone.engine.errors import CountError, RulesError, TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
 from twentyone.sim import count_play as cpm
-from twentyone.sim.encode import encode_rules, encode_strategy, resolve_table
+from twentyone.sim.encode import encode_rules, encode_strategy, refuse_switch, resolve_table
 from twentyone.sim.runner import CHUNK, chunk_states
 
 Arr = npt.NDArray[Any]
@@ -162,6 +162,7 @@ def kernel_inputs(rules: Rules, strategy: Strategy, setup: CountSetup) -> dict[s
             path="the counting simulator",
             lacks="its true count is per 52-card deck",
         )
+    refuse_switch(rules, "the counting simulator")  # the counter's boxes play alone
     p, f = encode_rules(rules)
     if strategy.by_dealer_total:  # its indices are by up card
         raise RulesError(

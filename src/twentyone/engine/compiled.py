@@ -68,7 +68,8 @@ P_BJ_TIES = 25  # a blackjack against a dealer blackjack: 0 push, 1 the player's
 P_SPANISH = 26  # 1: Spanish decks (48 cards, no ten-spots); 0: standard decks
 P_P21_WINS = 27  # 1: a player's 21 (not a blackjack) wins whatever the dealer makes
 P_HOLE_UP = 28  # 1: the hole card is dealt face up (Double Exposure)
-P_SIZE = 29  # length of the vector
+P_SWITCH = 29  # 1: Blackjack Switch: each pair of boxes may swap its hands' second cards
+P_SIZE = 30  # length of the vector
 
 # the float64 parameter vector
 F_BJ = 0  # blackjack pays (3:2 = 1.5)
@@ -122,6 +123,7 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p[P_BJ_TIES] = BLACKJACK_TIES[rules.blackjack_ties]
     p[P_SPANISH] = rules.deck == "spanish"
     p[P_HOLE_UP] = rules.hole_card_up
+    p[P_SWITCH] = rules.switch
     f = np.zeros(F_SIZE, dtype=np.float64)
     f[F_BJ] = float(rules.blackjack_pays)
     f[F_BONUS] = float(rules.bonus_678_777)

@@ -440,6 +440,12 @@ TEMPLATES: dict[str, Template] = {
     ),
     "sim-workers": _t(N_("--workers {workers}: expected at least 1 worker")),
     "sim-boxes": _t(N_("--boxes {boxes}: {table} lets one player play 1 to {most} boxes")),
+    "sim-switch-boxes": _t(
+        N_(
+            "--boxes {boxes}: {table} is a switch table, whose boxes switch in pairs: play an "
+            "even number of boxes"
+        )
+    ),
     "needs-ray": _t(
         N_("--address needs Ray, which is not installed: pip install 'twentyone[cluster]'")
     ),

@@ -47,7 +47,14 @@ from twentyone.gym.vector_state import (
     StepOut,
     Tables,
 )
-from twentyone.sim.encode import MAX_HANDS, encode_rules, index_card, max_cards, shoe_indices
+from twentyone.sim.encode import (
+    MAX_HANDS,
+    encode_rules,
+    index_card,
+    max_cards,
+    refuse_switch,
+    shoe_indices,
+)
 from twentyone.sim.hands import H_FIELDS
 
 _FIELDS = (("phase", 0), ("total", 1), ("soft", 2), ("pair", 3))
@@ -106,6 +113,7 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.n_actions))
         self.single_observation_space = observation_space(self.rules, 1, None)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
+        refuse_switch(self.rules, "the gym's vectorized environment")  # one box, no pair
         self._p, self._f = encode_rules(self.rules)
         self._q = encode_questions(self.rules)
         self._hm = MAX_HANDS if self.rules.hand_limit is None else self.rules.hand_limit

@@ -61,7 +61,10 @@ def exact_ev(
     None. For a ``strategy`` by the dealer's two-card total (a face-up hole card), the exact
     return of the analysis's chart by dealer total
     (:func:`twentyone.analysis.exposed_chart.dealer_total_chart`, which
-    :func:`~twentyone.sim.textbook.chart_for` has computed already)."""
+    :func:`~twentyone.sim.textbook.chart_for` has computed already). At a switch table it is
+    the return per hand of a pair (:func:`twentyone.analysis.switch.switch_report`), which
+    ``edge`` keeps for one box too: each hand is priced alone, so its boxes count only where a
+    split needs one box (pl.7)."""
     try:
         from twentyone.analysis import result_cache
     except ImportError:
@@ -70,9 +73,13 @@ def exact_ev(
         from twentyone.analysis.exposed_chart import dealer_total_chart
 
         return dealer_total_chart(rules, boxes).ev
-    kept = result_cache.load(result_cache.edge_key(rules, boxes, None, None))
-    if kept is not None and isinstance(kept.get("ev_basic"), float):
-        return float(kept["ev_basic"])
+    asked = [boxes]
+    if rules.switch and not rules.split_only_one_box and boxes != 1:
+        asked.append(1)  # `edge switch` (one box): the same return per hand
+    for n in asked:
+        kept = result_cache.load(result_cache.edge_key(rules, n, None, None))
+        if kept is not None and isinstance(kept.get("ev_basic"), float):
+            return float(kept["ev_basic"])
     if not compute:
         return None
     try:
@@ -230,13 +237,17 @@ def report_text(
     that its absence is "not available" rather than "not computed")."""
     lo, hi = result.ci95
     box_word = "box" if result.boxes == 1 else "boxes"
+    per = "per initial bet"
+    if rules.switch:  # the boxes switch in pairs; the return is per hand, as published
+        pairs = result.boxes // 2
+        box_word += f" ({pairs} switch pair{'s' if pairs != 1 else ''})"
+        per = "per hand (initial bet) of a switch pair"
     stopped = " (interrupted: the rounds played until Ctrl-C)" if result.interrupted else ""
     lines = [
         f"rules        {rules.name}",
         f"strategy     {strategy.name}",
         f"rounds       {result.rounds:,} x {result.boxes} {box_word}, seed {result.seed}" + stopped,
-        f"return       {format_pct(result.ev)} per initial bet "
-        f"(standard error {100 * result.stderr:.4f}%)",
+        f"return       {format_pct(result.ev)} {per} (standard error {100 * result.stderr:.4f}%)",
         f"95% interval {format_pct(lo)} to {format_pct(hi)}",
         f"sd           {result.sd:.4f} per round (in initial bets)",
     ]

@@ -68,6 +68,7 @@ from twentyone.engine.compiled import P_SPLIT_RANK as P_SPLIT_RANK
 from twentyone.engine.compiled import P_SURR_BEFORE as P_SURR_BEFORE
 from twentyone.engine.compiled import P_SURR_VS_ACE as P_SURR_VS_ACE
 from twentyone.engine.compiled import P_SURRENDER as P_SURRENDER
+from twentyone.engine.compiled import P_SWITCH as P_SWITCH
 from twentyone.engine.compiled import P_TIES as P_TIES
 from twentyone.engine.compiled import encode_rules as compiled_rules
 from twentyone.engine.errors import RulesError, TwentyOneError
@@ -173,11 +174,29 @@ SIM_REFUSES: dict[str, tuple[object, str]] = {
     "double_after_hit": (False, "its hands double on their first two cards only"),
     "redoubles": (0, "its doubled hands stand on their one card"),
     "rescue": (False, "its doubled hands stand on their one card"),
-    "switch": (
-        False,
-        "a box's pair and the switch decision: its kernels play each box alone, by a chart",
-    ),
 }
+
+#: What the counting simulation and the vectorized environment lack to play ``switch=True``
+#: (the flat simulator plays it: :mod:`twentyone.sim.switch`); each refuses it by name,
+#: :func:`refuse_switch`.
+SWITCH_LACKS = "a pair of boxes and its switch decision: its kernel plays each box alone"
+
+
+def refuse_switch(rules: Rules, path: str) -> None:
+    """Refuse a switch table (``Rules.switch``) for a fast path that plays each box alone
+    (``path``: its name in the message), with a :class:`RulesError` naming the field.
+
+    >>> refuse_switch(Rules(decks=6, switch=True, even_money=False), "the counting simulator")
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.RulesError: switch=True: the counting simulator does not play this \
+yet (a pair of boxes and its switch decision: its kernel plays each box alone); the engine plays \
+it (terminal, web table, replay)
+    """
+    if rules.switch:
+        raise RulesError(
+            "fast-path-refuses", field="switch", value=True, path=path, lacks=SWITCH_LACKS
+        )
 
 
 def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
@@ -190,12 +209,6 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     ...
     twentyone.engine.errors.RulesError: redoubles=2: the simulator does not play this yet (its \
 doubled hands stand on their one card); the engine plays it (terminal, web table, replay)
-    >>> encode_rules(Rules(decks=6, switch=True, even_money=False))
-    Traceback (most recent call last):
-    ...
-    twentyone.engine.errors.RulesError: switch=True: the simulator does not play this yet (a \
-box's pair and the switch decision: its kernels play each box alone, by a chart); the engine \
-plays it (terminal, web table, replay)
     """
     for name, (played, lacks) in SIM_REFUSES.items():
         if getattr(rules, name) != played:

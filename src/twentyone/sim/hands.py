@@ -78,6 +78,7 @@ FL_BUST = 32
 FL_SURRENDERED = 64
 FL_SETTLED = 128  # settled before the dealer plays: even money (the simulator's counter, the RL
 # environment), and in the RL environment a blackjack paid at once or a settled surrender
+FL_SWITCHED = 256  # its second card came from its switch partner: a two-card 21 is no blackjack
 
 
 @fast()
@@ -109,9 +110,9 @@ def add(hands: Arr, h: Int, c: Int) -> None:
 
 @fast(inline="always")
 def is_natural(hands: Arr, h: Int) -> bool:
-    """A blackjack: two cards making 21, not from a split."""
+    """A blackjack: two cards making 21, not from a split nor a switch."""
     return bool(
-        not hands[h, H_FLAGS] & FL_SPLIT
+        not hands[h, H_FLAGS] & (FL_SPLIT | FL_SWITCHED)
         and hands[h, H_N] == 2
         and best_total(hands[h, H_SUM], hands[h, H_ACE]) == 21
     )
@@ -219,6 +220,30 @@ def after_card(
     ):
         hands[h, H_FLAGS] = fl | FL_DONE
     return bonus
+
+
+@fast()
+def switch_pair(hands: Arr, h: Int, g: Int, sw: Arr, upv: Int) -> bool:
+    """Blackjack Switch: the hands at rows ``h`` and ``g`` (a pair of boxes' first hands, two
+    cards each) swap their second cards when the hands that makes return more against the up
+    card's value ``upv`` than those dealt, by the returns ``sw[upv, a, b, k]``
+    (:func:`twentyone.sim.switch.switch_table`; a tie keeps); returns whether they switched.
+    A switched hand is marked (its 21 is no blackjack) and plays on unless it is 21
+    (``Round._switch`` and the switch phase's end)."""
+    a, b = CARD_VALUE[hands[h, H_C0]], CARD_VALUE[hands[h, H_C1]]
+    c, d = CARD_VALUE[hands[g, H_C0]], CARD_VALUE[hands[g, H_C1]]
+    if not sw[upv, a, d, 1] + sw[upv, c, b, 1] > sw[upv, a, b, 0] + sw[upv, c, d, 0]:
+        return False
+    second = hands[h, H_C1]
+    hands[h, H_C1] = hands[g, H_C1]
+    hands[g, H_C1] = second
+    for k in (h, g):
+        v0, v1 = CARD_VALUE[hands[k, H_C0]], CARD_VALUE[hands[k, H_C1]]
+        hands[k, H_SUM] = v0 + v1
+        hands[k, H_ACE] = 1 if v0 == 1 or v1 == 1 else 0
+        done = FL_DONE if best_total(v0 + v1, hands[k, H_ACE]) == 21 else 0
+        hands[k, H_FLAGS] = FL_SWITCHED | done
+    return True
 
 
 @fast()

@@ -31,6 +31,10 @@ which LLVM did not inline, they cost a fifth of the speed.
 Everything below the entry points is compiled without reference counting (see
 :func:`twentyone.sim.rng.fast`) and allocates nothing per round.
 
+At a Blackjack Switch table (``P_SWITCH``) the boxes play in pairs (boxes ``2k`` and
+``2k + 1``): after the peek each pair keeps or switches its second cards by the table of hand
+returns in ``play`` (:mod:`twentyone.sim.switch`, :func:`twentyone.sim.hands.switch_pair`).
+
 Money is in units of the initial bet per box: a 3:2 blackjack is ``1.5``.
 """
 
@@ -84,6 +88,7 @@ from twentyone.sim.encode import (
     P_SURR_BEFORE,
     P_SURR_VS_ACE,
     P_SURRENDER,
+    P_SWITCH,
     TOTAL_COLUMNS,
     shoe_indices,
 )
@@ -108,9 +113,11 @@ from twentyone.sim.hands import (
     play_acts,
     split_hand,
     surrender_in_play,
+    switch_pair,
 )
 from twentyone.sim.rng import Arr, Int, fast
 from twentyone.sim.settle import box_money, dealer_needed
+from twentyone.sim.switch import no_switch
 
 
 def kernel_function(counting: bool, name: str) -> Any:
@@ -129,7 +136,7 @@ def kernel_function(counting: bool, name: str) -> Any:
     def run(
         n: Int,
         boxes: Int,
-        play: tuple[Arr, Arr, tuple[Arr, Arr, Arr, Arr]],
+        play: tuple[Arr, Arr, tuple[Arr, Arr, Arr, Arr], Arr],
         deck: tuple[Arr, Arr, Arr],
         work: tuple[Arr, Arr],
         recording: tuple[bool, tuple[Arr, Arr, Arr, Arr]],
@@ -138,9 +145,11 @@ def kernel_function(counting: bool, name: str) -> Any:
     ) -> tuple[float, float]:
         """``n`` rounds; returns the sum and the sum of squares of the rounds' money (flat).
 
-        ``play``: the compiled rules and the chart, ``(p, f, (hard, soft, pairs, restab))``
-        (columns by up card, or, tables :data:`~twentyone.sim.encode.TOTAL_COLUMNS` wide at a
-        face-up hole card, by the dealer's two-card total; the counter's indices by up card);
+        ``play``: the compiled rules, the chart and the switch table, ``(p, f, (hard, soft,
+        pairs, restab), sw)`` (columns by up card, or, tables
+        :data:`~twentyone.sim.encode.TOTAL_COLUMNS` wide at a face-up hole card, by the
+        dealer's two-card total; the counter's indices by up card; the switch table of
+        :mod:`twentyone.sim.switch`, read only at a switch table);
         ``deck``: ``(rng, shoe, st)``, the random stream, the shoe and its state; ``work``:
         ``(hands, nh)``, the hand table and each box's number of hands; ``recording``:
         ``(record, rec)``, ``rec`` = ``(cards, ncards, money, bets)`` written when ``record``;
@@ -150,7 +159,7 @@ def kernel_function(counting: bool, name: str) -> Any:
         plays (pl.7), and the counter's ramp, wonging, bankroll and sums. Flat: ``boxes``
         boxes of one player. Counting: the counter's ``boxes`` boxes (the first ones, while
         seated), then ``cp[CP_OTHERS]`` players' one box each."""
-        p, f, chart = play
+        p, f, chart, sw = play
         rng, shoe, st = deck
         hands, nh = work
         record, rec = recording
@@ -254,6 +263,11 @@ def kernel_function(counting: bool, name: str) -> Any:
                         if insured & (1 << b):
                             bm[b] -= 0.5
                     insured = 0
+
+            # ------------------------------------------------------------ the switch
+            if p[P_SWITCH] and dbj != 1:  # a blackjack seen at the peek: the hands as dealt
+                for b in range(0, nb - 1, 2):  # the pairs: boxes 2k and 2k + 1
+                    switch_pair(hands, b * MAX_HANDS, (b + 1) * MAX_HANDS, sw, upv)
 
             # ------------------------------------------------------------ surrender before play
             surrender = p[P_SURRENDER]
@@ -433,19 +447,22 @@ def play_rounds_kernel(
     rules: tuple[Arr, Arr],
     chart: tuple[Arr, Arr, Arr, Arr],
     rng: Arr,
+    switch: Arr | None = None,
 ) -> tuple[float, float]:
     """Play ``n`` rounds from a fresh shoe; return the sum and the sum of squares of the
     rounds' money. ``rules``: the compiled rules ``(p, f)``
     (:func:`twentyone.sim.encode.encode_rules`); ``chart``: ``(hard, soft, pairs, restab)``
     (:func:`~twentyone.sim.encode.encode_strategy`, :func:`~twentyone.sim.encode.resolve_table`);
-    ``rng`` (4 ``uint64``, not all zero) is the xoshiro256** state, advanced in place."""
+    ``rng`` (4 ``uint64``, not all zero) is the xoshiro256** state, advanced in place;
+    ``switch``: at a switch table, :func:`twentyone.sim.switch.switch_table` (which decides
+    each pair's switch)."""
     rec = (
         np.zeros((1, 1), dtype=np.uint8),
         np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.float64),
         np.zeros((1, 1), dtype=np.int64),
     )
-    return _play(n, boxes, rules, chart, rng, False, rec)
+    return _play(n, boxes, (rules, chart, switch), rng, False, rec)
 
 
 def record_rounds_kernel(
@@ -455,30 +472,30 @@ def record_rounds_kernel(
     chart: tuple[Arr, Arr, Arr, Arr],
     rng: Arr,
     out: tuple[Arr, Arr, Arr],
+    switch: Arr | None = None,
 ) -> tuple[float, float]:
     """:func:`play_rounds_kernel`, keeping in ``out`` = ``(cards, ncards, money)`` each
     round's cards (``cards[r, :ncards[r]]``, in the order they left the shoe; ``cards`` needs
     :func:`twentyone.sim.encode.max_cards` columns) and money (``money[r]``)."""
     cards, ncards, money = out
     rec = (cards, ncards, money, np.zeros((1, 1), dtype=np.int64))
-    return _play(n, boxes, rules, chart, rng, True, rec)
+    return _play(n, boxes, (rules, chart, switch), rng, True, rec)
 
 
 def _play(
     n: int,
     boxes: int,
-    rules: tuple[Arr, Arr],
-    chart: tuple[Arr, Arr, Arr, Arr],
+    game: tuple[tuple[Arr, Arr], tuple[Arr, Arr, Arr, Arr], Arr | None],
     rng: Arr,
     record: bool,
     rec: tuple[Arr, Arr, Arr, Arr],
 ) -> tuple[float, float]:
-    p, f = rules
+    (p, f), chart, switch = game
     shoe, st, hands, nh = new_state(
         int(p[P_DECKS]), boxes, "spanish" if p[P_SPANISH] else "standard"
     )
     count, table = no_count(boxes)
-    play = (p, f, chart)
+    play = (p, f, chart, no_switch() if switch is None else switch)
     total, squares = flat_kernel(
         n, boxes, play, (rng, shoe, st), (hands, nh), (record, rec), count, table
     )

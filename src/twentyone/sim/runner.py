@@ -150,6 +150,8 @@ def check_arguments(rules: Rules, rounds: int, boxes: int, workers: int | None) 
         raise TwentyOneError(
             "sim-boxes", boxes=boxes, table=rules.name, most=rules.boxes_per_player
         )
+    if rules.switch and boxes % 2:  # each pair of boxes may switch (sim.switch)
+        raise TwentyOneError("sim-switch-boxes", boxes=boxes, table=rules.name)
     if workers is not None and workers < 1:
         raise TwentyOneError("sim-workers", workers=workers)
     check_day(rounds, boxes, workers, BOX_ROUNDS_A_CORE_DAY)

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
 from twentyone.sim.encode import check_chart, encode_rules, encode_strategy, resolve_table
+from twentyone.sim.switch import switch_table
 
 CHUNK = 1_000_000  # rounds per chunk: fixed, so results never depend on the workers
 
@@ -38,6 +39,7 @@ class Task:
     pairs: Any
     restab: Any
     state: Any  # 4 uint64: the chunk's xoshiro256** state
+    switch: Any = None  # a switch table's returns (twentyone.sim.switch.switch_table)
 
 
 def run_task(task: Task) -> tuple[int, float, float]:
@@ -51,6 +53,7 @@ def run_task(task: Task) -> tuple[int, float, float]:
         (task.params, task.floats),
         (task.hard, task.soft, task.pairs, task.restab),
         rng,
+        task.switch,
     )
     return task.index, float(total), float(squares)
 
@@ -93,6 +96,7 @@ class Tasks(Sequence[Task]):
         check_chart(rules, strategy)
         self.chart = encode_strategy(strategy)
         self.restab = resolve_table()
+        self.switch = switch_table(rules, boxes) if rules.switch else None
         self.rounds = rounds
         self.boxes = boxes
         self.seed = seed
@@ -116,7 +120,7 @@ class Tasks(Sequence[Task]):
         hard, soft, pairs = self.chart
         rounds = min(CHUNK, self.rounds - i * CHUNK)
         state = chunk_state(self.seed, i)
-        return Task(i, rounds, self.boxes, p, f, hard, soft, pairs, self.restab, state)
+        return Task(i, rounds, self.boxes, p, f, hard, soft, pairs, self.restab, state, self.switch)
 
     def __iter__(self) -> Iterator[Task]:
         return (self[i] for i in range(self.n))
