@@ -27,6 +27,13 @@ from twentyone.analysis.dealer import (
     start_stands,
     with_bust,
 )
+from twentyone.analysis.fields import ANALYSIS_IGNORES as ANALYSIS_IGNORES
+from twentyone.analysis.fields import ANALYSIS_READS as ANALYSIS_READS
+from twentyone.analysis.fields import ANALYSIS_REFUSES as ANALYSIS_REFUSES
+from twentyone.analysis.fields import FREE_REFUSED as FREE_REFUSED
+from twentyone.analysis.fields import NOT_SIMULATED as NOT_SIMULATED
+from twentyone.analysis.fields import PUSH22_REFUSED as PUSH22_REFUSED
+from twentyone.analysis.fields import TIES_REFUSED as TIES_REFUSED
 from twentyone.analysis.player import (
     CHART,
     PlayMode,
@@ -89,110 +96,6 @@ TABLE_HANDS = 16
 MIN_CARDS = 8
 UPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # value indexes in chart order 2..9, T, A
 UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
-
-
-#: Every field of :class:`~twentyone.engine.rules.Rules` the analysis reads, and where.
-ANALYSIS_READS: dict[str, str] = {
-    "decks": "Context.shoe (the full shoe) and the hand tables",
-    "deck": "Context.shoe: the full shoe's ten-values (twelve a Spanish deck, sixteen a "
-    "standard one)",
-    "dealer_hits_soft_17": "Context.h17_from: the dealer's tables",
-    "dealer_hits_soft_17_min_cards": "Context.h17_from: the dealer's tables",
-    "dealer_22": "Context.push22: the dealer's tables keep a final 22 apart (a push); the "
-    "round's distribution and the moments of splits past four hands refuse it (PUSH22_REFUSED)",
-    "peek": "Context.peek, f1, f2",
-    "dealer_blackjack_takes": "Context.f1, f2, f1s, f2s (without a peek)",
-    "blackjack_pays": "Context.bj_pays",
-    "surrender": "Context.surrender",
-    "surrender_against_ace": "Context.surrender_vs_ace",
-    "double_on": "Context.double_rule",
-    "double_after_split": "Context.das",
-    "split_by": "Context.split_rank",
-    "max_hands": "Context.max_hands, can_split",
-    "split_only_one_box": "Context.can_split (with boxes > 1)",
-    "resplit_aces": "Context.rsa",
-    "hit_split_aces": "Context.hsa",
-    "min_stand_total": "Context.min_stand",
-    "insurance_upcards": "side_bets: insurance and even money by up card",
-    "even_money": "side_bets: even money and a blackjack against an ace",
-    "side_bets": "Context.bonus (the 6-7-8 / 7-7-7 bonus) and side_bets(): each priced",
-    "free_doubles": "Context.free_doubles: a free double's stake wins only (player.solve)",
-    "free_splits": "Context.free_splits: a free split's hands stake the house's bet "
-    "(hands.free_split_value)",
-    "ties": "Context.ties_lose: a tie of totals lost (player.gather_stand)",
-    "blackjack_ties": "Context.bj_tie: a blackjack against the dealer's (hands.blackjack_value)",
-}
-#: Fields whose other values the analysis refuses (a :class:`RulesError` from
-#: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
-ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
-    "hole_card_up": (
-        False,
-        "a play by both of the dealer's cards: only the returns (edge) and the chart by the "
-        "dealer's total (strategy, as text or JSON) price it, by the dealer's two-card start",
-    ),
-    "double_after_hit": (False, "a double on three cards or more (its hands double on two)"),
-    "redoubles": (0, "a doubled hand that may double again (its doubled hands stand)"),
-    "rescue": (False, "a doubled hand surrendered (its doubled hands stand)"),
-    "switch": (
-        False,
-        "a pair of boxes and the switch decision: only the returns (edge) and the chart "
-        "(strategy) price it, by analysis.switch",
-    ),
-    "player_21_wins": (False, "a 21 that beats the dealer's 21 (its tables push equal totals)"),
-    "bonus_21_cards": ((), "a 21 paid by its number of cards (its hands are kept by total)"),
-    "bonus_21_678_777": ((), "a 21 paid by its ranks and suits (its hands are kept by total)"),
-}
-#: Of :data:`ANALYSIS_REFUSES`, the fields the simulator refuses too (its message says so;
-#: ``switch`` is simulated: :mod:`twentyone.sim.switch`).
-NOT_SIMULATED = ("double_after_hit", "redoubles", "rescue")
-#: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
-#: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels
-#: take every stake as the player's. The returns (``ev_basic``, ``ev_optimal``), the strategy
-#: and the advice on a first hand price free stakes exactly, splits of up to four hands dealt
-#: in turn included (:func:`~twentyone.analysis.hands.free_split_value`).
-FREE_REFUSED: dict[str, str] = {
-    "outcomes": "the round's distribution and its standard deviation (the split kernels' "
-    "and the moments' nets)",
-    "split moments": "a free split past four hands, or with both second cards dealt at once",
-    "action moments": "action_moments: the second moments of each action (count indexes)",
-}
-#: The same parts refuse a tie the dealer takes (``ties``, ``blackjack_ties``; a
-#: :class:`RulesError` naming the field, from :meth:`Context.refuse_ties`): their kernels
-#: push a tie. The returns, the strategy and the advice price both exactly.
-TIES_REFUSED = FREE_REFUSED
-#: The parts of the analysis that refuse ``dealer_22="push"`` (a :class:`RulesError` naming
-#: the field, from :meth:`Context.refuse_push22`): their kernels read the dealer's outcomes
-#: one by one, seven of them, and have no 22 among them yet. The returns (``ev_basic``,
-#: ``ev_optimal``, by up card) and the strategy price it exactly, a split of up to four hands
-#: included; the second moment (``sd`` without outcomes) as under "bust" (exact but for splits).
-PUSH22_REFUSED: dict[str, str] = {
-    "outcomes": "the round's distribution (analyze(outcomes=True), round_outcomes, "
-    "up_outcomes): the split kernels' dealer outcomes",
-    "split moments": "split_moments_of: the return and moments of a split past four hands "
-    "(max_hands beyond 4, unlimited splits)",
-    "action moments": "action_moments: the second moments of each action (count indexes)",
-}
-#: Every other field, and why it cannot change an exact return.
-ANALYSIS_IGNORES: dict[str, str] = {
-    "name": "a label",
-    "hole_card": "read only through peek (which needs it): without a peek, a hole card dealt "
-    "before the players draw has the distribution of a card drawn after them",
-    "shuffle": "the analysis deals one round from a given shoe (the full one by default)",
-    "penetration": "as shuffle",
-    "blackjack_paid_at_once": "when a blackjack is paid, not how much",
-    "insurance_stake": "insurance is priced per unit insured",
-    "insurance_minimum": "a money limit",
-    "surrender_before_play": "when surrender is asked: the chart's R codes already mean it",
-    "double_for_less": "never better than a full double or none (the return is linear)",
-    "split_second_card": "a split hand's play sees only its own cards: the order of dealing "
-    "second cards does not change their distribution",
-    "table_min": "a money limit",
-    "table_max": "a money limit",
-    "boxes_per_player": "one box is analysed (analyze's boxes argument)",
-    "table_boxes": "seats at the table",
-    "deal_order": "the order of the initial deal does not change the cards' distribution",
-    "multi_player": "who else may sit at the table: each box's play is the same",
-}
 
 
 def full_shoe(rules: Rules) -> tuple[int, ...]:
