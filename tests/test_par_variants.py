@@ -71,6 +71,7 @@ def check_distribution(sheet: dict[str, Any]) -> None:
     assert sim["rounds"] == ROUNDS and sheet["sources"]["outcomes"] == SIMULATED
     assert sheet["max_loss_seen"] >= sheet["max_loss"] and sheet["max_win_seen"] <= sheet["max_win"]
     assert sheet["sources"]["max_win"] == BOUND
+    assert not any(n.startswith("sd:") for n in sheet["notes"])  # the analysis's sd unpriced
 
 
 def record(rules: Rules, chart: Strategy, rounds: int, seed: int) -> tuple[Any, Any, Any]:

@@ -169,7 +169,8 @@ def variant_sheet(rules: Rules, *, rounds: int = 0, seed: int = 1) -> dict[str, 
         "max_loss_seen": min(dist),
         "side_bets": report.side_bets,
         "insurance": report.side_bets.get("insurance"),
-        "notes": list(report.notes),
+        # the analysis's word on its sd (not priced here) gives way to the simulated one
+        "notes": [n for n in report.notes if not n.startswith("sd:")],
         "simulation": {
             "shoe": f"{rules.decks} decks, a full shoe each round (as the exact figures)",
             "rounds": rounds,
@@ -207,6 +208,10 @@ def variant_sheet(rules: Rules, *, rounds: int = 0, seed: int = 1) -> dict[str, 
     if rules.hole_card_up:
         sheet["return_per_start_chart"] = 1.0 + report.ev_basic
         sheet["sources"]["return_per_start_chart"] = EXACT
+        sheet["notes"].append(
+            "return to player: the exact return of the chart by the dealer's two-card total, "
+            "the chart simulated; beside it the return of a chart per dealer start (ev_basic)"
+        )
     if rules.switch:
         sheet["notes"].append(
             "a round is a pair of boxes: its nets are per initial bet (the pair's money over "
