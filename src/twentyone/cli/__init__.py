@@ -379,7 +379,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     q = sub.add_parser("par", help="the PAR sheet of a rule set (exact, with a simulation)")
     q.add_argument("rules", help="preset, TOML file or shorthand")
     q.add_argument("--format", choices=("md", "html", "json"), default="md")
-    q.add_argument("--rounds", type=int, default=0, help="rounds to simulate (0: none)")
+    q.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="rounds to simulate (0: none; a variant's distribution: 10,000,000)",
+    )
     q.add_argument("--seed", type=int, default=1, help="the simulation's seed")
     q.set_defaults(func=cmd_par)
 

@@ -177,9 +177,17 @@ def cmd_eor(args: argparse.Namespace) -> int:
 def cmd_par(args: argparse.Namespace) -> int:
     from twentyone.engine.rulesets import load_rules
     from twentyone.reports.par import par_sheet, render
+    from twentyone.reports.par_variants import outcomes_simulated
 
     rules = load_rules(args.rules)
-    _compile_notice(rules)
+    if outcomes_simulated(rules):  # the returns exact, the distribution simulated
+        import sys
+
+        from twentyone.sim.runner import compile_notice
+
+        compile_notice(sys.stderr, exact=True)
+    else:
+        _compile_notice(rules)
     sheet = par_sheet(rules, rounds=args.rounds, seed=args.seed)
     print(render(sheet, args.format), end="")
     return 0

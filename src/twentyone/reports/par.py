@@ -7,6 +7,12 @@ return to player, hit frequency, standard deviation, a 90% volatility index, the
 the side bets and insurance; a seeded simulation of the same play checks them (its z-score
 against the exact return).
 
+A variant whose round distribution the exact analysis does not compute (Free Bet, Blackjack
+Switch, Double Exposure) gets :func:`~twentyone.reports.par_variants.variant_sheet`: its
+returns exact (Switch's per hand, with the analysis's one approximation), its distribution,
+frequencies, standard deviation and volatility index simulated with standard errors, every
+figure labelled with its source (see :mod:`twentyone.reports.par_variants`).
+
 >>> from twentyone import load_rules
 >>> sheet = par_sheet(load_rules("6D S17 DAS SPL0 NS"), rounds=0)
 >>> round(sheet["return_to_player"] - 1 + sheet["house_edge"], 12) == 0, sheet["max_win"]
@@ -28,9 +34,14 @@ Z90 = 1.6448536269514722
 
 
 def par_sheet(rules: Rules, *, rounds: int = 0, seed: int = 1) -> dict[str, Any]:
-    """The PAR sheet's figures as a JSON-ready dict (``rounds`` simulated; 0: none)."""
+    """The PAR sheet's figures as a JSON-ready dict (``rounds`` simulated; 0: none; a
+    variant's sheet: :func:`~twentyone.reports.par_variants.variant_sheet`)."""
     from twentyone.analysis import analyze, basic_strategy
     from twentyone.analysis.chart import render
+    from twentyone.reports.par_variants import outcomes_simulated, variant_sheet
+
+    if outcomes_simulated(rules):
+        return variant_sheet(rules, rounds=rounds, seed=seed)
 
     report: EdgeReport = analyze(rules)
     dist = report.outcomes_basic or {}
@@ -87,20 +98,13 @@ def _pct(x: float) -> str:
 
 
 def _rows(sheet: dict[str, Any]) -> list[tuple[str, str]]:
-    rows = [
-        ("Return to player (basic strategy)", _pct(sheet["return_to_player"])),
-        ("House edge", _pct(sheet["house_edge"])),
-        ("Return to player (composition-dependent optimum)", _pct(sheet["return_optimal"])),
-        ("Hit frequency (round won)", _pct(sheet["hit_frequency"])),
-        ("Push frequency", _pct(sheet["push_frequency"])),
-        ("Loss frequency", _pct(sheet["loss_frequency"])),
-        ("Standard deviation per round", f"{sheet['sd']:.6f}"),
-        ("Volatility index (90%, 1.645 x SD)", f"{sheet['volatility_index_90']:.6f}"),
-        ("Maximum win per round (initial bets)", f"{sheet['max_win']:g}"),
-        ("Maximum loss per round (initial bets)", f"{sheet['max_loss']:g}"),
-    ]
+    from twentyone.reports.par_variants import variant_rows
+
+    variant = "sources" in sheet  # each figure labelled with its source
+    exact = " (exact)" if variant else ""
+    rows = variant_rows(sheet) if variant else _classic_rows(sheet)
     for name, value in (sheet["insurance"] or {}).items():
-        rows.append((f"Insurance against {name}: return per unit", _pct(value)))
+        rows.append((f"Insurance against {name}: return per unit", _pct(value) + exact))
     for name, value in sheet["side_bets"].items():
         if name == "insurance":
             continue
@@ -112,7 +116,7 @@ def _rows(sheet: dict[str, Any]) -> list[tuple[str, str]]:
             text += f" (paytable {json.dumps(value.get('paytable', {}), default=str)})"
         else:
             text = _pct(value) if isinstance(value, float) else json.dumps(value, default=str)
-        rows.append((f"Side bet: {name}", text))
+        rows.append((f"Side bet: {name}", text + exact))
     sim = sheet["simulation"]
     if sim is not None:
         rows.append(
@@ -124,18 +128,54 @@ def _rows(sheet: dict[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
+def _classic_rows(sheet: dict[str, Any]) -> list[tuple[str, str]]:
+    return [
+        ("Return to player (basic strategy)", _pct(sheet["return_to_player"])),
+        ("House edge", _pct(sheet["house_edge"])),
+        ("Return to player (composition-dependent optimum)", _pct(sheet["return_optimal"])),
+        ("Hit frequency (round won)", _pct(sheet["hit_frequency"])),
+        ("Push frequency", _pct(sheet["push_frequency"])),
+        ("Loss frequency", _pct(sheet["loss_frequency"])),
+        ("Standard deviation per round", f"{sheet['sd']:.6f}"),
+        ("Volatility index (90%, 1.645 x SD)", f"{sheet['volatility_index_90']:.6f}"),
+        ("Maximum win per round (initial bets)", f"{sheet['max_win']:g}"),
+        ("Maximum loss per round (initial bets)", f"{sheet['max_loss']:g}"),
+    ]
+
+
+def _outcomes_head(sheet: dict[str, Any]) -> tuple[str, list[str]]:
+    """The outcomes table's heading and columns (a variant's: simulated, with errors)."""
+    if "sources" not in sheet:
+        return "Outcomes of one round (one box, nets in initial bets)", [
+            "net", "probability", "contribution to return"
+        ]  # fmt: skip
+    sim = sheet["simulation"]
+    who = "a pair of boxes, nets per initial bet" if sim["boxes"] == 2 else "one box"
+    return (
+        f"Outcomes of one round ({who}; simulated: {sim['rounds']:,} rounds, seed {sim['seed']})",
+        ["net", "probability", "contribution to return", "standard error"],
+    )
+
+
+def _outcome_cells(o: dict[str, Any]) -> list[str]:
+    cells = [f"{o['net']:+g}", f"{o['probability']:.10f}", f"{o['contribution']:+.10f}"]
+    return cells + ([f"{o['stderr']:.10f}"] if "stderr" in o else [])
+
+
 def render_md(sheet: dict[str, Any]) -> str:
     """The sheet as Markdown."""
     out = [f"# PAR sheet: {sheet['rules']}", "", f"Strategy assumed: {sheet['strategy']}.", ""]
     out += ["| figure | value |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in _rows(sheet)]
-    out += ["", "## Outcomes of one round (one box, nets in initial bets)", ""]
-    out += ["| net | probability | contribution to return |", "|---:|---:|---:|"]
+    head, columns = _outcomes_head(sheet)
+    out += ["", f"## {head}", ""]
+    out += ["| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
     for o in sheet["outcomes"]:
-        out.append(f"| {o['net']:+g} | {o['probability']:.10f} | {o['contribution']:+.10f} |")
+        out.append("| " + " | ".join(_outcome_cells(o)) + " |")
     total = sum(o["contribution"] for o in sheet["outcomes"])
     out.append(
         f"| total | {sum(o['probability'] for o in sheet['outcomes']):.10f} | {total:+.10f} |"
+        + (" |" if len(columns) > 3 else "")
     )
     out += ["", "## Rules", "", "| field | value |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in sheet["rule_fields"].items()]
@@ -153,10 +193,8 @@ def render_html(sheet: dict[str, Any]) -> str:
         body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows)
         return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
-    outcomes = [
-        [f"{o['net']:+g}", f"{o['probability']:.10f}", f"{o['contribution']:+.10f}"]
-        for o in sheet["outcomes"]
-    ]
+    outcomes = [_outcome_cells(o) for o in sheet["outcomes"]]
+    head, columns = _outcomes_head(sheet)
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>PAR sheet: {e(sheet['rules'])}</title>",
@@ -166,8 +204,8 @@ def render_html(sheet: dict[str, Any]) -> str:
         f"</head><body><h1>PAR sheet: {e(sheet['rules'])}</h1>",
         f"<p>Strategy assumed: {e(sheet['strategy'])}.</p>",
         table(["figure", "value"], [list(r) for r in _rows(sheet)]),
-        "<h2>Outcomes of one round (one box, nets in initial bets)</h2>",
-        table(["net", "probability", "contribution to return"], outcomes),
+        f"<h2>{e(head)}</h2>",
+        table(columns, outcomes),
         "<h2>Rules</h2>",
         table(["field", "value"], [[k, str(v)] for k, v in sheet["rule_fields"].items()]),
         f"<h2>Basic strategy</h2><pre>{e(sheet['chart'])}</pre>",
