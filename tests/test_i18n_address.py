@@ -52,6 +52,15 @@ OWN_FORM = {
 #: 2nd-person singular verb anywhere else ("nu stai la această masă": "nu stați").
 ACTION_WORDS = {"ro": (r"\bstai\b", r"\bstand")}
 
+#: Romanian buttons in the informal imperative (2nd person singular), which is also the
+#: 3rd person present ("Dealerul verifică"), so only a message that starts with one (a button,
+#: a prompt) is a slip: the formal imperative ends in -ți ("Anulați", "Împărțiți"). The third
+#: re-read found the page's Anulează, Verifică, Șterge, Copiază, Descarcă and Împarte.
+RO_INFORMAL_BUTTON = re.compile(
+    r"^(Anulează|Verifică|Șterge|Copiază|Descarcă|Împarte|Alege|Apasă|Încearcă|Asigură|"
+    r"Păstrează|Schimbă|Privește|Salvează|Renunță|Joacă|Pariază|Ia|Scrie|Spune)\b"
+)
+
 
 def _slips(lang: str, strings: list[tuple[str, str]]) -> list[tuple[str, str]]:
     other = re.compile(OTHER_FORM[lang], re.IGNORECASE)
@@ -60,7 +69,7 @@ def _slips(lang: str, strings: list[tuple[str, str]]) -> list[tuple[str, str]]:
     for msgid, s in strings:
         if word and action and re.search(action, msgid, re.IGNORECASE):
             s = re.sub(word, "", s, flags=re.IGNORECASE)
-        if other.search(s):
+        if other.search(s) or (lang == "ro" and RO_INFORMAL_BUTTON.match(s)):
             slips.append((msgid, s))
     return slips
 
@@ -117,6 +126,18 @@ def test_romanian_stai_is_allowed_only_as_the_stand_action() -> None:
         ("you are not seated at this table", "nu stai la această masă"),
     ]
     assert _slips("ro", pairs) == [pairs[2]]
+
+
+def test_romanian_buttons_are_formal_imperatives() -> None:
+    pairs = [
+        ("Undo", "Anulează"),
+        ("Deal", "Împarte"),
+        ("Copy replay JSON", "Copiază JSON-ul rundei"),
+        ("Undo", "Anulați"),
+        ("Deal", "Împărțiți"),
+        ("The dealer checks the hole card: no blackjack.", "Dealerul verifică a doua carte"),
+    ]
+    assert _slips("ro", pairs) == pairs[:3]
 
 
 def test_the_felt_speaks_the_form_of_address() -> None:

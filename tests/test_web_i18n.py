@@ -221,3 +221,80 @@ def test_the_languages_doc_says_the_table_offers_and_points_nowhere_outside() ->
     browser = doc.split("### In the browser", 1)[1].split("\n## ", 1)[0]
     assert "sitting down never changes it" in browser
     assert "Jogar em português" in browser and "the table's language" not in browser
+
+
+#: The forms a Polish and a Russian reader expects for 1, 2, 5 and 22 seconds (their grammars:
+#: one, a few (2-4, 22-24), many), written out here, not taken from the catalogs.
+SECONDS = {
+    "pl": {1: "1 sekundę", 2: "2 sekundy", 5: "5 sekund", 22: "22 sekundy"},
+    "ru": {1: "1 секунду", 2: "2 секунды", 5: "5 секунд", 22: "22 секунды"},
+    "en": {1: "1 second", 2: "2 seconds", 5: "5 seconds", 22: "22 seconds"},
+}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's module")
+def test_a_counted_refusal_takes_the_plural_form_of_the_pages_language(tmp_path: Path) -> None:
+    """Issue 29: a refusal of the web's own that counts ("try again in {seconds} seconds")
+    is a plural message: the server says which parameter counts, its English is "1 second",
+    and the page (i18n.js, ui.js's serverText, with the catalogs the server serves) writes the
+    form each language's grammar asks for."""
+    app = make_app(f"sqlite:///{tmp_path}/p.db", login_limits=("2 per 1 second",))
+    with TestClient(app) as client:
+        register(client, "ann")
+        for _ in range(2):
+            client.post("/api/login", json={"username": "ann", "password": "wrong-password"})
+        r = client.post("/api/login", json={"username": "ann", "password": "wrong-password"})
+        catalogs = {lang: catalog(client, lang) for lang in SECONDS}
+    assert r.status_code == 429
+    refusal = r.json()
+    assert refusal["params"] == {"seconds": 1} and refusal["count"] == "seconds"
+    assert refusal["detail"] == "too many attempts: try again in 1 second"
+    assert refusal["message"] == "too many attempts: try again in {seconds} second"
+    # the page's modules as served, run by node against the served catalogs
+    static = Path(i18n.__file__).parent / "web" / "static"
+    page = tmp_path / "static"
+    shutil.copytree(static, page)
+    (page / "package.json").write_text('{"type": "module"}', "utf-8")
+    served = tmp_path / "catalogs.json"
+    served.write_text(json.dumps(catalogs), "utf-8")
+    script = f"""
+import {{ readFileSync }} from "node:fs";
+globalThis.document = {{ documentElement: {{}}, querySelectorAll: () => [] }};
+const catalogs = JSON.parse(readFileSync({json.dumps(str(served))}, "utf-8"));
+const answer = (url) => catalogs[url.split("/").pop()];
+globalThis.fetch = async (url) => ({{ ok: true, json: async () => answer(url) }});
+const {{ load }} = await import({json.dumps((page / "i18n.js").as_uri())});
+const {{ serverText }} = await import({json.dumps((page / "ui.js").as_uri())});
+const refusal = {json.dumps(refusal)};
+const out = {{}};
+for (const lang of Object.keys(catalogs)) {{
+  await load(lang);
+  out[lang] = {{}};
+  for (const n of [1, 2, 5, 22]) {{
+    out[lang][n] = serverText(refusal.message, {{ ...refusal.params, seconds: n }}, refusal.count);
+  }}
+}}
+console.log(JSON.stringify(out));
+"""
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    shown = json.loads(run.stdout)
+    for lang, forms in SECONDS.items():
+        for n, words in forms.items():
+            assert words in shown[lang][str(n)], (lang, n, shown[lang][str(n)])
+    assert shown["ru"]["1"] == "слишком много попыток: повторите через 1 секунду"
+
+
+def test_the_webs_counted_refusals_carry_the_count_over_the_websocket() -> None:
+    """A refused intention that counts carries ``count`` with its singular message, as an
+    HTTP refusal does (the database out of reach: "try again in 5 seconds")."""
+    from twentyone.web.refusal import UNAVAILABLE, TableError
+    from twentyone.web.ws import _error
+
+    reply = _error(7, TableError(UNAVAILABLE, counted="seconds", seconds=5))
+    assert reply["error"] == "the database is unavailable: try again in 5 seconds"
+    assert reply["message"] == UNAVAILABLE[0] and reply["count"] == "seconds"
+    assert "count" not in _error(7, TableError("not valid JSON"))
+    ru = i18n.translator("ru").ngettext(*UNAVAILABLE, 21).format(seconds=21)
+    assert ru == "база данных недоступна: повторите через 21 секунду"

@@ -47,7 +47,7 @@ from twentyone.web.ledger import Ledger
 from twentyone.web.metrics import Metrics
 from twentyone.web.node import ClusterNode
 from twentyone.web.recall import decision_steps, private_replay
-from twentyone.web.refusal import Refusal
+from twentyone.web.refusal import UNAVAILABLE, Refusal
 from twentyone.web.schemas import Limits, RoundRecord, RuleSection, Stats, TableOut
 from twentyone.web.storage.accounts import Accounts, Player
 from twentyone.web.storage.checkpoints import BackgroundCheckpoints
@@ -298,14 +298,12 @@ def create_app(
     @app.exception_handler(sqlite3.DatabaseError)
     @app.exception_handler(LedgerUnavailableError)
     async def _unavailable(_request: Request, exc: Exception) -> JSONResponse:
-        text = N_("the database is unavailable: try again in {seconds} seconds")
-        body = {"detail": text.format(seconds=5), "message": text, "params": {"seconds": 5}}
-        return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
+        refusal = Refusal(503, UNAVAILABLE, counted="seconds", seconds=5)
+        return JSONResponse(refusal.body(), status_code=503, headers={"Retry-After": "5"})
 
     @app.exception_handler(Refusal)
     async def _refused(_request: Request, exc: Refusal) -> JSONResponse:
-        body = {"detail": exc.detail, "message": exc.message, "params": exc.params}
-        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+        return JSONResponse(exc.body(), status_code=exc.status_code, headers=exc.headers)
 
     openapi.install(app)
     health.install(app)

@@ -15,6 +15,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Request, Response, status
 
+from twentyone.engine.errors import Nn_
 from twentyone.i18n import N_
 from twentyone.web.guard import (
     ADDRESS_LOGIN_LIMITS,
@@ -56,8 +57,12 @@ def check_credentials(creds: Credentials) -> None:
 def _too_many(retry: int) -> Refusal:
     return Refusal(
         status.HTTP_429_TOO_MANY_REQUESTS,
-        N_("too many attempts: try again in {seconds} seconds"),
+        Nn_(
+            "too many attempts: try again in {seconds} second",
+            "too many attempts: try again in {seconds} seconds",
+        ),
         headers={"Retry-After": str(retry)},
+        counted="seconds",
         seconds=retry,
     )
 

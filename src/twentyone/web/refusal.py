@@ -9,8 +9,31 @@ from typing import Any
 
 from fastapi import HTTPException
 
-from twentyone.engine.errors import TwentyOneError
+from twentyone.engine.errors import Nn_, TwentyOneError
 from twentyone.i18n import N_, describe, format_money, translator
+
+#: A refusal's catalog message: a plain message (marked with ``N_``), or a counted one's
+#: singular and plural (marked with ``Nn_``), its form chosen by the parameter ``counted``
+#: names, as gettext's ``ngettext`` chooses it ("1 second", "2 seconds").
+Message = str | tuple[str, str]
+
+#: The refusal of a request that needs the database while it is out of reach (HTTP 503, or a
+#: refused intention): counted by ``seconds``.
+UNAVAILABLE = Nn_(
+    "the database is unavailable: try again in {seconds} second",
+    "the database is unavailable: try again in {seconds} seconds",
+)
+
+
+def _english(message: Message, counted: str | None, params: dict[str, Any]) -> tuple[str, str]:
+    """The catalog's msgid (a counted message's singular) and the English text filled in."""
+    if isinstance(message, str):
+        return message, message.format(**params)
+    if counted is None or not isinstance(params.get(counted), int):
+        raise ValueError(f"counted={counted!r}: expected the name of a whole-number parameter")
+    singular, plural = message
+    return singular, (singular if params[counted] == 1 else plural).format(**params)
+
 
 #: The engine's reasons that name the player, worded for the player they refuse: the table
 #: tells a player their own refusal in the second person (the engine's message names the
@@ -21,45 +44,72 @@ YOURS = {"insufficient-funds": N_("you bet {total} but have {balance}")}
 class Refusal(HTTPException):
     """An HTTP error the page translates: ``detail`` is the English text, ``message`` the
     catalog message (marked with ``N_``) and ``params`` its placeholders' values; the app's
-    handler answers ``{"detail", "message", "params"}``. What a client sent (a path's id) is
-    passed through :func:`~twentyone.web.ws_limits.clip` first: quoted to at most 64 characters.
+    handler answers ``{"detail", "message", "params"}``, and ``count`` for a counted message
+    (its singular is ``message``; ``count`` names the parameter the page picks the catalog's
+    plural form by). What a client sent (a path's id) is passed through
+    :func:`~twentyone.web.ws_limits.clip` first: quoted to at most 64 characters.
 
     >>> r = Refusal(404, "no table {table!r}", table="x")
     >>> r.status_code, r.detail, r.params
     (404, "no table 'x'", {'table': 'x'})
+    >>> r = Refusal(429, ("wait {s} second", "wait {s} seconds"), counted="s", s=1)
+    >>> r.detail, r.message, r.counted
+    ('wait 1 second', 'wait {s} second', 's')
     """
 
     def __init__(
         self,
         status_code: int,
-        message: str,
+        message: Message,
         *,
         headers: dict[str, str] | None = None,
+        counted: str | None = None,
         **params: Any,
     ) -> None:
-        super().__init__(status_code, message.format(**params), headers=headers)
-        self.message = message
+        msgid, english = _english(message, counted, params)
+        super().__init__(status_code, english, headers=headers)
+        self.message = msgid
+        self.counted = counted if not isinstance(message, str) else None
         self.params = params
+
+    def body(self) -> dict[str, Any]:
+        """The answer's JSON: the English ``detail``, the catalog ``message`` and its
+        ``params``, and ``count`` (the parameter that picks the form) for a counted message."""
+        out: dict[str, Any] = {"detail": self.detail, "message": self.message}
+        out["params"] = self.params
+        if self.counted is not None:
+            out["count"] = self.counted
+        return out
 
 
 class TableError(Exception):
     """An intention refused; ``field`` and ``value`` name what was wrong. ``message`` is a
     catalog message whose ``{named}`` placeholders ``params`` fill (the page translates it);
     the English text is ``detail`` when given (an engine error says more), else the message
-    filled in. ``engine`` is the engine's error when the engine refused (its ``code``)."""
+    filled in. ``engine`` is the engine's error when the engine refused (its ``code``). A
+    counted message is a pair of singular and plural (``Nn_``) with ``counted`` naming the
+    parameter that picks the form, as for :class:`Refusal`.
+
+    >>> e = TableError(("wait {s} second", "wait {s} seconds"), counted="s", s=5)
+    >>> str(e), e.message, e.counted
+    ('wait 5 seconds', 'wait {s} second', 's')
+    """
 
     def __init__(
         self,
-        message: str,
+        message: Message,
         field: str | None = None,
         value: Any = None,
         *,
         detail: str | None = None,
         engine: TwentyOneError | None = None,
+        counted: str | None = None,
         **params: Any,
     ) -> None:
-        super().__init__(detail if detail is not None else message.format(**params))
-        self.message = message
+        msgid, english = _english(message, counted, params)
+        super().__init__(detail if detail is not None else english)
+        self.message = msgid
+        self.counted = counted if not isinstance(message, str) else None
         self.params = params
         self.field = field
         self.value = value

@@ -26,7 +26,7 @@ from twentyone.engine.shoe import CardSource
 from twentyone.i18n import N_
 from twentyone.web.hint_worker import ExactHints, TableHint
 from twentyone.web.ledger import Ledger
-from twentyone.web.refusal import YOURS
+from twentyone.web.refusal import UNAVAILABLE, YOURS
 from twentyone.web.refusal import TableError as TableError  # where it always was
 from twentyone.web.storage.accounts import Player
 from twentyone.web.storage.seats import SeatClaims
@@ -220,12 +220,7 @@ class LiveTable:
             try:
                 elsewhere = claims.claim(player.id, self.id)
             except (DBAPIError, sqlite3.DatabaseError) as exc:
-                raise TableError(
-                    N_("the database is unavailable: try again in {seconds} seconds"),
-                    "type",
-                    "sit",
-                    seconds=5,
-                ) from exc
+                raise TableError(UNAVAILABLE, "type", "sit", counted="seconds", seconds=5) from exc
             if elsewhere is not None:
                 raise TableError(
                     N_("you are seated at table {table}: leave it first"),

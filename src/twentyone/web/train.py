@@ -37,7 +37,7 @@ from twentyone.counting.trainer_cards import (
     load_index_list,
 )
 from twentyone.engine.cards import Card, hand_total, parse_cards
-from twentyone.engine.errors import N_, CountError, TwentyOneError
+from twentyone.engine.errors import N_, CountError, Nn_, TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
 from twentyone.web.refusal import Refusal
@@ -68,14 +68,19 @@ def _rules(request: Request, table: str) -> Rules:
 
 
 def _refused(exc: TwentyOneError) -> Refusal:
-    return Refusal(status.HTTP_400_BAD_REQUEST, exc.template.text, **exc.params)
+    t = exc.template
+    if t.plural is not None:  # a counted message: the page picks the form by t.count
+        forms = (t.text, t.plural)
+        return Refusal(status.HTTP_400_BAD_REQUEST, forms, counted=t.count, **exc.params)
+    return Refusal(status.HTTP_400_BAD_REQUEST, t.text, **exc.params)
 
 
 def _cards(text: list[str], most: int) -> tuple[Card, ...]:
     if len(text) > most:
         raise Refusal(
-            status.HTTP_400_BAD_REQUEST, N_("{cards} cards: the shoe holds {size}"),
-            cards=len(text), size=most,
+            status.HTTP_400_BAD_REQUEST,
+            Nn_("{cards} card: the shoe holds {size}", "{cards} cards: the shoe holds {size}"),
+            counted="cards", cards=len(text), size=most,
         )  # fmt: skip
     try:
         return parse_cards(" ".join(text)) if text else ()

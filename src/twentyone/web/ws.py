@@ -29,7 +29,7 @@ from twentyone.web.cluster import MOVING
 from twentyone.web.connection import Connection
 from twentyone.web.hint_worker import hints_on
 from twentyone.web.ledger import Ledger
-from twentyone.web.refusal import engine_text
+from twentyone.web.refusal import UNAVAILABLE, engine_text
 from twentyone.web.storage.accounts import Player
 from twentyone.web.table_workers import TableWorkers
 from twentyone.web.tables import Clock, LiveTable, TableError
@@ -185,10 +185,7 @@ class Hub:
         table = conn.table
         if self.tables.get(table.id) is not table or self._lapsed(table.id):
             if table.id in self.paused_since:  # waiting for the database: try again
-                refused = TableError(
-                    N_("the database is unavailable: try again in {seconds} seconds"),
-                    seconds=5,
-                )
+                refused = TableError(UNAVAILABLE, counted="seconds", seconds=5)
                 conn.send(_error(None, refused))
                 return False
             conn.closing = conn.closing or MOVING
@@ -498,6 +495,8 @@ def _error(mid: Any, exc: TableError, sent: Any = None, lang: str = "en") -> dic
         "code": exc.code,
         "duplicate": False,
     }
+    if exc.counted is not None:
+        reply["count"] = exc.counted
     text = engine_text(exc, lang)
     if text is not None:
         reply["text"] = clip_text(text, long)

@@ -57,10 +57,19 @@ export function _p(context, msgid, params) {
 
 /** The plural form of a counted message for ``n`` ({n} is filled with ``n``). */
 export function _n(singular, plural, n, params = {}) {
+  return format(pluralForm(singular, n, plural), { n, ...params });
+}
+
+/** The form for ``n`` of a counted message, named by its singular msgid, as the catalog's
+ * plural rule picks it (not filled in); ``plural`` is the English one, for a catalog without
+ * the message. A message the catalog holds without forms is its translation. */
+export function pluralForm(singular, n, plural = singular) {
   const forms = current.messages[singular];
-  let text = n === 1 ? singular : plural;
-  if (Array.isArray(forms) && forms.length) text = forms[Math.min(current.plural(n), forms.length - 1)] || text;
-  return format(text, { n, ...params });
+  if (Array.isArray(forms) && forms.length) {
+    return forms[Math.min(current.plural(n), forms.length - 1)] || (n === 1 ? singular : plural);
+  }
+  if (typeof forms === "string" && forms) return forms;
+  return n === 1 ? singular : plural;
 }
 
 /** A whole number with the locale's group separator. */

@@ -157,13 +157,13 @@ export class TableScreen {
         }
         this.wantSeat = false; // the table is full or taken
       }
-      const text = msg.message ? serverText(msg.message, msg.params) : msg.error;
-      this.note(text, "error", msg.message, msg.params);
+      const text = msg.message ? serverText(msg.message, msg.params, msg.count) : msg.error;
+      this.note(text, "error", msg.message, msg.params, msg.count);
       this.hooks.banner(text, "error", 4000);
       if (this.view) this.render();
     } else if (msg.type === "notice") {
-      const text = msg.message ? serverText(msg.message, msg.params) : msg.text;
-      this.note(text, msg.kind, msg.message, msg.params);
+      const text = msg.message ? serverText(msg.message, msg.params, msg.count) : msg.text;
+      this.note(text, msg.kind, msg.message, msg.params, msg.count);
       if (msg.kind === "default-action" || msg.kind === "bets-dropped" || msg.kind === "table-error") {
         this.hooks.banner(text, "notice", 5000);
       }
@@ -183,8 +183,8 @@ export class TableScreen {
 
   /** Add a line to the table log: a server message (kept with its parameters, so a change
    * of language writes it again) or a text of the page. */
-  note(text, kind = "info", message = null, params = null) {
-    this.notices.unshift({ text, kind, message, params });
+  note(text, kind = "info", message = null, params = null, count = null) {
+    this.notices.unshift({ text, kind, message, params, count });
     this.notices.length = Math.min(this.notices.length, 30);
     this.renderNotices();
   }
@@ -192,7 +192,7 @@ export class TableScreen {
   renderNotices() {
     fill(
       $("notices"),
-      this.notices.map((n) => el("li", { class: `notice ${n.kind}` }, n.message ? serverText(n.message, n.params) : n.text)),
+      this.notices.map((n) => el("li", { class: `notice ${n.kind}` }, n.message ? serverText(n.message, n.params, n.count) : n.text)),
     );
   }
 

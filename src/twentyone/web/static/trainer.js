@@ -3,7 +3,7 @@
 // answer out again from the cards sent); the page shows the cards at the chosen speed, times
 // each answer and keeps the tally.
 
-import { _, percent } from "./i18n.js";
+import { _, _n, percent } from "./i18n.js";
 import { api, cardEl, cardsEl, decisionText, el, fill, totalText } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -99,10 +99,8 @@ function ask() {
   const q = state.question;
   const withTrue = $("train-true-on").checked;
   $("train-true-wrap").hidden = !withTrue;
-  $("train-left").textContent = _("{cards} cards left, {decks} decks", {
-    cards: q.cards_left,
-    decks: decimal(q.decks_left, 2),
-  });
+  const left = _n("{n} card left", "{n} cards left", q.cards_left);
+  $("train-left").textContent = _("{left}, {decks} decks", { left, decks: decimal(q.decks_left, 2) });
   $("train-running").value = "";
   $("train-true").value = "";
   $("train-count-form").hidden = false;

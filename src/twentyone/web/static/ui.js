@@ -2,7 +2,7 @@
 // words and the server's messages in the page's language.
 
 import { faceSvg } from "./cards.js";
-import { N_, _, format, money } from "./i18n.js";
+import { N_, _, format, money, pluralForm } from "./i18n.js";
 
 export { money, parseMoney } from "./i18n.js";
 
@@ -80,7 +80,7 @@ export async function api(method, path, body) {
     data = null;
   }
   if (!r.ok) {
-    const text = data && data.message ? serverText(data.message, data.params) : data && data.detail;
+    const text = data && data.message ? serverText(data.message, data.params, data.count) : data && data.detail;
     const err = new Error(text || `${method} ${path}: HTTP ${r.status}`);
     err.status = r.status;
     throw err;
@@ -142,9 +142,13 @@ function serverParam(name, value, conv) {
 }
 
 /** A message of the server (an error or notice: its catalog message and parameters) in the
- * page's language: money for the locale, boxes counted from 1, decisions in words. */
-export function serverText(message, params = {}) {
-  return format(_(message), params || {}, serverParam);
+ * page's language: money for the locale, boxes counted from 1, decisions in words. A counted
+ * message (``count`` names the parameter that counts: "try again in {seconds} seconds") takes
+ * the catalog's plural form for that number. */
+export function serverText(message, params = {}, count = null) {
+  const values = params || {};
+  const text = count && typeof values[count] === "number" ? pluralForm(message, values[count]) : _(message);
+  return format(text, values, serverParam);
 }
 
 // ---------------------------------------------------------------- chips
