@@ -28,9 +28,7 @@ from typing import Any
 
 from twentyone.analysis.report import EdgeReport
 from twentyone.engine.rules import Rules
-
-#: z for a one-sided 95% / two-sided 90% interval: the volatility index is 1.645 x SD.
-Z90 = 1.6448536269514722
+from twentyone.reports.par_variants import Z90
 
 
 def par_sheet(rules: Rules, *, rounds: int = 0, seed: int = 1) -> dict[str, Any]:

@@ -46,6 +46,9 @@ from twentyone.engine.errors import RulesError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
 
+#: z for a one-sided 95% / two-sided 90% interval: the volatility index is 1.645 x SD.
+Z90 = 1.6448536269514722
+
 #: Rounds simulated for a variant's distribution when none are asked for.
 DEFAULT_ROUNDS = 10_000_000
 
@@ -162,7 +165,7 @@ def variant_sheet(rules: Rules, *, rounds: int = 0, seed: int = 1) -> dict[str, 
         "push_frequency": push,
         "loss_frequency": loss,
         "sd": sd,
-        "volatility_index_90": _z90() * sd,
+        "volatility_index_90": Z90 * sd,
         "max_win": bound,
         "max_loss": -bound,
         "max_win_seen": max(dist),
@@ -202,7 +205,7 @@ def variant_sheet(rules: Rules, *, rounds: int = 0, seed: int = 1) -> dict[str, 
             "push_frequency": hist.share_stderr(push),
             "loss_frequency": hist.share_stderr(loss),
             "sd": hist.sd_stderr(),
-            "volatility_index_90": _z90() * hist.sd_stderr(),
+            "volatility_index_90": Z90 * hist.sd_stderr(),
         },
     }
     if rules.hole_card_up:
@@ -223,12 +226,6 @@ def variant_sheet(rules: Rules, *, rounds: int = 0, seed: int = 1) -> dict[str, 
         "variant's distribution; max win and loss: the rules' bound, and the largest seen"
     )
     return sheet
-
-
-def _z90() -> float:
-    from twentyone.reports.par import Z90
-
-    return Z90
 
 
 def _pct(x: float) -> str:
