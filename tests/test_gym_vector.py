@@ -129,6 +129,6 @@ def test_vector_env_spaces_and_what_it_does_not_play() -> None:
     envs = gymnasium.make_vec(twentyone.gym.ENV_ID, num_envs=3, rules="hu-casino")
     obs, _ = envs.reset(seed=0)
     assert envs.observation_space.contains(obs)
-    assert envs.single_action_space.n == 9
+    assert envs.single_action_space.n == BET == 12  # docs/rl.md: actions 0-11
     with pytest.raises(RulesError, match="one box"):
         BlackjackVectorEnv(2, "ru-online", boxes=2)

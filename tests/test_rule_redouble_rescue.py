@@ -259,15 +259,18 @@ def test_the_fast_paths_refuse_each_field_by_name(field: str, value: Any) -> Non
         encode_rules(rules)
 
 
-def test_the_vector_env_refuses_and_the_engine_env_refuses_only_rescue() -> None:
+def test_the_vector_env_refuses_and_the_engine_env_plays_both() -> None:
+    from twentyone.gym.core import RESCUE
     from twentyone.gym.env import BlackjackEnv
     from twentyone.gym.vector import BlackjackVectorEnv
 
     with pytest.raises(RulesError, match="redoubles=1"):
         BlackjackVectorEnv(2, Rules(decks=6, redoubles=1))
-    with pytest.raises(RulesError, match="rescue=True: this environment does not offer it"):
-        BlackjackEnv(Rules(decks=6, rescue=True))
+    with pytest.raises(RulesError, match="rescue=True"):
+        BlackjackVectorEnv(2, Rules(decks=6, rescue=True))
     BlackjackEnv(Rules(decks=6, redoubles=2, double_after_hit=True))  # the double action
+    env = BlackjackEnv(Rules(decks=6, rescue=True), ev_loss=False)  # the rescue action
+    assert env.action_space.contains(RESCUE) and "doubles" in env.observation_space.sample()
 
 
 def test_the_rule_card_says_each_rule_in_plain_words() -> None:

@@ -207,16 +207,13 @@ def test_a_switched_round_replays_exactly() -> None:
 
 
 def test_the_fast_paths_that_play_boxes_alone_refuse_switch_by_name() -> None:
+    # the gym's single and table environments play it (tests/test_gym_variants.py)
     from twentyone.counting.sim_runner import kernel_inputs
-    from twentyone.gym.env import BlackjackEnv
-    from twentyone.gym.table import TableEnv
     from twentyone.gym.vector import BlackjackVectorEnv
     from twentyone.sim.textbook import textbook_6d_s17_das
 
     for make in (
         lambda: kernel_inputs(SWITCH, textbook_6d_s17_das(), None),  # type: ignore[arg-type]
-        lambda: BlackjackEnv(SWITCH),
-        lambda: TableEnv(SWITCH),
         lambda: BlackjackVectorEnv(1, SWITCH),
     ):
         with pytest.raises(RulesError, match=r"switch=True: .* does not play this yet") as err:

@@ -30,11 +30,11 @@ from numba import njit
 
 import twentyone.gym
 from twentyone.analysis import basic_strategy
-from twentyone.gym.core import DECLINE, DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from twentyone.gym.core import BET, DECLINE, DOUBLE, HIT, SPLIT, STAND, SURRENDER
 from twentyone.sim.encode import encode_strategy
 
 RULES = "ru-online"
-N_ACTIONS = 9
+N_ACTIONS = BET  # every action but a bet level (the run has none)
 # state: phase (6) x total (32) x soft (2) x pair (11) x up (11) x insured (2) x split (2)
 N_STATES = 6 * 32 * 2 * 11 * 11 * 2 * 2
 

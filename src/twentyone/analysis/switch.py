@@ -101,6 +101,15 @@ def hand_returns(ctx: Context, up: int, optimal: bool) -> HandReturns:
     return HandReturns(dealt, switched, lost)
 
 
+def hand_key(x: int, y: int) -> tuple[int, int]:
+    """The two card values of a hand as :class:`HandReturns` keys them (the lower first).
+
+    >>> hand_key(9, 4), hand_key(4, 9)
+    ((4, 9), (4, 9))
+    """
+    return (x, y) if x <= y else (y, x)
+
+
 def pair_return(ctx: Context, up: int, hands: HandReturns, switching: bool = True) -> float:
     """The return of a pair of boxes against ``up``: the sum over the four cards' ordered
     deals (boxes ``(a, b)`` and ``(c, d)``) of their chance times the better of keeping and
@@ -112,10 +121,6 @@ def pair_return(ctx: Context, up: int, hands: HandReturns, switching: bool = Tru
     peeked = ctx.peek and up in (0, 9)
     bj = blackjack_card(up) if peeked else -1
     dealt, switched, lost = hands.dealt, hands.switched, hands.lost
-
-    def key(x: int, y: int) -> tuple[int, int]:
-        return (x, y) if x <= y else (y, x)
-
     total = 0.0
     for a in range(10):
         pa = left[a] / n
@@ -136,7 +141,7 @@ def pair_return(ctx: Context, up: int, hands: HandReturns, switching: bool = Tru
                     p = pc * left[d] / (n - 3)
                     if p == 0.0:
                         continue
-                    ab, cd, ad, cb = key(a, b), key(c, d), key(a, d), key(c, b)
+                    ab, cd, ad, cb = hand_key(a, b), hand_key(c, d), hand_key(a, d), hand_key(c, b)
                     keep = dealt[ab] + dealt[cd]
                     swap = switched[ad] + switched[cb]
                     best = keep if keep >= swap or not switching else swap
@@ -164,13 +169,9 @@ def switches(hands: HandReturns, first: tuple[int, int], second: tuple[int, int]
     >>> switches(seven, (9, 9), (9, 8))  # T-T and T-9: kept
     False
     """
-
-    def key(x: int, y: int) -> tuple[int, int]:
-        return (x, y) if x <= y else (y, x)
-
     (a, b), (c, d) = first, second
-    keep = hands.dealt[key(a, b)] + hands.dealt[key(c, d)]
-    return hands.switched[key(a, d)] + hands.switched[key(c, b)] > keep
+    keep = hands.dealt[hand_key(a, b)] + hands.dealt[hand_key(c, d)]
+    return hands.switched[hand_key(a, d)] + hands.switched[hand_key(c, b)] > keep
 
 
 def switch_report(rules: Rules, boxes: int = 1, shoe: Sequence[int] | None = None) -> EdgeReport:

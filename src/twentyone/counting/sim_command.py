@@ -102,33 +102,22 @@ def run_counting(
     for line in (note, ramp_note(setup.indices_name or None, setup.system.key or "hilo")):
         if line:
             print(f"twentyone: note: {line}", file=sys.stderr)
-    from twentyone.counting.sim_runner import CountInterrupted
-    from twentyone.sim.command import ProgressBar
+    from twentyone.sim.command import ProgressBar, exit_code, interruptible
 
     bar = ProgressBar(rounds) if sys.stderr.isatty() else None
-    try:
-        result = simulate_counting(
+    result = interruptible(
+        lambda: simulate_counting(
             rules, rounds, setup, seed=seed, workers=workers, strategy=strategy, progress=bar
-        )
-    except CountInterrupted as stop:
-        if stop.result is None:
-            print("twentyone: interrupted before a chunk of rounds finished", file=sys.stderr)
-            return 130
-        result = stop.result
-    finally:
-        if bar is not None:
-            bar.close()
+        ),
+        bar,
+    )
+    if result is None:
+        return 130
     if as_json:
         print(json.dumps(result.to_dict()))
     else:
         print(report_text(rules, result))
-    if result.interrupted:
-        print(
-            f"twentyone: interrupted: {result.rounds:,} of {rounds:,} rounds played",
-            file=sys.stderr,
-        )
-        return 130
-    return 0
+    return exit_code(result.interrupted, result.rounds, rounds)
 
 
 def report_text(rules: Rules, result: CountResult) -> str:

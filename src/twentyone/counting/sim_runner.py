@@ -41,7 +41,7 @@ from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
 from twentyone.sim import count_play as cpm
 from twentyone.sim.encode import encode_rules, encode_strategy, refuse_switch, resolve_table
-from twentyone.sim.runner import CHUNK, chunk_states
+from twentyone.sim.runner import CHUNK, Interrupted, chunk_states
 
 Arr = npt.NDArray[Any]
 ROR_CEILING = 10  # a bankroll trip ends at this many times the bankroll
@@ -380,23 +380,20 @@ def simulate_counting(
     except KeyboardInterrupt:
         done = [(t, r) for t, r in zip(tasks, results, strict=True) if r is not None]
         if not done:
-            raise CountInterrupted(None) from None
+            raise Interrupted(None) from None
         played = sum(t.rounds for t, _ in done)
         seconds = time.perf_counter() - start
         done_results = [r for _, r in done]
         part = _summed(done_results, played, seconds, seed, workers, setup, interrupted=True)
-        raise CountInterrupted(part) from None
+        raise Interrupted(part) from None
     seconds = time.perf_counter() - start
     return _summed(results, rounds, seconds, seed, workers, setup, interrupted=False)
 
 
-class CountInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`simulate_counting`: ``result`` holds the chunks finished by then
-    (marked ``interrupted``), or None when none had finished."""
-
-    def __init__(self, result: CountResult | None) -> None:
-        super().__init__()
-        self.result = result
+#: Ctrl-C stopped :func:`simulate_counting`: the simulator's
+#: :class:`~twentyone.sim.runner.Interrupted`, its ``result`` the chunks finished by then (a
+#: :class:`CountResult` marked ``interrupted``), or None when none had finished.
+CountInterrupted = Interrupted
 
 
 def _summed(

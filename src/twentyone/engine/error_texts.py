@@ -494,7 +494,6 @@ TEMPLATES: dict[str, Template] = {
         )
     ),
     "bad-bet-levels": _t(N_("bet_levels={levels}: expected whole numbers >= 1")),
-    "gym-refuses": _t(N_("{field}={value!r}: this environment does not offer it yet ({lacks})")),
     "gym-boxes": _t(N_("boxes={boxes}: expected 1 to {most} for {table}")),
     "gym-players": _t(N_("players={players}: expected 1 to {most} at {table}")),
     "shoe-episode-continuous": _t(

@@ -37,7 +37,6 @@ from twentyone.engine.bets import switch_pairs
 from twentyone.engine.cards import Card, hand_total
 from twentyone.engine.errors import IllegalActionError
 from twentyone.engine.hands import Box, BoxBet, Hand
-from twentyone.engine.predicates import DOUBLE_ON, cards_pair, may_stand, total_may_double
 from twentyone.engine.records import (
     Action,
     Decision,
@@ -49,6 +48,7 @@ from twentyone.engine.records import (
     Reveal,
 )
 from twentyone.engine.round_decisions import RoundDecisions, spell
+from twentyone.engine.round_offers import RoundOffers
 from twentyone.engine.round_settlement import (
     close_hand,
     close_insurance,
@@ -56,7 +56,6 @@ from twentyone.engine.round_settlement import (
     payout,
     settle_box,
 )
-from twentyone.engine.round_state import RoundState
 from twentyone.engine.rules import Rules
 from twentyone.engine.shoe import CardSource
 
@@ -66,12 +65,13 @@ __all__ = ["Round", "dealer_must_draw", "spell"]
 _AMOUNT_DIGITS = 12
 
 
-class Round(RoundDecisions, RoundState):
+class Round(RoundDecisions, RoundOffers):
     """One round at a table. ``bankrolls`` (per player, minor units) limits what a player may
     stake; ``None`` means unlimited (replays of logs that never needed more).
 
-    Its state and bookkeeping are :class:`~twentyone.engine.round_state.RoundState`'s; this
-    class takes the stakes, deals, asks the questions, acts on the decisions and books the
+    Its state and bookkeeping are :class:`~twentyone.engine.round_state.RoundState`'s, what a
+    question offers :class:`~twentyone.engine.round_offers.RoundOffers`'s; this class takes
+    the stakes, deals, asks the questions, acts on the decisions and books the
     payments the settlement's functions (:mod:`twentyone.engine.round_settlement`) return."""
 
     def __init__(
@@ -95,11 +95,6 @@ class Round(RoundDecisions, RoundState):
         for box in self.boxes:
             self._settle_side_bets(box, None, ("first-two", "first-two-and-up", "pair-four"))
         self._advance()
-
-    def _upcard_kind(self) -> str | None:
-        """The up card as the rules name it for insurance: ``"A"``, ``"T"`` or ``None``."""
-        up = self.upcard
-        return "A" if up.is_ace else "T" if up.is_ten else None
 
     def _deal_initial(self) -> None:
         if self.rules.deal_order == "box-by-box":
@@ -176,20 +171,6 @@ class Round(RoundDecisions, RoundState):
                 return Question("insurance", box.index, 0, (*insure, "no-insurance"), span)
             box.pending = None  # cannot cover even the smallest insurance: not asked
         return None
-
-    def _insurance_offer(self, box: Box) -> tuple[tuple[str, ...], tuple[int, int] | None]:
-        """The insurance decisions open to ``box`` (none where the up card offers none or the
-        player cannot cover the smallest), and the range of ``insure:N``."""
-        if self._upcard_kind() not in self.rules.insurance_upcards:
-            return (), None
-        half = box.bet // 2
-        if self.rules.insurance_stake == "half":
-            return (("insure",) if half >= 1 and self._affords(box.player, half) else ()), None
-        lo = min(self.rules.insurance_minimum, half)
-        hi = self._afford_max(box.player, half)
-        if lo < 1 or hi < lo:
-            return (), None
-        return (("insure", "insure:N") if hi == half else ("insure:N",)), (lo, hi)
 
     def _close_insurance(self) -> None:
         up = self.upcard
@@ -314,106 +295,6 @@ class Round(RoundDecisions, RoundState):
             if bet.spec.view == "dealer-final"
             for b in self.boxes
         )
-
-    # ----------------------------------------------------------------- legal actions
-    @property
-    def _doubled_asked(self) -> bool:
-        """Whether a doubled hand is asked again after its card (a redouble or a rescue may
-        follow: ``Rules.redoubles``, ``Rules.rescue``)."""
-        return self.rules.rescue or self.rules.redoubles > 0
-
-    def _double_free(self, hand: Hand) -> bool:
-        """Whether the house stakes this double (``free_doubles``: a first double of two
-        cards only; a double after hits or a redouble is the player's)."""
-        total = hand.total
-        return (
-            len(hand.cards) == 2
-            and not hand.doubled
-            and self.rules.double_is_free(total.total, total.soft)
-        )
-
-    def _double_range(self, box: Box, hand: Hand) -> tuple[bool, tuple[int, int] | None]:
-        """Whether a full double is allowed, and the range of a double for less. A double
-        stakes the hand's whole stake again: a redouble too (``Rules.redoubles``)."""
-        rules = self.rules
-        if hand.doubled:
-            if hand.doubles > rules.redoubles:
-                return False, None
-        elif len(hand.cards) != 2 and not rules.double_after_hit:
-            return False, None
-        if hand.split and not rules.double_after_split:
-            return False, None
-        if hand.split_aces and not rules.hit_split_aces:
-            return False, None
-        total = hand.total
-        if not total_may_double(total.total, total.soft, DOUBLE_ON[rules.double_on]):
-            return False, None
-        if self._double_free(hand):
-            return True, None  # the house stakes it: nothing to afford, no double for less
-        full = self._affords(box.player, hand.stake)
-        span = None
-        if rules.double_for_less:
-            lo = min(rules.table_min, hand.stake)
-            hi = self._afford_max(box.player, hand.stake)
-            span = (lo, hi) if hi >= lo else None
-        return full, span
-
-    def _split_allowed(self, box: Box, hand: Hand) -> bool:
-        rules = self.rules
-        limit = rules.hand_limit
-        if len(hand.cards) != 2 or hand.doubled or (limit is not None and len(box.hands) >= limit):
-            return False
-        a, b = hand.cards
-        if not cards_pair(a.rank == b.rank, a.value == b.value, rules.split_by == "rank"):
-            return False
-        if hand.split_aces and not rules.resplit_aces:
-            return False
-        if rules.split_only_one_box and sum(x.player == box.player for x in self.boxes) > 1:
-            return False
-        return rules.split_is_free(a.value) or self._affords(box.player, box.bet)
-
-    def _surrender_allowed(self, box: Box, hand: Hand) -> bool:
-        rules = self.rules
-        return (
-            rules.offers_surrender
-            and not rules.surrender_before_play
-            and len(box.hands) == 1
-            and len(hand.cards) == 2
-            and not hand.acted
-            and (rules.surrender_against_ace or not self.upcard.is_ace)
-        )
-
-    def _play_question(self, box: Box, i: int) -> Question | None:
-        hand = box.hands[i]
-        rules = self.rules
-        acts: list[str] = []
-        span = None
-        if hand.split_aces and not rules.hit_split_aces:
-            if self._split_allowed(box, hand):
-                return Question("play", box.index, i, ("split", "stand"))
-            return None
-        total = hand.total.total
-        if hand.doubled:  # its one card came: stand, redouble or rescue (Spanish 21)
-            acts.append("stand")
-        else:
-            if total < 21:
-                acts.append("hit")
-            if may_stand(total, rules.min_stand_total):
-                acts.append("stand")
-        full, span = self._double_range(box, hand)
-        if full:
-            acts.append("double")
-        if span:
-            acts.append("double:N")
-        if hand.doubled:
-            if rules.rescue:
-                acts.append("rescue")
-            return Question("play", box.index, i, tuple(acts), span) if len(acts) > 1 else None
-        if self._split_allowed(box, hand):
-            acts.append("split")
-        if self._surrender_allowed(box, hand):
-            acts.append("surrender")
-        return Question("play", box.index, i, tuple(acts), span) if acts else None
 
     # ----------------------------------------------------------------- verify / can / act
     def verify(self, decision: str | Decision) -> tuple[str, int | None]:

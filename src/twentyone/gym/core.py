@@ -20,7 +20,10 @@ One numbering covers every question the engine asks (:attr:`twentyone.engine.rou
                     question's "no" is
  8    next          a round dealt and settled without a single question (a blackjack paid at
                     once, a dealer blackjack after the peek): the agent takes its result
- 9+   bet           ``bet_levels[i]`` initial bets on the next round (only with bet levels)
+ 9    switch        ``switch``: a switch pair's second cards change places (``Rules.switch``)
+10    keep          ``keep``: the pair keeps its cards
+11    rescue        ``rescue``: a doubled hand is surrendered (``Rules.rescue``)
+12+   bet           ``bet_levels[i]`` initial bets on the next round (only with bet levels)
 ====  ============  =========================================================================
 
 >>> from twentyone import BoxBet, StackedShoe, load_rules
@@ -41,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twentyone.engine.cards import Card, hand_total
-from twentyone.engine.errors import IllegalActionError, RulesError, TwentyOneError
+from twentyone.engine.errors import IllegalActionError, TwentyOneError
 from twentyone.engine.records import Question
 from twentyone.engine.round import Round
 from twentyone.engine.rules import Rules
@@ -56,13 +59,17 @@ ACTIONS = (
     "even-money",
     "decline",
     "next",
+    "switch",
+    "keep",
+    "rescue",
 )
 STAND, HIT, DOUBLE, SPLIT, SURRENDER, INSURE, EVEN_MONEY, DECLINE, NEXT = range(9)
+SWITCH, KEEP, RESCUE = range(9, 12)
 #: the first bet action (``BET + i`` stakes ``bet_levels[i]`` initial bets)
 BET = len(ACTIONS)
 
-PHASES = ("bet", "insurance", "even-money", "surrender", "play", "settled")
-P_BET, P_INSURANCE, P_EVEN_MONEY, P_SURRENDER, P_PLAY, P_SETTLED = range(6)
+PHASES = ("bet", "insurance", "even-money", "surrender", "play", "settled", "switch")
+P_BET, P_INSURANCE, P_EVEN_MONEY, P_SURRENDER, P_PLAY, P_SETTLED, P_SWITCH = range(7)
 
 #: the value index of a card in observations: ace 1, two 2, ... ten-value 10
 MAX_TOTAL = 31  # a hand's total is at most 21 + 10 (a bust by a ten on 21 cannot happen)
@@ -70,25 +77,15 @@ MAX_TOTAL = 31  # a hand's total is at most 21 + 10 (a bust by a ten on 21 canno
 IntArray = npt.NDArray[np.int64]
 
 
-def verify_offered(rules: Rules) -> Rules:
-    """``rules`` where the environments' actions can play them: a double-down rescue
-    (``Rules.rescue``) has no action, so it is refused naming the field (a double after hits
-    and a redouble are the ``double`` action).
+def asks_doubled(rules: Rules) -> bool:
+    """Whether a doubled hand is asked again after its card (a redouble or a rescue may
+    follow): the observation then tells how many times the hand doubled (``doubles``).
 
-    >>> verify_offered(Rules(decks=6, rescue=True))
-    Traceback (most recent call last):
-    ...
-    twentyone.engine.errors.RulesError: rescue=True: this environment does not offer it yet \
-(its actions have no rescue: a doubled hand stands or doubles again)
+    >>> from twentyone import load_rules
+    >>> asks_doubled(load_rules("spanish-21")), asks_doubled(load_rules("ru-online"))
+    (True, False)
     """
-    if rules.rescue:
-        raise RulesError(
-            "gym-refuses",
-            field="rescue",
-            value=True,
-            lacks="its actions have no rescue: a doubled hand stands or doubles again",
-        )
-    return rules
+    return rules.rescue or rules.redoubles > 0
 
 
 def phase_of(question: Question | None) -> int:
@@ -99,9 +96,13 @@ def phase_of(question: Question | None) -> int:
     """
     if question is None:
         return P_SETTLED
-    return {"insurance": P_INSURANCE, "even-money": P_EVEN_MONEY, "surrender": P_SURRENDER}.get(
-        question.kind, P_PLAY
-    )
+    phases = {
+        "insurance": P_INSURANCE,
+        "even-money": P_EVEN_MONEY,
+        "surrender": P_SURRENDER,
+        "switch": P_SWITCH,
+    }
+    return phases.get(question.kind, P_PLAY)
 
 
 def legal_actions(question: Question | None) -> list[int]:
@@ -126,6 +127,9 @@ def legal_actions(question: Question | None) -> list[int]:
         out.append(EVEN_MONEY)
     if acts & {"no-insurance", "no-even-money", "no-surrender"}:
         out.append(DECLINE)
+    out.extend(
+        n for n, name in ((SWITCH, "switch"), (KEEP, "keep"), (RESCUE, "rescue")) if name in acts
+    )
     return out
 
 
@@ -248,8 +252,8 @@ def action_returns(
     sight this round), as ``twentyone advise`` computes it; insurance and even money are
     exact for the cards seen this round."""
     q = rnd.question
-    if q is None:
-        return None
+    if q is None or q.kind == "switch" or "rescue" in q.actions:
+        return None  # the analysis prices neither a pair's switch nor a rescue
     if q.kind in ("insurance", "even-money"):
         ins = insurance_returns(rnd, None)
         assert ins is not None
@@ -307,7 +311,9 @@ def observation(
     follow_question: bool = True,
 ) -> dict[str, Any]:
     """The Dict observation (see :func:`twentyone.gym.env.observation_space`) of the hand
-    asked about (``hand_at``, box and hand, when none is or ``follow_question`` is false).
+    asked about (``hand_at``, box and hand, when none is or ``follow_question`` is false):
+    at a switch table also the ``partner`` box's first hand (the pair's other box: a switch
+    question asks the pair's first box), where doubled hands are asked again its ``doubles``.
 
     ``shoe_cards`` are the cards seen since the shoe's last shuffle (for ``observe``)."""
     q = rnd.question if rnd is not None and follow_question else None
@@ -323,6 +329,13 @@ def observation(
         split = int(hand.split)
         insured = int(rnd.boxes[b].insurance > 0)
     t = hand_total(cards)
+    partner: list[Card] = []
+    doubles = 0
+    if rnd is not None and cards:
+        doubles = rnd.boxes[b].hands[h].doubles
+        other = rnd.partner_of(b)
+        if other is not None:
+            partner = list(rnd.boxes[other].hands[0].cards)
     obs: dict[str, Any] = {
         "phase": np.int64(phase),
         "total": np.int64(min(t.total, MAX_TOTAL)),
@@ -334,6 +347,10 @@ def observation(
         "box": np.int64(b),
         "insured": np.int64(insured),
     }
+    if rules.switch:
+        obs["partner"] = np.minimum(value_counts(partner), 21)
+    if asks_doubled(rules):
+        obs["doubles"] = np.int64(doubles)
     if observe is not None:
         seen = list(shoe_cards or ())
         if observe == "composition":

@@ -15,7 +15,7 @@ the reward is 0 (no penalty, so the rewards stay the round's money), the episode
 >>> env = BlackjackEnv("ru-online", ev_loss=False)
 >>> obs, info = env.reset(seed=1)
 >>> sorted(obs), info["action_mask"].shape
-(['box', 'cards', 'insured', 'pair', 'phase', 'soft', 'split', 'total', 'up'], (9,))
+(['box', 'cards', 'insured', 'pair', 'phase', 'soft', 'split', 'total', 'up'], (12,))
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from twentyone.engine.bets import check_switch_pairs
 from twentyone.engine.cards import Card, format_cards
 from twentyone.engine.errors import IllegalActionError, RulesError
 from twentyone.engine.hands import BoxBet
@@ -44,12 +45,12 @@ from twentyone.gym.core import (
     PHASES,
     action_mask,
     action_returns,
+    asks_doubled,
     decision_for,
     ev_loss,
     observation,
     phase_of,
     seen_cards,
-    verify_offered,
 )
 
 PLAYER = "agent"
@@ -61,7 +62,10 @@ def observation_space(rules: Rules, boxes: int, observe: str | None) -> spaces.D
     ``split``, ``box``), whether that box is ``insured`` (its stake is part of the round's
     net, so a learner needs to see it), the dealer's ``up`` card value (0 before the deal)
     and, with ``observe``, the remaining shoe's ``composition`` (counts by value) or
-    ``count`` (Hi-Lo running count, cards left)."""
+    ``count`` (Hi-Lo running count, cards left). At a switch table (``Rules.switch``)
+    ``partner`` counts the cards of the pair's other box by value; where a doubled hand is
+    asked again (``Rules.redoubles``, ``Rules.rescue``) ``doubles`` is how many times the hand
+    asked about has doubled."""
     n = rules.shoe_size
     d: dict[str, spaces.Space[Any]] = {
         "phase": spaces.Discrete(len(PHASES)),
@@ -74,6 +78,10 @@ def observation_space(rules: Rules, boxes: int, observe: str | None) -> spaces.D
         "box": spaces.Discrete(boxes),
         "insured": spaces.Discrete(2),
     }
+    if rules.switch:
+        d["partner"] = spaces.Box(0, 21, shape=(10,), dtype=np.int64)
+    if asks_doubled(rules):
+        d["doubles"] = spaces.Discrete(rules.redoubles + 2)
     if observe == "composition":
         d["composition"] = spaces.Box(0, 16 * rules.decks, shape=(10,), dtype=np.int64)
     elif observe == "count":
@@ -91,11 +99,12 @@ def parse_rules(rules: Rules | str) -> Rules:
 
 
 class BlackjackEnv(gym.Env[dict[str, Any], int]):
-    """The engine's blackjack for one agent on ``boxes`` boxes.
+    """The engine's blackjack for one agent on ``boxes`` boxes (default one; two, one switch
+    pair, at a switch table, which takes only an even number).
 
     ``rules``: a preset, TOML path, shorthand or :class:`Rules`. ``bet``: one initial bet in
     minor units (default the table minimum); rewards are in these bets. ``bet_levels``: a
-    betting step before each deal, action ``9 + i`` staking ``bet_levels[i]`` bets on every
+    betting step before each deal, action ``12 + i`` staking ``bet_levels[i]`` bets on every
     box. ``observe``: ``"composition"`` or ``"count"`` adds the remaining shoe. ``ev_loss``:
     ``info["ev_loss"]`` after each decision (costs the exact analysis of the rules once).
     """
@@ -105,7 +114,7 @@ class BlackjackEnv(gym.Env[dict[str, Any], int]):
     def __init__(
         self,
         rules: Rules | str = "ru-online",
-        boxes: int = 1,
+        boxes: int | None = None,
         *,
         episode: str = "round",
         observe: str | None = None,
@@ -115,19 +124,14 @@ class BlackjackEnv(gym.Env[dict[str, Any], int]):
         illegal: str = "refuse",
         render_mode: str | None = None,
     ) -> None:
-        self.rules = verify_offered(parse_rules(rules))
-        if self.rules.switch:  # its actions have no switch or keep
-            raise RulesError(
-                "fast-path-refuses",
-                field="switch",
-                value=True,
-                path="the gym's environment",
-                lacks="a switch or keep action for a pair of boxes",
-            )
+        self.rules = parse_rules(rules)
+        if boxes is None:
+            boxes = 2 if self.rules.switch else 1  # a switch table plays boxes in pairs
         if not 1 <= boxes <= min(self.rules.boxes_per_player, self.rules.table_boxes):
             raise RulesError(
                 "gym-boxes", boxes=boxes, most=self.rules.boxes_per_player, table=self.rules.name
             )
+        check_switch_pairs(self.rules, [BoxBet(PLAYER, self.rules.table_min)] * boxes)
         if episode not in ("round", "shoe"):
             raise RulesError(
                 "not-one-of", field="episode", value=episode, choices="'round', 'shoe'"

@@ -9,9 +9,14 @@ net in initial bets, and ``infos[agent]["replay"]`` holds the round's replay JSO
 outside the mask raises :class:`~twentyone.engine.errors.IllegalActionError` (PettingZoo's own test
 and its wrappers sample from the mask).
 
-Observations are ``{"observation": int64[18], "action_mask": int8[9]}``; ``observation`` is
+Observations are ``{"observation": int64[18], "action_mask": int8[12]}``; ``observation`` is
 ``phase, total, soft, pair, aces, twos, ..., tens, up, split, box, insured``: the agent's hand
-being asked about (its first hand while it waits), the dealer's up card and the phase.
+being asked about (its first hand while it waits), the dealer's up card and the phase; at a
+switch table ten more, the cards of the pair's other box by value, and where a doubled hand is
+asked again (``Rules.redoubles``, ``Rules.rescue``) one more, how many times the hand doubled.
+
+At a switch table (``Rules.switch``) each player plays a switch pair, two boxes (boxes 1 and 2
+are ``player_0``'s, 3 and 4 ``player_1``'s...), and answers its pair's switch question.
 
 >>> env = TableEnv("pt-casino", 3)
 >>> env.reset(seed=1)
@@ -38,14 +43,13 @@ from twentyone.gym.core import (
     BET,
     NEXT,
     P_SETTLED,
+    PHASES,
+    asks_doubled,
     decision_for,
     legal_actions,
     observation,
     phase_of,
-    verify_offered,
 )
-
-FIELDS = 18
 
 
 class TableEnv(AECEnv):  # type: ignore[misc]
@@ -66,19 +70,12 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.rules = verify_offered(load_rules(rules))
-        if self.rules.switch:  # its actions have no switch or keep
-            raise RulesError(
-                "fast-path-refuses",
-                field="switch",
-                value=True,
-                path="the gym's table environment",
-                lacks="a switch or keep action for a pair of boxes",
-            )
-        if not 1 <= players <= self.rules.table_boxes:
-            raise RulesError(
-                "gym-players", players=players, most=self.rules.table_boxes, table=self.rules.name
-            )
+        self.rules = load_rules(rules)
+        #: each player's boxes: one, or a switch pair at a switch table
+        self.boxes_each = 2 if self.rules.switch else 1
+        most = self.rules.table_boxes // self.boxes_each
+        if not 1 <= players <= most:
+            raise RulesError("gym-players", players=players, most=most, table=self.rules.name)
         if render_mode not in (None, "ansi"):
             raise RulesError(
                 "not-one-of", field="render_mode", value=render_mode, choices="None, 'ansi'"
@@ -86,10 +83,17 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.bet = int(bet) if bet is not None else self.rules.table_min
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        high = np.array([5, 31, 1, 10, *([21] * 10), 10, 1, players - 1, 1], dtype=np.int64)
+        last_box = players * self.boxes_each - 1
+        high = [len(PHASES) - 1, 31, 1, 10, *([21] * 10), 10, 1, last_box, 1]
+        if self.rules.switch:
+            high += [21] * 10  # the partner box's cards
+        if asks_doubled(self.rules):
+            high.append(self.rules.redoubles + 1)  # how many times the hand doubled
         self._obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0, high, shape=(FIELDS,), dtype=np.int64),
+                "observation": spaces.Box(
+                    0, np.array(high, dtype=np.int64), shape=(len(high),), dtype=np.int64
+                ),
                 "action_mask": spaces.Box(0, 1, shape=(BET,), dtype=np.int8),
             }
         )
@@ -118,14 +122,15 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.round = Round(self.rules, self.shoe, [BoxBet(a, self.bet) for a in self.agents])
+        bets = [BoxBet(a, self.bet) for a in self.agents for _ in range(self.boxes_each)]
+        self.round = Round(self.rules, self.shoe, bets)
         self._pending_next = self.round.is_over
         self.agent_selection = self._to_act()
 
     def _to_act(self) -> str:
         assert self.round is not None
         q = self.round.question
-        return self.possible_agents[q.box if q is not None else 0]
+        return self.round.boxes[q.box].player if q is not None else self.possible_agents[0]
 
     def _legal(self, agent: str) -> list[int]:
         rnd = self.round
@@ -138,26 +143,25 @@ class TableEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         rnd = self.round
         assert rnd is not None
-        i = self.possible_agents.index(agent)
+        first = self.possible_agents.index(agent) * self.boxes_each
         q = rnd.question
-        mine = q is not None and q.box == i
+        mine = q is not None and rnd.boxes[q.box].player == agent
         phase = phase_of(q) if mine else P_SETTLED
         # waiting or done: the agent's first hand and the up card
-        obs = observation(rnd, self.rules, phase, None, None, (i, 0), follow_question=mine)
-        vec = np.array(
-            [
-                obs["phase"],
-                obs["total"],
-                obs["soft"],
-                obs["pair"],
-                *obs["cards"],
-                obs["up"],
-                obs["split"],
-                i,
-                obs["insured"],
-            ],
-            dtype=np.int64,
-        )
+        obs = observation(rnd, self.rules, phase, None, None, (first, 0), follow_question=mine)
+        row = [
+            obs["phase"],
+            obs["total"],
+            obs["soft"],
+            obs["pair"],
+            *obs["cards"],
+            obs["up"],
+            obs["split"],
+            obs["box"],
+            obs["insured"],
+        ]
+        row += [*obs.get("partner", ()), *([obs["doubles"]] if "doubles" in obs else [])]
+        vec = np.array(row, dtype=np.int64)
         mask = np.zeros(BET, dtype=np.int8)
         mask[self._legal(agent)] = 1
         return {"observation": vec, "action_mask": mask}

@@ -14,7 +14,7 @@ environment's actions, observation and rewards (:mod:`twentyone.gym.env`).
 >>> envs = gymnasium.make_vec("twentyone/Blackjack-v0", num_envs=4, rules="ru-online")
 >>> obs, infos = envs.reset(seed=0)
 >>> obs["total"].shape, infos["action_mask"].shape
-((4,), (4, 9))
+((4,), (4, 12))
 """
 
 from __future__ import annotations

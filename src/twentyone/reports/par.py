@@ -28,7 +28,7 @@ from typing import Any
 
 from twentyone.analysis.report import EdgeReport
 from twentyone.engine.rules import Rules
-from twentyone.reports.par_variants import Z90
+from twentyone.reports.par_variants import Z90 as Z90  # re-exported: par.Z90 as before
 
 
 def par_sheet(rules: Rules, *, rounds: int = 0, seed: int = 1) -> dict[str, Any]:

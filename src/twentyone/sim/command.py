@@ -11,7 +11,7 @@ import secrets
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from twentyone.engine.errors import TwentyOneError
 from twentyone.engine.rules import Rules
@@ -19,6 +19,7 @@ from twentyone.engine.strategy import Strategy
 from twentyone.sim.encode import encode_rules
 from twentyone.sim.runner import (
     Interrupted,
+    ResultT,
     SimResult,
     check_arguments,
     compile_aside,
@@ -132,8 +133,8 @@ def run(
     if helper is not None:
         helper.join()
     bar = ProgressBar(rounds) if sys.stderr.isatty() else None
-    try:
-        result = simulate(
+    result = interruptible(
+        lambda: simulate(
             rules,
             rounds,
             boxes=boxes,
@@ -142,29 +143,48 @@ def run(
             strategy=strategy,
             address=address,
             progress=bar,
-        )
-    except Interrupted as stop:
-        if bar is not None:
-            bar.close()
-        if stop.result is None:
-            print("twentyone: interrupted before a chunk of rounds finished", file=sys.stderr)
-            return 130
-        result = stop.result
-    finally:
-        if bar is not None:
-            bar.close()
+        ),
+        bar,
+    )
+    if result is None:
+        return 130
     if as_json:
         print(json.dumps(result.to_dict(value)))
     else:
         text = report_text(rules, result, strategy, value, asked=exact or strategy_file is not None)
         print(text)
-    if result.interrupted:
-        print(
-            f"twentyone: interrupted: {result.rounds:,} of {rounds:,} rounds played",
-            file=sys.stderr,
-        )
-        return 130
-    return 0
+    return exit_code(result.interrupted, result.rounds, rounds)
+
+
+def interruptible(run: Callable[[], ResultT], bar: ProgressBar | None) -> ResultT | None:
+    """``run()``, a simulation showing its progress on ``bar``; after Ctrl-C
+    (:class:`~twentyone.sim.runner.Interrupted`) the result of the chunks finished by then,
+    marked interrupted, or ``None`` (said on standard error) when none had. The bar is closed
+    either way, before anything is said. Both simulating commands run through it."""
+    try:
+        return run()
+    except Interrupted as stop:
+        if bar is not None:
+            bar.close()
+        if stop.result is None:
+            print("twentyone: interrupted before a chunk of rounds finished", file=sys.stderr)
+        return cast("ResultT | None", stop.result)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def exit_code(interrupted: bool, played: int, asked: int) -> int:
+    """A simulating command's exit code: 0, or 130 for a run Ctrl-C stopped, which standard
+    error then tells with the rounds played.
+
+    >>> exit_code(False, 10, 10)
+    0
+    """
+    if not interrupted:
+        return 0
+    print(f"twentyone: interrupted: {played:,} of {asked:,} rounds played", file=sys.stderr)
+    return 130
 
 
 class ProgressBar:

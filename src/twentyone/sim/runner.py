@@ -22,7 +22,7 @@ import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, Generic, TextIO, TypeVar
 
 from twentyone.engine.errors import TwentyOneError
 from twentyone.engine.rules import Rules
@@ -32,6 +32,9 @@ from twentyone.sim.tasks import Progress as Progress
 from twentyone.sim.tasks import Task as Task
 from twentyone.sim.tasks import chunk_states as chunk_states
 from twentyone.sim.tasks import make_tasks, run_task
+
+#: what an interrupted simulation returns (:class:`SimResult`, a counting run's result)
+ResultT = TypeVar("ResultT")
 
 
 @dataclass(frozen=True)
@@ -98,12 +101,13 @@ class SimResult:
         return shape
 
 
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`simulate`: ``result`` holds the chunks finished by then (None
-    when none had), marked ``interrupted``. A ``KeyboardInterrupt``, so a caller that does
-    not look for it stops as it would have."""
+class Interrupted(KeyboardInterrupt, Generic[ResultT]):
+    """Ctrl-C stopped a simulation (:func:`simulate`, the counting simulator's
+    :func:`~twentyone.counting.sim_runner.simulate_counting`): ``result`` holds the chunks
+    finished by then (None when none had), marked ``interrupted``. A ``KeyboardInterrupt``,
+    so a caller that does not look for it stops as it would have."""
 
-    def __init__(self, result: SimResult | None) -> None:
+    def __init__(self, result: ResultT | None) -> None:
         super().__init__()
         self.result = result
 
