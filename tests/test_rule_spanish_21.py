@@ -341,16 +341,16 @@ def test_a_bonus_round_replays_exactly() -> None:
     assert replay(round_to_replay(rnd)) == round_result(rnd)
 
 
-def test_the_exact_analysis_refuses_the_21_rules_by_name() -> None:
+def test_the_exact_analysis_prices_the_21_rules_and_its_distribution_refuses_them() -> None:
     changes: tuple[tuple[str, Any], ...] = (
         ("player_21_wins", True),
         ("bonus_21_cards", {5: "3:2"}),
         ("bonus_21_678_777", {"suited": "2"}),
     )
     for field, value in changes:
-        rules = Rules(decks=6).replace(**{field: value})
+        ctx = Context.of(Rules(decks=6).replace(**{field: value}))  # priced: analysis.spanish
         with pytest.raises(RulesError, match=f"{field}=.*the exact analysis does not price"):
-            Context.of(rules)
+            ctx.refuse_spanish("outcomes")
 
 
 def test_the_compiled_rules_carry_the_21_rules() -> None:
