@@ -27,7 +27,11 @@ the suits.
 The values of a doubled hand (stake ``m = 2**k`` after the ``k``-th double, ``K`` doubles at
 most): ``V[k, c] = max(m * stand(c), rescue(c), E[V[k+1, c + card]])``, the last two where
 allowed (the optimum; a chart redoubles where its code for the hand's total doubles and never
-rescues, as :func:`twentyone.engine.strategy.decide` plays it).
+rescues, as :func:`twentyone.engine.strategy.decide` plays it). Split hands: as for every rule
+set (Farmer's CDZ- method, :mod:`twentyone.analysis.hands`); a split hand played by the
+optimum's fixed decisions redoubles where the optimum doubles that hand undoubled and never
+rescues (a fixed decision per hand has no rescue), so the optimum's split values are a lower
+bound by that much; a chart's split hands are exact as the engine plays the chart.
 
 >>> from twentyone import load_rules
 >>> from twentyone.analysis.context import Context
