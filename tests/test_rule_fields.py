@@ -49,7 +49,7 @@ CHANGES: dict[str, tuple[Any, dict[str, Any]]] = {
     "double_for_less": (True, {}),
     "double_after_split": (False, {}),
     "double_after_hit": (True, {}),
-    "redoubles": (2, {}),
+    "redoubles": (2, {"double_after_hit": True}),
     "rescue": (True, {}),
     "split_by": ("rank", {}),
     "max_hands": (2, {}),

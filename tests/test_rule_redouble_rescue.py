@@ -16,7 +16,13 @@ from twentyone.engine.errors import IllegalActionError, RulesError
 from twentyone.engine.records import Action, Decision
 from twentyone.engine.replay import round_result, round_to_replay
 from twentyone.engine.rules import Rules
-from twentyone.sim.encode import encode_rules
+from twentyone.sim.encode import (
+    P_DOUBLE_AFTER_HIT,
+    P_REDOUBLES,
+    P_RESCUE,
+    encode_rules,
+    refuse_spanish_doubles,
+)
 
 #: The Spanish 21 actions on a six-deck H17 table with late surrender (part of the published
 #: game; the spanish deck and the 21 bonuses are other fields).
@@ -252,11 +258,21 @@ def test_bad_values_are_refused_naming_the_field(field: str, value: Any, says: s
 )
 def test_the_fast_paths_refuse_each_field_by_name(field: str, value: Any) -> None:
     rules = Rules(decks=6, **{field: value})
-    with pytest.raises(RulesError, match=f"{field}=.*exact analysis does not play") as err:
-        Context.of(rules)
-    assert "simulator" not in str(err.value)  # it does not say the simulator plays it
-    with pytest.raises(RulesError, match=f"{field}=.*simulator does not play"):
-        encode_rules(rules)
+    if field == "redoubles":  # priced with doubles after hits only (a chart's redouble)
+        with pytest.raises(RulesError, match=r"redoubles=1: .*without double_after_hit"):
+            Context.of(rules)
+        rules = rules.replace(double_after_hit=True, redoubles=1)
+    ctx = Context.of(rules)  # the returns and the strategy price it (analysis.spanish)
+    with pytest.raises(RulesError, match="=True: the exact analysis does not price"):
+        ctx.refuse_spanish("outcomes")
+    p, _ = encode_rules(rules)  # the simulator plays it (a chart never rescues)
+    assert (p[P_DOUBLE_AFTER_HIT], p[P_REDOUBLES], p[P_RESCUE]) == (
+        rules.double_after_hit,
+        rules.redoubles,
+        rules.rescue,
+    )
+    with pytest.raises(RulesError, match=r"=.*the counting simulator does not play"):
+        refuse_spanish_doubles(rules, "the counting simulator")
 
 
 def test_the_vector_env_refuses_and_the_engine_env_plays_both() -> None:
@@ -292,3 +308,25 @@ def test_the_rule_card_says_each_rule_in_plain_words() -> None:
         if lang != "en":  # every sentence translated: none left in English
             assert "Double-down rescue" not in words(S21, lang), lang
             assert "after hitting" not in words(S21, lang), lang
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("double_after_hit", True), ("redoubles", 1), ("rescue", True)]
+)
+def test_the_counting_simulator_and_the_vector_env_refuse_the_doubles_by_name(
+    field: str, value: Any
+) -> None:
+    """The flat simulator plays them; the counting simulator (its indexes double two cards)
+    and the vectorized environment (no redouble nor rescue action) refuse them by name."""
+    from twentyone.counting.sim_runner import kernel_inputs
+    from twentyone.gym.vector import BlackjackVectorEnv
+    from twentyone.sim.textbook import textbook_6d_s17_das
+
+    rules = Rules(decks=6, **{field: value})
+    for make in (
+        lambda: kernel_inputs(rules, textbook_6d_s17_das(), None),  # type: ignore[arg-type]
+        lambda: BlackjackVectorEnv(1, rules),
+    ):
+        with pytest.raises(RulesError, match=rf"{field}={value}: .* does not play this yet") as err:
+            make()
+        assert err.value.code == "fast-path-refuses"

@@ -67,10 +67,12 @@ SHORTHAND = (
     "double-exposure",  # the dealer takes ties, a blackjack beats the dealer's
 )
 CUSTOM = {
-    # spanish-21: Spanish decks, a player's 21 always winning, the 21 bonuses; without the
-    # doubles after hits, the redoubles and the rescue, which the kernels refuse by name
-    "spanish-21-kernels": load_rules("spanish-21").replace(
-        name="spanish-21-kernels", double_after_hit=False, redoubles=0, rescue=False
+    # spanish-21: Spanish decks, a player's 21 always winning, the 21 bonuses, doubles on
+    # any number of cards, two redoubles and the rescue (which a chart never takes)
+    "spanish-21": load_rules("spanish-21"),
+    # three redoubles, no peek: a dealer blackjack takes every doubled stake
+    "spanish-21-nopeek": load_rules("spanish-21").replace(
+        name="spanish-21-nopeek", redoubles=3, peek=False
     ),
     # no hole card, dealer blackjack takes only the original bet, late surrender decided
     # before play, split by rank to 4 hands dealt at once, lowest standing total, 3:2 bonus
@@ -205,6 +207,7 @@ def replay_rounds(job: tuple[Any, ...]) -> tuple[list[str], Counter[str]]:
             seen["five hands"] += len(box.hands) > 4
             for hand in box.hands:
                 seen["bonus"] += hand.bonus > 0
+                seen["redouble"] += hand.doubles > 1
                 seen[f"result {hand.result}"] += 1
     return bad, seen
 
@@ -278,6 +281,8 @@ def test_other_rule_sets_agree(spec: str, pool: Any) -> None:
     assert (seen["ten-spots"] == 0) == (rules.deck == "spanish"), seen
     if rules.bonus_21_cards:
         assert seen["result bonus-21"] > 20, seen
+    if rules.redoubles:
+        assert seen["redouble"] > 50, seen
 
 
 def test_a_wrong_rule_is_caught(pool: Any) -> None:
@@ -316,6 +321,16 @@ def test_a_kernel_that_ignores_free_stakes_is_caught() -> None:
     rules = load_rules("free-bet")
     chart = random_chart(np.random.default_rng(3))
     cards, ncards, money = record(rules.replace(free_doubles=(), free_splits=()), chart, 3000, 1, 7)
+    bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
+    assert bad
+
+
+def test_a_kernel_that_ignores_redoubles_is_caught() -> None:
+    """The spanish-21 agreement has teeth: a kernel that stands every doubled hand deals and
+    settles rounds the engine, redoubling where the chart doubles, does not."""
+    rules = load_rules("spanish-21")
+    chart = random_chart(np.random.default_rng(3))
+    cards, ncards, money = record(rules.replace(redoubles=0), chart, 3000, 1, 7)
     bad, _ = replay_rounds((rules, chart, 1, cards, ncards, money, 0))
     assert bad
 

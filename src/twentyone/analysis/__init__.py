@@ -184,6 +184,7 @@ def analyze(
         ctx.refuse_push22("outcomes")
         ctx.refuse_free("outcomes")
         ctx.refuse_ties("outcomes")
+        ctx.refuse_spanish("outcomes")
     names = OUTCOMES_22 if ctx.push22 else OUTCOMES  # push22: a dealer's 22 apart
     shoe_arr = ctx.fresh()
     n = float(shoe_arr.sum())
@@ -205,8 +206,8 @@ def analyze(
         totals[up_key(u)] = dict(zip(names, piece.dealer, strict=True))
     sd: float | None = None
     notes = ["sd: exact without splits; split hands taken independent given the dealer's outcome"]
-    if ctx.has_free or ctx.has_ties:  # the moments know neither (context.FREE_REFUSED)
-        notes[0] = "sd: not priced with free stakes or ties the dealer takes"
+    if ctx.has_free or ctx.has_ties or ctx.has_spanish:  # the moments know none of them
+        notes[0] = "sd: not priced with free stakes, ties the dealer takes or Spanish 21's rules"
     else:
         sd = float(np.sqrt(m2 - ev_b * ev_b))
     if not ctx.is_full:

@@ -128,6 +128,7 @@ def action_second_moments(
     ctx.refuse_push22("action moments")
     ctx.refuse_free("action moments")
     ctx.refuse_ties("action moments")
+    ctx.refuse_spanish("action moments")
     evs = action_evs(rules, cards, upcard, shoe=shoe)
     up = value_index(upcard)
     key = tuple(int(x) for x in hand_counts(list(cards)))

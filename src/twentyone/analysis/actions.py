@@ -93,7 +93,8 @@ def action_evs(
         bonus = _bonus(ctx, cards, upcard, int(comp[6]), n) * keep
     if t.total < 21:
         out["hit"] = float(h[node]) + bonus
-    if len(cards) == 2 and (first or ctx.das) and ctx.can_double(t.total, t.soft):
+    more = len(cards) == 2 or ctx.dbl_more  # Rules.double_after_hit: on any number of cards
+    if more and t.total < 21 and (split_hands == 1 or ctx.das) and ctx.can_double(t.total, t.soft):
         out["double"] = float(d[node]) + bonus
     a, b = (cards[0], cards[1]) if len(cards) == 2 else (cards[0], cards[0])
     pair = a.rank == b.rank if ctx.split_rank else a.value == b.value

@@ -214,7 +214,10 @@ def basic_column(ctx: Context, up: int) -> Column:
     """The chart column for up card ``up`` (derived over the rules' full shoe) played exactly
     over ``ctx``'s shoe."""
     col = derive_column(ctx.full(), up)
-    opts = col.opts if ctx.is_full else played_options(ctx, up, col)
+    # Spanish 21's doubles: the derivation's hands of three cards or more hit or stand by row
+    # and redouble at their best; the chart's own play prices the column
+    exact = ctx.is_full and not ctx.spanish_doubles
+    opts = col.opts if exact else played_options(ctx, up, col)
     codes, pairs, chart = col.codes, col.pairs, col.chart
     hard, soft = _by_total(codes)
     total, values, actions = play_column(ctx, up, col, opts)

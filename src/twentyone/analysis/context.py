@@ -10,9 +10,8 @@ base tables (the stand values of every hand), cached.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, lru_cache
-from typing import NamedTuple
 
 import numpy as np
 
@@ -21,7 +20,6 @@ from twentyone.analysis.dealer import (
     BUST,
     TWENTY_TWO,
     DealerTable,
-    blackjack_card,
     dealer_dists,
     standing_table,
     start_stands,
@@ -33,16 +31,10 @@ from twentyone.analysis.fields import ANALYSIS_REFUSES as ANALYSIS_REFUSES
 from twentyone.analysis.fields import FREE_REFUSED as FREE_REFUSED
 from twentyone.analysis.fields import NOT_SIMULATED as NOT_SIMULATED
 from twentyone.analysis.fields import PUSH22_REFUSED as PUSH22_REFUSED
+from twentyone.analysis.fields import SPANISH_FIELDS, SPANISH_REFUSED, refuse_spanish_with
+from twentyone.analysis.fields import SPANISH_OFF as ANALYSIS_OFF
 from twentyone.analysis.fields import TIES_REFUSED as TIES_REFUSED
-from twentyone.analysis.player import (
-    CHART,
-    PlayMode,
-    PlayRules,
-    StandValues,
-    gather_stand,
-    solve,
-    stand_rows,
-)
+from twentyone.analysis.player import CHART, StandValues
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
@@ -54,6 +46,13 @@ from twentyone.analysis.shoe_counts import (
     player_nodes,
     removed_sets,
 )
+from twentyone.analysis.solved import Solved as Solved
+from twentyone.analysis.solved import arrays_key as arrays_key
+from twentyone.analysis.solved import arrays_of as arrays_of
+from twentyone.analysis.solved import run_solve as run_solve
+from twentyone.analysis.solved import shoe_after as shoe_after
+from twentyone.analysis.spanish import apply_21_rules
+from twentyone.analysis.standing import gather_stand, stand_rows
 from twentyone.engine.compiled import (
     F_BJ,
     F_BONUS,
@@ -62,6 +61,7 @@ from twentyone.engine.compiled import (
     P_DAS,
     P_DEALER_22,
     P_DECKS,
+    P_DOUBLE_AFTER_HIT,
     P_DOUBLE_ON,
     P_FREE_DOUBLES,
     P_FREE_SPLITS,
@@ -73,6 +73,8 @@ from twentyone.engine.compiled import (
     P_OBO,
     P_ONE_BOX_SPLIT,
     P_PEEK,
+    P_REDOUBLES,
+    P_RESCUE,
     P_RSA,
     P_SPLIT_RANK,
     P_SURR_VS_ACE,
@@ -96,6 +98,7 @@ TABLE_HANDS = 16
 MIN_CARDS = 8
 UPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # value indexes in chart order 2..9, T, A
 UP_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+_NO_BONUS = np.zeros(0)
 
 
 def full_shoe(rules: Rules) -> tuple[int, ...]:
@@ -171,6 +174,11 @@ class Context:
     ties_lose: bool = False  # Rules.ties == "dealer": a tie of totals is lost
     bj_tie: float = 0.0  # a blackjack against the dealer's: 0 push, bj_pays won, -1 lost
     hole: int = -1  # the dealer's known hole card (Rules.hole_card_up; see exposed()), or -1
+    dbl_more: bool = False  # Rules.double_after_hit (analysis.spanish)
+    doubles: int = 1  # the most doubles of one hand: 1 + Rules.redoubles
+    rescue: bool = False  # Rules.rescue
+    wins_21: bool = False  # Rules.player_21_wins (analysis.spanish)
+    bonus_21: tuple[object, ...] = ()  # Rules.bonus_21_cards and bonus_21_678_777, if any
 
     @classmethod
     def of(
@@ -199,6 +207,7 @@ class Context:
                         lacks=lacks,
                     )
                 raise RulesError("analysis-refuses", field=name, value=value, lacks=lacks)
+        refuse_spanish_with(rules)
         counts = full_shoe(rules) if shoe is None else check_shoe(shoe)
         p, f = encode_rules(rules)  # the one compiled form the simulator reads too
         peek = bool(p[P_HOLE] and p[P_PEEK])
@@ -234,6 +243,13 @@ class Context:
             free_splits=int(p[P_FREE_SPLITS]),
             ties_lose=bool(p[P_TIES]),
             bj_tie=(0.0, float(f[F_BJ]), -1.0)[int(p[P_BJ_TIES])],
+            dbl_more=bool(p[P_DOUBLE_AFTER_HIT]),
+            doubles=1 + int(p[P_REDOUBLES]),
+            rescue=bool(p[P_RESCUE]),
+            wins_21=rules.player_21_wins,
+            bonus_21=(rules.bonus_21_cards, rules.bonus_21_678_777)
+            if rules.bonus_21_cards or rules.bonus_21_678_777
+            else (),
         )
 
     def exposed(self, hole: int) -> Context:
@@ -336,6 +352,27 @@ class Context:
                     part=TIES_REFUSED[part],
                 )
 
+    @property
+    def spanish_doubles(self) -> bool:
+        """Whether a hand may double after hits, redouble or be rescued (Spanish 21)."""
+        return self.dbl_more or self.doubles > 1 or self.rescue
+
+    @property
+    def has_spanish(self) -> bool:
+        """Whether some Spanish 21 rule is on: its doubles, a 21 that always wins, a 21 bonus
+        (:mod:`~twentyone.analysis.spanish`)."""
+        return self.spanish_doubles or self.wins_21 or bool(self.bonus_21)
+
+    def refuse_spanish(self, part: str) -> None:
+        """Raise a :class:`RulesError` naming the first Spanish 21 field on where ``part`` (a
+        key of :data:`SPANISH_REFUSED`) does not price it."""
+        if self.has_spanish:
+            name = next(n for n in SPANISH_FIELDS if getattr(self.rules, n) != ANALYSIS_OFF[n])
+            value = getattr(self.rules, name)
+            raise RulesError(
+                "analysis-refuses", field=name, value=value, lacks=SPANISH_REFUSED[part]
+            )
+
     def refuse_push22(self, part: str) -> None:
         """Raise a :class:`RulesError` naming ``dealer_22`` where the rules push a dealer's 22
         and ``part`` (a key of :data:`PUSH22_REFUSED`) does not price it yet."""
@@ -417,6 +454,8 @@ class Base:
     valid: BoolArray
     mask: BoolArray
     push: FloatArray
+    extra: FloatArray = field(default_factory=lambda: _NO_BONUS)  # what an undoubled stand
+    # adds: the 21 bonuses (analysis.spanish; empty for none)
 
     @property
     def stand(self) -> StandValues:
@@ -517,7 +556,10 @@ def base_table(
     mask, feasible, want, todo = stand_rows(comp, nodes.counts, pair, need, rows, cache.done)
     cache.compute(todo)
     nb, pbj, push = gather_stand(cache.dists, cache.done, rows, nodes.total, want, ctx.ties_lose)
-    return Base(comp, nb, pbj, feasible, mask, push)
+    bonus = _NO_BONUS
+    if ctx.has_spanish:  # a 21 that always wins, the 21 bonuses (analysis.spanish)
+        bonus = apply_21_rules(ctx.rules, ctx.shoe, nodes.counts, nodes.total, want, nb, push, pbj)
+    return Base(comp, nb, pbj, feasible, mask, push, bonus)
 
 
 @lru_cache(maxsize=4)
@@ -531,89 +573,6 @@ def up_base(ctx: Context, up: int) -> Base:
     return base_table(ctx, up)
 
 
-class Solved(NamedTuple):
-    """Every hand's values from :func:`~twentyone.analysis.player.solve`: ``stand``, ``hit``
-    (best play after), ``double`` (no bonus), ``played`` (as the mode plays it; two-card hands
-    as split hands, bonus included), ``bonus`` (a third card's 6-7-8 / 7-7-7 bonus value),
-    ``bonus_share`` (the share of such hands it pays), the decisions taken: ``dec`` (``decs``
-    for the suited share), and in ``BY_TOTAL`` each chart row's hit (1) or stand (0):
-    ``row_hit``."""
-
-    stand: FloatArray
-    hit: FloatArray
-    double: FloatArray
-    played: FloatArray
-    bonus: FloatArray
-    bonus_share: FloatArray
-    dec: IntArray
-    decs: IntArray
-    row_hit: IntArray
-
-
-_EMPTY = np.zeros(22, dtype=np.int64)
-
-
-def run_solve(
-    ctx: Context,
-    up: int,
-    base: Base,
-    mode: int,
-    *,
-    split: bool = False,
-    force_stand2: bool = False,
-    chart: tuple[IntArray, IntArray] | None = None,
-    dec: tuple[IntArray, IntArray] | None = None,
-    reach: BoolArray | None = None,
-    free: bool = False,
-) -> Solved:
-    """Run :func:`~twentyone.analysis.player.solve` on a base table in ``mode``
-    (:data:`~twentyone.analysis.player.OPTIMUM`, ``BY_TOTAL``, ``CHART``, ``FIXED``): every
-    hand's values and decisions, by name. With ``reach``, only the hands in it are solved (a
-    fixed play's split hands: those it can reach; ``free``: each hand's own stake is the
-    house's, a hand a free split made)."""
-    nodes = ctx.nodes
-    use = base.mask & base.valid
-    if reach is not None:
-        use &= reach
-    hard, soft = chart if chart is not None else (_EMPTY, _EMPTY)
-    zero = np.zeros(nodes.size, dtype=np.int64)
-    d_in, ds_in = dec if dec is not None else (zero, zero)
-    rules = PlayRules(
-        blackjack_card(up) if ctx.hole < 0 else -1,  # a known hole card: no blackjack to come
-        ctx.peek,
-        ctx.f1s if split else ctx.f1,
-        ctx.f2s if split else ctx.f2,
-        ctx.min_stand,
-        ctx.das,
-        ctx.double_rule,
-        force_stand2,
-        ctx.bonus,
-        ctx.free_doubles,
-        free,
-    )
-    play = PlayMode(mode, hard, soft, d_in, ds_in)
-    out = solve(base.comp, nodes.table, use, base.stand, rules, play)
-    return Solved(*out)
-
-
-def arrays_key(pair: tuple[IntArray, IntArray]) -> bytes:
-    """Two ``int64`` arrays of one length (a chart's hard and soft rows, a play's decisions)
-    as one hashable key, for a cache keyed by their contents (:func:`arrays_of` undoes it).
-
-    >>> a, b = arrays_of(arrays_key((np.arange(3), np.arange(3, 6))))
-    >>> a.tolist(), b.tolist(), a.flags.writeable
-    ([0, 1, 2], [3, 4, 5], True)
-    """
-    a, b = pair
-    return a.tobytes() + b.tobytes()
-
-
-def arrays_of(key: bytes) -> tuple[IntArray, IntArray]:
-    """The two arrays of :func:`arrays_key` (writable copies)."""
-    both = np.frombuffer(key, dtype=np.int64).reshape(2, -1)
-    return both[0].copy(), both[1].copy()
-
-
 def chart_solved(ctx: Context, up: int, chart: tuple[IntArray, IntArray]) -> Solved:
     """Every first hand against ``up`` played by ``chart`` over the fresh shoe less the up
     card (kept a while: the chart's return, its second moment and its exact distribution read
@@ -624,10 +583,3 @@ def chart_solved(ctx: Context, up: int, chart: tuple[IntArray, IntArray]) -> Sol
 @memo(64)
 def _chart_solved(ctx: Context, up: int, chart: bytes) -> Solved:
     return run_solve(ctx, up, up_base(ctx, up), CHART, chart=arrays_of(chart))
-
-
-def shoe_after(ctx: Context, up: int) -> IntArray:
-    """The counts of ``ctx``'s shoe less the dealer's up card ``up``."""
-    shoe = ctx.fresh()
-    shoe[up] -= 1
-    return shoe

@@ -14,6 +14,9 @@ tables; ``tests/test_rule_fields.py`` checks every declaration against what the 
 
 from __future__ import annotations
 
+from twentyone.engine.errors import RulesError
+from twentyone.engine.rules import Rules
+
 #: Every field of :class:`~twentyone.engine.rules.Rules` the analysis reads, and where.
 ANALYSIS_READS: dict[str, str] = {
     "decks": "Context.shoe (the full shoe) and the hand tables",
@@ -42,9 +45,73 @@ ANALYSIS_READS: dict[str, str] = {
     "free_doubles": "Context.free_doubles: a free double's stake wins only (player.solve)",
     "free_splits": "Context.free_splits: a free split's hands stake the house's bet "
     "(hands.free_split_value)",
-    "ties": "Context.ties_lose: a tie of totals lost (player.gather_stand)",
+    "ties": "Context.ties_lose: a tie of totals lost (standing.gather_stand)",
     "blackjack_ties": "Context.bj_tie: a blackjack against the dealer's (hands.blackjack_value)",
+    "double_after_hit": "Context.dbl_more: player.solve doubles hands of three cards or more",
+    "redoubles": "Context.doubles: spanish.doubled_values doubles a doubled hand again",
+    "rescue": "Context.rescue: spanish.doubled_values gives a doubled hand up",
+    "player_21_wins": "spanish.apply_21_rules: a 21's stand values (Context.base_table)",
+    "bonus_21_cards": "spanish.apply_21_rules: an undoubled 21's stand value by its cards",
+    "bonus_21_678_777": "spanish.apply_21_rules: a three-card 21's, its suits averaged",
 }
+#: The Spanish 21 fields (:mod:`twentyone.analysis.spanish`) and their values when off.
+SPANISH_OFF: dict[str, object] = {
+    "double_after_hit": False,
+    "redoubles": 0,
+    "rescue": False,
+    "player_21_wins": False,
+    "bonus_21_cards": (),
+    "bonus_21_678_777": (),
+}
+SPANISH_FIELDS = tuple(SPANISH_OFF)
+#: The parts of the analysis that refuse the Spanish 21 fields (a :class:`RulesError` naming
+#: the first one on, from :meth:`Context.refuse_spanish`): their kernels stand a doubled hand
+#: and pay a 21 as any total. The returns (``ev_basic``, ``ev_optimal``), the strategy and the
+#: advice price them (:mod:`~twentyone.analysis.spanish`).
+SPANISH_REFUSED: dict[str, str] = {
+    "outcomes": "the round's distribution and its standard deviation",
+    "split moments": "a split past four hands (the split moments)",
+    "action moments": "the second moments of each action (count indexes)",
+}
+
+
+def refuse_spanish_with(rules: Rules) -> None:
+    """Refuse (a :class:`RulesError` naming the field) the Spanish 21 rules the analysis does
+    not price with the others: its doubles with free stakes (``free_doubles``,
+    ``free_splits``), ``redoubles`` without ``double_after_hit`` (a chart's redouble reads
+    the code a multi-card hand doubles by), and a 21 bonus where the dealer takes ties
+    without ``player_21_wins`` (a 21's chance of a win is not kept apart)."""
+    doubles = rules.double_after_hit or rules.redoubles > 0 or rules.rescue
+    bonus = bool(rules.bonus_21_cards or rules.bonus_21_678_777)
+    checks = (
+        (
+            "free_doubles",
+            doubles and rules.free_doubles_mask != 0,
+            "free doubles with Spanish 21's doubles",
+        ),
+        (
+            "free_splits",
+            doubles and rules.free_splits_mask != 0,
+            "free splits with Spanish 21's doubles",
+        ),
+        (
+            "redoubles",
+            rules.redoubles > 0 and not rules.double_after_hit,
+            "a redouble without double_after_hit",
+        ),
+        (
+            "ties",
+            bonus and rules.ties == "dealer" and not rules.player_21_wins,
+            "a 21 bonus where the dealer takes ties",
+        ),
+    )
+    for name, on, lacks in checks:
+        if on:
+            raise RulesError(
+                "analysis-refuses", field=name, value=getattr(rules, name), lacks=lacks
+            )
+
+
 #: Fields whose other values the analysis refuses (a :class:`RulesError` from
 #: :meth:`Context.of` naming the field), with the value it prices and what it lacks.
 ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
@@ -53,21 +120,15 @@ ANALYSIS_REFUSES: dict[str, tuple[object, str]] = {
         "a play by both of the dealer's cards: only the returns (edge) and the chart by the "
         "dealer's total (strategy, as text or JSON) price it, by the dealer's two-card start",
     ),
-    "double_after_hit": (False, "a double on three cards or more (its hands double on two)"),
-    "redoubles": (0, "a doubled hand that may double again (its doubled hands stand)"),
-    "rescue": (False, "a doubled hand surrendered (its doubled hands stand)"),
     "switch": (
         False,
         "a pair of boxes and the switch decision: only the returns (edge) and the chart "
         "(strategy) price it, by analysis.switch",
     ),
-    "player_21_wins": (False, "a 21 that beats the dealer's 21 (its tables push equal totals)"),
-    "bonus_21_cards": ((), "a 21 paid by its number of cards (its hands are kept by total)"),
-    "bonus_21_678_777": ((), "a 21 paid by its ranks and suits (its hands are kept by total)"),
 }
 #: Of :data:`ANALYSIS_REFUSES`, the fields the simulator refuses too (its message says so;
 #: ``switch`` is simulated: :mod:`twentyone.sim.switch`).
-NOT_SIMULATED = ("double_after_hit", "redoubles", "rescue")
+NOT_SIMULATED: tuple[str, ...] = ()
 #: The parts of the analysis that refuse free stakes (``free_doubles``, ``free_splits``: a
 #: :class:`RulesError` naming the field, from :meth:`Context.refuse_free`): their kernels
 #: take every stake as the player's. The returns (``ev_basic``, ``ev_optimal``), the strategy

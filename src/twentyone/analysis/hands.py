@@ -23,7 +23,7 @@ from twentyone.analysis.context import (
     run_solve,
     shoe_after,
 )
-from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, STAND, stand_needed
+from twentyone.analysis.player import CHART, DOUBLE, FIXED, HIT, STAND
 from twentyone.analysis.shoe_counts import (
     ACE,
     TEN,
@@ -33,6 +33,7 @@ from twentyone.analysis.shoe_counts import (
     two_card_probability,
 )
 from twentyone.analysis.split import split_weights
+from twentyone.analysis.standing import stand_needed
 
 
 @dataclass
@@ -207,7 +208,7 @@ def split_needs(ctx: Context, up: int, pair: int, play: SplitPlay) -> BoolArray:
 
 def split_hands(ctx: Context, up: int, pair: int, play: SplitPlay) -> tuple[BoolArray, BoolArray]:
     """The hands a split of ``pair`` played by ``play`` can stand on (or end a double on), and
-    those it can reach (see :func:`~twentyone.analysis.player.stand_needed`); the same for
+    those it can reach (see :func:`~twentyone.analysis.standing.stand_needed`); the same for
     every up card and every number of pair cards out (kept: a split's value reads them for
     each of up to 15 tables)."""
     if play.dec is not None:
@@ -219,6 +220,9 @@ def split_hands(ctx: Context, up: int, pair: int, play: SplitPlay) -> tuple[Bool
 @memo(64)
 def _split_hands(ctx: Context, pair: int, mode: int, key: bytes) -> tuple[BoolArray, BoolArray]:
     nodes = ctx.nodes
+    if ctx.spanish_doubles:  # a redouble reaches past the hands stand_needed follows
+        every = np.ones(nodes.size, dtype=np.bool_)
+        return every, every
     aces = pair == ACE and not ctx.hsa
     if mode == FIXED:
         dec, decs = arrays_of(key)

@@ -29,7 +29,7 @@ _SOLVE: tuple[Code, ...] = (
     STAND_VALUES,
     (
         "twentyone.analysis.player:PlayRules",
-        ("i", "b", "f", "f", "i", "b", "i", "b", "f", "i", "b"),
+        ("i", "b", "f", "f", "i", "b", "i", "b", "f", "i", "b", "b", "i", "b", "b", "af"),
     ),
     ("twentyone.analysis.player:PlayMode", ("i", "ai", "ai", "ai", "ai")),
 )
@@ -42,9 +42,9 @@ EXPORTS: tuple[tuple[str, str, tuple[Code, ...]], ...] = (
     ("twentyone.analysis.dealer", "dealer_dists", ("ai", "ai2", "ai", "ai", "af", "ai")),
     ("twentyone.analysis.player", "bonus_need", ("ai",)),
     ("twentyone.analysis.player", "solve", _SOLVE),
-    ("twentyone.analysis.player", "stand_rows", ("ai", "ai2", "i", "ab", "ai", "ab")),
-    ("twentyone.analysis.player", "gather_stand", ("af2", "ab", "ai", "ai", "ab", "b")),
-    ("twentyone.analysis.player", "stand_needed", ("i", "ai2", "ai", "ai", "ai", "ai", "b")),
+    ("twentyone.analysis.standing", "stand_rows", ("ai", "ai2", "i", "ab", "ai", "ab")),
+    ("twentyone.analysis.standing", "gather_stand", ("af2", "ab", "ai", "ai", "ab", "b")),
+    ("twentyone.analysis.standing", "stand_needed", ("i", "ai2", "ai", "ai", "ai", "ai", "b")),
     (
         "twentyone.analysis.variance",
         "moments",

@@ -529,6 +529,7 @@ def up_outcomes(ctx: Context, up: int, optimal: bool) -> UpOutcomes:
     ctx.refuse_push22("outcomes")
     ctx.refuse_free("outcomes")
     ctx.refuse_ties("outcomes")
+    ctx.refuse_spanish("outcomes")
     grid = Grid(ctx)
     t = _up_tables(ctx, up, optimal)
     main = np.zeros(grid.size)
@@ -562,6 +563,7 @@ def round_outcomes(
     ctx.refuse_push22("outcomes")
     ctx.refuse_free("outcomes")
     ctx.refuse_ties("outcomes")
+    ctx.refuse_spanish("outcomes")
     grid = Grid(ctx)
     full = ctx.fresh()
     out: dict[float, float] = {}

@@ -24,6 +24,8 @@ from typing import NamedTuple
 import numpy as np
 
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, HandTable, IntArray
+from twentyone.analysis.spanish import bust_kept as bust_kept
+from twentyone.analysis.spanish import doubled_values
 from twentyone.engine.compiled import double_is_free_jit, may_stand_jit, total_may_double_jit
 from twentyone.engine.jit import njit
 from twentyone.engine.strategy import PREFERENCES
@@ -56,7 +58,11 @@ class PlayRules(NamedTuple):
     bonus, 0 for none), ``free_doubles`` (the hard two-card totals whose double the house
     stakes, as bits: :attr:`~twentyone.engine.rules.Rules.free_doubles_mask`) and
     ``free_base`` (the hand's own stake is the house's: a hand a free split made, which wins
-    its stake and loses nothing)."""
+    its stake and loses nothing); Spanish 21 (:mod:`~twentyone.analysis.spanish`):
+    ``dbl_more`` (a hand of three cards or more may double), ``doubles`` (the most doubles of
+    one hand: 1 + ``Rules.redoubles``), ``rescue``, ``split`` (the hands are split hands: a
+    double needs ``dbl_split``) and ``extra`` (what an undoubled stand adds: the 21 bonuses;
+    empty for none)."""
 
     bj: int
     peek: bool
@@ -69,6 +75,11 @@ class PlayRules(NamedTuple):
     bonus: float
     free_doubles: int = 0
     free_base: bool = False
+    dbl_more: bool = False
+    doubles: int = 1
+    rescue: bool = False
+    split: bool = False
+    extra: FloatArray = np.zeros(0)
 
 
 class PlayMode(NamedTuple):
@@ -81,17 +92,6 @@ class PlayMode(NamedTuple):
     soft: IntArray
     dec: IntArray
     decs: IntArray
-
-
-@njit(cache=True, inline="always")
-def bust_kept(comp: IntArray, nn: int, v: int, bj: int, peek: bool) -> float:  # pragma: no cover
-    """The share of a bust on card value ``v`` (drawn from ``comp``, ``nn`` cards) that counts:
-    after a peek, the chance that the dealer's hole card, one of the other ``nn - 1`` cards,
-    is not the blackjack card ``bj`` (the busted stake is lost only in a round that was not
-    over at the peek); 1 without a peek."""
-    if peek and bj >= 0:
-        return float(1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0))
-    return 1.0
 
 
 @njit(cache=True)
@@ -355,6 +355,31 @@ def _later_action(
 
 
 @njit(cache=True, inline="always")
+def _later_double(
+    mode: int,
+    a: int,
+    code: int,
+    s: float,
+    h: float,
+    d: float,
+    can_stand: bool,
+    rule: int,
+    t: int,
+    soft: bool,
+) -> int:  # pragma: no cover - compiled
+    """The action on a hand of three cards or more that may double (``Rules.double_after_hit``)
+    where its total allows: the optimum's best, a chart's code (``BY_TOTAL`` keeps its row's
+    hit or stand; ``FIXED`` its decision ``a``)."""
+    if not total_may_double_jit(t, soft, rule):
+        return a
+    if mode == OPTIMUM:
+        return DOUBLE if d > (h if a == HIT else s) else a
+    if mode == CHART:
+        return _pick(code, True, can_stand, True)
+    return a
+
+
+@njit(cache=True, inline="always")
 def _value_of(a: int, s: float, h: float, d: float) -> float:  # pragma: no cover - compiled
     return s if a == STAND else h if a == HIT else d
 
@@ -431,6 +456,12 @@ def solve(
     bj, peek, f1, bonus = rules.bj, rules.peek, rules.f1, rules.bonus
     min_stand, force_stand2 = rules.min_stand, rules.force_stand2
     dbl_split, double_rule = rules.dbl_split, rules.double_rule
+    # Spanish 21: doubles on any number of cards, redoubles, rescue (analysis.spanish)
+    extra = rules.extra
+    has_extra = extra.shape[0] > 0
+    spanish = rules.dbl_more or rules.doubles > 1 or rules.rescue
+    dbl_ok = dbl_split or not rules.split  # a split hand doubles only with DAS
+    V = np.zeros((rules.doubles + 1, n if spanish else 0))
     ngroups = bounds.shape[0] - 1
     gdec = np.zeros(ngroups, dtype=np.int64)
     for g in range(ngroups):
@@ -452,10 +483,29 @@ def solve(
                         D[i] = d
             else:
                 S[i] = nb[i] - f1 * pbj[i]
+                if has_extra:
+                    S[i] += extra[i]
                 if total[i] < 21:
                     H[i], d = _draw_values(i, comp, nn, child, nb, pbj, B, rules)
                     if ncards[i] == 2:
                         D[i] = d
+            if spanish:
+                more = (
+                    total[i] < 21
+                    and dbl_ok
+                    and total_may_double_jit(total[i], soft[i], double_rule)
+                )
+                code = chart_soft[total[i]] if soft[i] else chart_hard[total[i]]
+                choose = 1 if mode <= BY_TOTAL else 0
+                if (mode == CHART and (code == 2 or code == 3)) or (
+                    mode == FIXED and dec_in[i] == DOUBLE
+                ):
+                    choose = 2
+                under = rules.rescue and total[i] < 21 and mode == OPTIMUM  # no chart rescues
+                spec = (bj, peek, rules.f1, rules.f2, rules.doubles, under, more, choose)
+                d = doubled_values(i, comp, nn, child, nb, pbj, V, spec)
+                if total[i] < 21 and (ncards[i] == 2 or rules.dbl_more):
+                    D[i] = d
             if ncards[i] == 2 and bonus > 0.0:
                 bb[i], sf[i] = _bonus_value(counts[i], comp, nn, bj, peek, bonus)
             if weigh and ncards[i] >= 2:
@@ -472,8 +522,12 @@ def solve(
             code = chart_soft[t] if soft[i] else chart_hard[t]
             if ncards[i] >= 3:
                 a = _later_action(mode, code, dec_in[i], gdec[g], S[i], H[i], can_hit, can_stand)
+                if spanish and rules.dbl_more and dbl_ok and can_hit:
+                    a = _later_double(
+                        mode, a, code, S[i], H[i], D[i], can_stand, double_rule, t, soft[i]
+                    )
                 dec[i] = a
-                B[i] = H[i] if a == HIT else S[i]
+                B[i] = _value_of(a, S[i], H[i], D[i])
             elif force_stand2:
                 B[i] = S[i]
             else:
@@ -492,135 +546,6 @@ def solve(
                     dec[i], decs[i] = dec_in[i], decs_in[i]
                 B[i] = _split_hand_value(dec[i], decs[i], S[i], H[i], D[i], bb[i], sf[i])
     return S, H, D, B, bb, sf, dec, decs, gdec
-
-
-@njit(cache=True)
-def stand_rows(
-    comp: IntArray,
-    counts: IntArray,
-    pair: int,
-    needed: BoolArray,
-    rows: IntArray,
-    done: BoolArray,
-) -> tuple[BoolArray, BoolArray, BoolArray, IntArray]:  # pragma: no cover - compiled
-    """Which hands a stand-value table over ``comp`` holds: ``mask`` (every hand, or those
-    holding a ``pair`` card when ``pair >= 0``), ``feasible`` (in ``mask`` and dealt from
-    ``comp``), ``want`` (feasible and ``needed``), and the dealer rows ``rows[i]`` of the
-    wanted hands not ``done`` yet (each once: no two hands share a row)."""
-    n = counts.shape[0]
-    mask = np.zeros(n, dtype=np.bool_)
-    feasible = np.zeros(n, dtype=np.bool_)
-    want = np.zeros(n, dtype=np.bool_)
-    todo = np.zeros(n, dtype=np.int64)
-    top = 0
-    for i in range(n):
-        if pair >= 0 and counts[i, pair] < 1:
-            continue
-        mask[i] = True
-        ok = True
-        for v in range(10):
-            if counts[i, v] > comp[v]:
-                ok = False
-                break
-        feasible[i] = ok
-        if not ok or not needed[i]:
-            continue
-        want[i] = True
-        r = rows[i]
-        if r >= 0 and not done[r]:
-            todo[top] = r
-            top += 1
-    return mask, feasible, want, todo[:top]
-
-
-@njit(cache=True)
-def gather_stand(
-    dists: FloatArray,
-    ok: BoolArray,
-    rows: IntArray,
-    total: IntArray,
-    mask: BoolArray,
-    ties_lose: bool = False,
-) -> tuple[FloatArray, FloatArray, FloatArray]:  # pragma: no cover - compiled
-    """Stand values of the hands in ``mask`` from the dealer outcome rows ``dists[rows[i]]``:
-    ``nb`` = P(win) - P(lose) over the dealer's non-blackjack outcomes, P(dealer blackjack)
-    and P(push); rows eight wide (push22) add P(dealer 22), column 7, to the push;
-    ``ties_lose`` (``Rules.ties`` = ``dealer``): a tie of totals is a loss, not a push."""
-    n = rows.shape[0]
-    nb = np.zeros(n)
-    pbj = np.zeros(n)
-    push = np.zeros(n)
-    for i in range(n):
-        r = rows[i]
-        if not mask[i] or r < 0 or not ok[r]:
-            continue
-        t = total[i]
-        x = dists[r, 5]
-        for j in range(5):
-            d = 17 + j
-            if t > d:
-                x += dists[r, j]
-            elif t < d or ties_lose:
-                x -= dists[r, j]
-            else:
-                push[i] = dists[r, j]
-        if dists.shape[1] == 8:  # push22: a dealer's 22 pushes a standing hand
-            push[i] += dists[r, 7]
-        nb[i] = x
-        pbj[i] = dists[r, 6]
-    return nb, pbj, push
-
-
-@njit(cache=True)
-def stand_needed(
-    one: int,
-    child: IntArray,
-    ncards: IntArray,
-    total: IntArray,
-    dec: IntArray,
-    decs: IntArray,
-    force_stand2: bool,
-) -> tuple[BoolArray, BoolArray]:  # pragma: no cover - compiled
-    """The hands whose stand values a split hand starting from the one-card hand ``one``
-    needs when played by the fixed decisions ``dec``/``decs`` (those it stands on and those
-    a double ends on), and the hands it reaches (its two-card hands and every hand a hit
-    makes: the only ones whose values it needs)."""
-    n = child.shape[0]
-    need = np.zeros(n, dtype=np.bool_)
-    seen = np.zeros(n, dtype=np.bool_)
-    stack = np.zeros(n, dtype=np.int64)
-    top = 0
-    for v in range(10):
-        k = child[one, v]
-        if k >= 0 and not seen[k]:
-            seen[k] = True
-            stack[top] = k
-            top += 1
-    while top > 0:
-        top -= 1
-        i = stack[top]
-        if total[i] == 21 or (ncards[i] == 2 and force_stand2):
-            need[i] = True
-            continue
-        hit = False
-        for a in (dec[i], decs[i]) if ncards[i] == 2 else (dec[i], dec[i]):
-            if a == STAND:
-                need[i] = True
-            elif a == DOUBLE:
-                for v in range(10):
-                    c = child[i, v]
-                    if c >= 0:
-                        need[c] = True
-            else:
-                hit = True
-        if hit:
-            for v in range(10):
-                c = child[i, v]
-                if c >= 0 and not seen[c]:
-                    seen[c] = True
-                    stack[top] = c
-                    top += 1
-    return need, seen
 
 
 def action_of(code: str, opts: dict[str, float]) -> str:

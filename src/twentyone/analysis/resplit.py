@@ -160,6 +160,7 @@ def _hand_joints(
     ctx.refuse_push22("outcomes")  # seven dealer outcomes here: no 22 among them yet
     ctx.refuse_free("outcomes")
     ctx.refuse_ties("outcomes")
+    ctx.refuse_spanish("outcomes")
     nodes = ctx.nodes
     rows = removed_sets(ctx.decks, ctx.hands_by_pair).where[pair, 1]
     left = base.comp.copy()

@@ -485,6 +485,7 @@ def split_moments_of(
     from twentyone.analysis.shoe_counts import ACE, TEN
 
     ctx.refuse_push22("split moments")
+    ctx.refuse_spanish("split moments")
     ctx.refuse_free("split moments")
     ctx.refuse_ties("split moments")
     if pair == TEN and ctx.split_rank:

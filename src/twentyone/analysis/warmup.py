@@ -35,15 +35,15 @@ NOTICE_SIMULATE = (
 
 def _chart_kernels() -> list[Any]:
     """The kernels that derive a basic-strategy chart (``simulate`` without ``--exact``)."""
-    from twentyone.analysis import dealer, player
+    from twentyone.analysis import dealer, player, standing
 
     return [
         dealer.dealer_dists,
         player.solve,
         player.bonus_need,
-        player.gather_stand,
-        player.stand_needed,
-        player.stand_rows,
+        standing.gather_stand,
+        standing.stand_needed,
+        standing.stand_rows,
     ]
 
 

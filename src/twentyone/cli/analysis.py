@@ -112,7 +112,7 @@ def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
     if rules.hole_card_up or rules.switch:  # the returns alone (analysis.exposed, .switch)
         return analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)
     ctx = Context.of(rules, args.boxes, shoe)
-    if ctx.push22 or ctx.has_free or ctx.has_ties:  # the returns alone
+    if ctx.push22 or ctx.has_free or ctx.has_ties or ctx.has_spanish:  # the returns alone
         return analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)  # (no distribution)
     helper = None
     if _compile_notice(rules, args.boxes, shoe):

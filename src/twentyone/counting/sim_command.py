@@ -26,7 +26,7 @@ from twentyone.counting.sim_runner import (
 )
 from twentyone.engine.errors import CountError
 from twentyone.engine.rules import Rules
-from twentyone.sim.encode import encode_rules, refuse_switch
+from twentyone.sim.encode import encode_rules, refuse_spanish_doubles, refuse_switch
 
 
 def ramp_note(indices: str | None, count: str) -> str | None:
@@ -95,6 +95,7 @@ def run_counting(
     setup.check(rules)
     encode_rules(rules)  # what the simulator cannot play (SIM_REFUSES), before any chart
     refuse_switch(rules, "the counting simulator")  # the counter's boxes play alone
+    refuse_spanish_doubles(rules, "the counting simulator")  # its indexes double two cards
     check_count_day(rounds, setup, workers)
     if seed is None:
         seed = secrets.randbits(63)

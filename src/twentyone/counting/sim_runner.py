@@ -40,7 +40,13 @@ from twentyone.engine.errors import CountError, RulesError, TwentyOneError
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
 from twentyone.sim import count_play as cpm
-from twentyone.sim.encode import encode_rules, encode_strategy, refuse_switch, resolve_table
+from twentyone.sim.encode import (
+    encode_rules,
+    encode_strategy,
+    refuse_spanish_doubles,
+    refuse_switch,
+    resolve_table,
+)
 from twentyone.sim.runner import CHUNK, Interrupted, chunk_states
 
 Arr = npt.NDArray[Any]
@@ -163,6 +169,7 @@ def kernel_inputs(rules: Rules, strategy: Strategy, setup: CountSetup) -> dict[s
             lacks="its true count is per 52-card deck",
         )
     refuse_switch(rules, "the counting simulator")  # the counter's boxes play alone
+    refuse_spanish_doubles(rules, "the counting simulator")  # its indexes double two cards
     p, f = encode_rules(rules)
     if strategy.by_dealer_total:  # its indices are by up card
         raise RulesError(

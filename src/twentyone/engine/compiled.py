@@ -69,7 +69,10 @@ P_SPANISH = 26  # 1: Spanish decks (48 cards, no ten-spots); 0: standard decks
 P_P21_WINS = 27  # 1: a player's 21 (not a blackjack) wins whatever the dealer makes
 P_HOLE_UP = 28  # 1: the hole card is dealt face up (Double Exposure)
 P_SWITCH = 29  # 1: Blackjack Switch: each pair of boxes may swap its hands' second cards
-P_SIZE = 30  # length of the vector
+P_DOUBLE_AFTER_HIT = 30  # 1: a hand may double on any number of cards (Spanish 21)
+P_REDOUBLES = 31  # how many more times a doubled hand may double (0-3)
+P_RESCUE = 32  # 1: a doubled hand may be surrendered, losing its original bet (rescue)
+P_SIZE = 33  # length of the vector
 
 # the float64 parameter vector
 F_BJ = 0  # blackjack pays (3:2 = 1.5)
@@ -124,6 +127,9 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     p[P_SPANISH] = rules.deck == "spanish"
     p[P_HOLE_UP] = rules.hole_card_up
     p[P_SWITCH] = rules.switch
+    p[P_DOUBLE_AFTER_HIT] = rules.double_after_hit
+    p[P_REDOUBLES] = rules.redoubles
+    p[P_RESCUE] = rules.rescue
     f = np.zeros(F_SIZE, dtype=np.float64)
     f[F_BJ] = float(rules.blackjack_pays)
     f[F_BONUS] = float(rules.bonus_678_777)

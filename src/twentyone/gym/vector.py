@@ -52,6 +52,7 @@ from twentyone.sim.encode import (
     encode_rules,
     index_card,
     max_cards,
+    refuse_spanish_doubles,
     refuse_switch,
     shoe_indices,
 )
@@ -114,6 +115,8 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self.single_observation_space = observation_space(self.rules, 1, None)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         refuse_switch(self.rules, "the gym's vectorized environment")  # one box, no pair
+        # its actions have no redouble nor rescue: Spanish 21's doubles, refused by name
+        refuse_spanish_doubles(self.rules, "the gym's vectorized environment")
         self._p, self._f = encode_rules(self.rules)
         self._q = encode_questions(self.rules)
         self._hm = MAX_HANDS if self.rules.hand_limit is None else self.rules.hand_limit

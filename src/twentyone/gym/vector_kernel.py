@@ -8,7 +8,11 @@ round it records in the engine, action by action, and compares the masks, the ob
 and the money. It reuses the simulator's table of hands and its rules' tests
 (:mod:`twentyone.sim.hands`) and deals from one lazily shuffled shoe per environment
 (:mod:`twentyone.gym.vector_state`, which also lays out the state); nothing is sliced or
-allocated per step.
+allocated per step. Spanish 21's doubles (``double_after_hit``, ``redoubles``, ``rescue``),
+which the shared hand tests play for the simulator, are refused by name before it runs
+(:class:`~twentyone.gym.vector.BlackjackVectorEnv`, through
+:func:`twentyone.sim.encode.refuse_spanish_doubles`): its actions have no redouble after a
+double nor a rescue.
 
 State per environment ``i``: ``shoe[i]`` (52-card indices), ``rng[i]`` (4 ``uint64``),
 ``d[i]`` (the ``D_*`` integers below), ``money[i]`` (this round's money so far, in initial

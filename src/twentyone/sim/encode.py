@@ -48,6 +48,7 @@ from twentyone.engine.compiled import P_CUT as P_CUT
 from twentyone.engine.compiled import P_DAS as P_DAS
 from twentyone.engine.compiled import P_DEALER_22 as P_DEALER_22
 from twentyone.engine.compiled import P_DECKS as P_DECKS
+from twentyone.engine.compiled import P_DOUBLE_AFTER_HIT as P_DOUBLE_AFTER_HIT
 from twentyone.engine.compiled import P_DOUBLE_ON as P_DOUBLE_ON
 from twentyone.engine.compiled import P_FREE_DOUBLES as P_FREE_DOUBLES
 from twentyone.engine.compiled import P_FREE_SPLITS as P_FREE_SPLITS
@@ -61,6 +62,8 @@ from twentyone.engine.compiled import P_OBO as P_OBO
 from twentyone.engine.compiled import P_ONE_BOX_SPLIT as P_ONE_BOX_SPLIT
 from twentyone.engine.compiled import P_P21_WINS as P_P21_WINS
 from twentyone.engine.compiled import P_PEEK as P_PEEK
+from twentyone.engine.compiled import P_REDOUBLES as P_REDOUBLES
+from twentyone.engine.compiled import P_RESCUE as P_RESCUE
 from twentyone.engine.compiled import P_RSA as P_RSA
 from twentyone.engine.compiled import P_SIZE as P_SIZE
 from twentyone.engine.compiled import P_SPANISH as P_SPANISH
@@ -170,11 +173,35 @@ SIM_IGNORES: dict[str, str] = {
 #: vectorized environment's) cannot play: the value they play, and what they lack. Encoding
 #: (:func:`encode_rules`, which all of them take their rules from) refuses any other value
 #: with a :class:`RulesError` naming the field.
-SIM_REFUSES: dict[str, tuple[object, str]] = {
-    "double_after_hit": (False, "its hands double on their first two cards only"),
-    "redoubles": (0, "its doubled hands stand on their one card"),
-    "rescue": (False, "its doubled hands stand on their one card"),
-}
+SIM_REFUSES: dict[str, tuple[object, str]] = {}
+
+#: Spanish 21's doubles (``double_after_hit``, ``redoubles``, ``rescue``): the flat
+#: simulator plays them (a chart doubles by its codes on any number of cards and again after
+#: a double, and never rescues, as :func:`twentyone.engine.strategy.decide` answers); the
+#: counting simulation and the vectorized environment refuse them by name
+#: (:func:`refuse_spanish_doubles`), and every kernel refuses them with free stakes.
+SPANISH_DOUBLES = ("double_after_hit", "redoubles", "rescue")
+SPANISH_DOUBLES_LACKS = "Spanish 21's doubles: its kernel doubles a hand's first two cards only"
+
+
+def refuse_spanish_doubles(rules: Rules, path: str) -> None:
+    """Refuse Spanish 21's doubles for a fast path that does not play them (``path``: its name
+    in the message), with a :class:`RulesError` naming the first field on.
+
+    >>> refuse_spanish_doubles(Rules(decks=6, rescue=True), "the counting simulator")
+    Traceback (most recent call last):
+    ...
+    twentyone.engine.errors.RulesError: rescue=True: the counting simulator does not play this \
+yet (Spanish 21's doubles: its kernel doubles a hand's first two cards only); the engine plays \
+it (terminal, web table, replay)
+    """
+    for name in SPANISH_DOUBLES:
+        value = getattr(rules, name)
+        if value:
+            raise RulesError(
+                "fast-path-refuses", field=name, value=value, path=path, lacks=SPANISH_DOUBLES_LACKS
+            )
+
 
 #: What the counting simulation and the vectorized environment lack to play ``switch=True``
 #: (the flat simulator plays it: :mod:`twentyone.sim.switch`); each refuses it by name,
@@ -204,17 +231,26 @@ def encode_rules(rules: Rules) -> tuple[IntArray, FloatArray]:
     :func:`twentyone.engine.compiled.encode_rules`, refusing a hand limit the kernel cannot hold
     and a value of :data:`SIM_REFUSES`.
 
-    >>> encode_rules(Rules(decks=6, redoubles=2))
+    >>> encode_rules(Rules(decks=6, redoubles=2, double_after_hit=True, free_doubles=(11,)))
     Traceback (most recent call last):
     ...
-    twentyone.engine.errors.RulesError: redoubles=2: the simulator does not play this yet (its \
-doubled hands stand on their one card); the engine plays it (terminal, web table, replay)
+    twentyone.engine.errors.RulesError: free_doubles=(11,): the simulator does not play this yet \
+(free stakes with Spanish 21's doubles: a doubled hand's stakes are the player's); the engine \
+plays it (terminal, web table, replay)
     """
     for name, (played, lacks) in SIM_REFUSES.items():
         if getattr(rules, name) != played:
             value = getattr(rules, name)
             path = "the simulator"
             raise RulesError("fast-path-refuses", field=name, value=value, path=path, lacks=lacks)
+    if any(getattr(rules, name) for name in SPANISH_DOUBLES):
+        lacks = "free stakes with Spanish 21's doubles: a doubled hand's stakes are the player's"
+        for name in ("free_doubles", "free_splits"):
+            if getattr(rules, name):
+                value = getattr(rules, name)
+                raise RulesError(
+                    "fast-path-refuses", field=name, value=value, path="the simulator", lacks=lacks
+                )
     if rules.hand_limit is not None and rules.hand_limit > MAX_HANDS:
         raise RulesError("sim-max-hands", max_hands=rules.max_hands, most=MAX_HANDS)
     return compiled_rules(rules)

@@ -41,6 +41,7 @@ from twentyone.sim.encode import (
     F_BONUS,
     P_BONUS,
     P_DAS,
+    P_DOUBLE_AFTER_HIT,
     P_DOUBLE_ON,
     P_FREE_DOUBLES,
     P_FREE_SPLITS,
@@ -48,6 +49,8 @@ from twentyone.sim.encode import (
     P_MAX_HANDS,
     P_MIN_STAND,
     P_ONE_BOX_SPLIT,
+    P_REDOUBLES,
+    P_RESCUE,
     P_RSA,
     P_SPLIT_RANK,
     P_SURR_BEFORE,
@@ -140,9 +143,26 @@ def split_allowed(
 
 
 @fast()
+def doubles_made(hands: Arr, h: Int) -> Int:
+    """How many times hand ``h`` doubled: each double stakes the whole stake again, so a hand
+    of the player's stakes alone (Spanish 21's doubles refuse free stakes) holds ``2**k``."""
+    k = 0
+    b = hands[h, H_BET]
+    while b > 1:
+        b >>= 1
+        k += 1
+    return k
+
+
+@fast()
 def double_allowed(p: Arr, hands: Arr, h: Int) -> bool:
+    """Round._double_range: on two cards, on more with ``P_DOUBLE_AFTER_HIT``, again after a
+    double while it has doubled at most ``P_REDOUBLES`` times (Spanish 21)."""
     fl = hands[h, H_FLAGS]
-    if hands[h, H_N] != 2 or fl & FL_DOUBLED:
+    if fl & FL_DOUBLED:
+        if doubles_made(hands, h) > p[P_REDOUBLES]:
+            return False
+    elif hands[h, H_N] != 2 and not p[P_DOUBLE_AFTER_HIT]:
         return False
     if fl & FL_SPLIT and not p[P_DAS]:
         return False
@@ -170,10 +190,13 @@ def play_acts(p: Arr, hands: Arr, h: Int, nh: Int, boxes: Int, surr_in_play: boo
         return A_SPLIT | A_STAND if can_split else 0
     best = best_total(hands[h, H_SUM], hands[h, H_ACE])
     acts = 0
-    if best < 21:
-        acts |= A_HIT
-    if may_stand_jit(best, p[P_MIN_STAND]):
+    if fl & FL_DOUBLED:  # its card came (Spanish 21): stand or redouble (a chart never rescues)
         acts |= A_STAND
+    else:
+        if best < 21:
+            acts |= A_HIT
+        if may_stand_jit(best, p[P_MIN_STAND]):
+            acts |= A_STAND
     if double_allowed(p, hands, h):
         acts |= A_DOUBLE
     if can_split:
@@ -192,8 +215,9 @@ def after_card(
     nh: Int,
     boxes: Int,
 ) -> float:
-    """Round.after_card: the 6-7-8 / 7-7-7 bonus (returned), bust, 21, a doubled hand, one
-    card to split aces."""
+    """Round.after_card: the 6-7-8 / 7-7-7 bonus (returned), bust, 21, a doubled hand (asked
+    again where it may redouble or be rescued: ``P_REDOUBLES``, ``P_RESCUE``), one card to
+    split aces."""
     bonus = 0.0
     n = hands[h, H_N]
     if n == 3 and p[P_BONUS]:
@@ -210,7 +234,7 @@ def after_card(
         hands[h, H_FLAGS] = fl | FL_DONE | FL_BUST
     elif (
         best_total(hsum, hands[h, H_ACE]) == 21
-        or fl & FL_DOUBLED
+        or (fl & FL_DOUBLED and not (p[P_RESCUE] or p[P_REDOUBLES]))
         or (
             fl & FL_SPLIT_ACES
             and not p[P_HSA]
@@ -304,11 +328,15 @@ def split_hand(p: Arr, hands: Arr, base: Int, j: Int, nh: Int) -> None:
 
 @fast()
 def double_stake(p: Arr, hands: Arr, h: Int) -> None:
-    """Round.apply's double: one more unit on hand ``h``, the house's where the double is free
-    (``P_FREE_DOUBLES``: a hard two-card total), else the player's."""
+    """Round.apply's double: the hand's whole stake again on hand ``h`` (one unit on a first
+    double, the player's or a free split's house's; everything on it on a redouble), the
+    house's where the double is free (``P_FREE_DOUBLES``: a hard two-card total, a first
+    double), else the player's."""
     hsum = hands[h, H_SUM]
     best = best_total(hsum, hands[h, H_ACE])
-    if double_is_free_jit(best, best != hsum, p[P_FREE_DOUBLES]):
-        hands[h, H_FREE] += 1
+    stake = hands[h, H_BET] + hands[h, H_FREE]
+    first = not hands[h, H_FLAGS] & FL_DOUBLED
+    if first and hands[h, H_N] == 2 and double_is_free_jit(best, best != hsum, p[P_FREE_DOUBLES]):
+        hands[h, H_FREE] += stake
     else:
-        hands[h, H_BET] += 1
+        hands[h, H_BET] += stake
