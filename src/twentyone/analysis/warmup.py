@@ -145,6 +145,20 @@ def _compile_in_turn(resplits: bool, taken: Any) -> None:
             kernel.compile(signature)
 
 
+def _start_compiler() -> None:
+    """numba's compiler start-up (installing its typing and lowering registries: about 0.15 s),
+    which a kernel's first compile does in each process; done before a fork, it is done once
+    for both. Any failure is left to that first compile."""
+    from twentyone.analysis import dealer
+
+    kernel: Any = dealer.dealer_dists
+    try:
+        kernel.typingctx.refresh()
+        kernel.targetctx.refresh()
+    except Exception:  # pragma: no cover - a numba without these internals
+        return
+
+
 def compile_first_run(resplits: bool = True) -> bool:
     """On a first run (some kernel of :func:`_first_run_signatures` not in numba's cache),
     compile them all on two cores before the analysis runs: this process and a second one take
@@ -159,6 +173,8 @@ def compile_first_run(resplits: bool = True) -> bool:
         return False
     methods = multiprocessing.get_all_start_methods()
     context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    if context.get_start_method() == "fork":
+        _start_compiler()  # once, for both processes
     taken = context.Value("i", 0)
     helper = None
     try:
