@@ -58,9 +58,12 @@ def _kernels(
     command: str = "analysis", resplits: bool = True, extra: Sequence[Any] = ()
 ) -> list[Any]:
     """The kernels ``command`` compiles; ``extra``: the caller's own (the simulator's kernel,
-    which this layer does not import: :func:`twentyone.sim.runner.compile_notice`)."""
+    which this layer does not import: :func:`twentyone.sim.runner.compile_notice`);
+    ``"simulator"``: those alone (a ``simulate`` whose chart is not derived here)."""
     from twentyone.analysis import outcomes, resplit, split_joint, split_moments
 
+    if command == "simulator":
+        return list(extra)
     if command == "simulate":  # the chart's analysis and the simulator
         return [*_chart_kernels(), *extra]
     out = [*_return_kernels(), *extra]
@@ -209,8 +212,8 @@ def compile_pending(
     command: str = "analysis", resplits: bool = True, extra: Sequence[Any] = ()
 ) -> bool:
     """True when some kernel ``command`` uses (``"analysis"``: ``edge``, ``advise``, ``eor``,
-    ``par``; ``"simulate"``) has no cache file (``resplits``: for rules that let a round reach
-    three hands)."""
+    ``par``; ``"simulate"``; ``"simulator"``: ``extra`` alone) has no cache file
+    (``resplits``: for rules that let a round reach three hands)."""
     return not all(kernel_cached(k) for k in _kernels(command, resplits, extra))
 
 
@@ -277,6 +280,6 @@ def notice(
     about to compile; returns whether it did."""
     if not compile_pending(command, resplits=resplits, extra=extra):
         return False
-    text = NOTICE_SIMULATE if command == "simulate" else NOTICE
+    text = NOTICE_SIMULATE if command in ("simulate", "simulator") else NOTICE
     print(text, file=out if out is not None else sys.stderr, flush=True)
     return True
