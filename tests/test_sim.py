@@ -263,6 +263,37 @@ def test_a_first_simulate_is_announced(tmp_path: Path, monkeypatch: pytest.Monke
     assert err.getvalue().splitlines()[0] == warmup.NOTICE_SIMULATE
 
 
+def test_a_shipped_chart_waits_for_no_analysis_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 26 item 6: simulate goes straight to its kernel; with a chart shipped (ro-casino)
+    # the analysis that derives one never compiles, so its kernels' absence from numba's
+    # cache is no reason for the notice (it was told on every run until an `edge`)
+    import io
+
+    from twentyone.analysis import warmup
+    from twentyone.cli import main
+    from twentyone.sim import command
+    from twentyone.sim.runner import compile_notice
+
+    analysis = {k.py_func.__name__ for k in warmup._chart_kernels()}
+    monkeypatch.setattr(warmup, "kernel_cached", lambda k: k.py_func.__name__ not in analysis)
+    assert compile_notice(io.StringIO(), chart=False) is False  # the simulator's is cached
+    assert compile_notice(io.StringIO(), chart=True) is True
+    assert compile_notice(io.StringIO(), exact=True, chart=False) is True  # --exact: analysis
+    told: list[str] = []
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+
+    def run(*args: object, **kw: object) -> int:
+        told.append(err.getvalue())  # what was said before the simulation began
+        return 0
+
+    monkeypatch.setattr(command, "run", run)
+    assert main(["simulate", "ro-casino", "--rounds", "10"]) == 0  # a shipped chart
+    assert main(["simulate", "1D S17 NS", "--rounds", "10"]) == 0  # a chart to derive
+    assert told[0] == ""
+    assert told[1].strip() == warmup.NOTICE_SIMULATE
+
+
 def test_a_first_run_compiles_the_kernel_aside(monkeypatch: pytest.MonkeyPatch) -> None:
     # the kernel compiles in another process (writing numba's cache) while this one works
     from twentyone.analysis import warmup

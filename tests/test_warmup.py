@@ -1,4 +1,4 @@
-"""The first run's compile notice and the distribution kernels compiled aside."""
+"""The first run's compile notice and the kernels compiled on two cores before the analysis."""
 
 from __future__ import annotations
 
@@ -8,30 +8,75 @@ import subprocess
 import sys
 from typing import Any
 
-from twentyone.analysis import analyze
-from twentyone.analysis.warmup import _aside_signatures, compile_aside
+from twentyone.analysis import analyze, warmup
+from twentyone.analysis.warmup import _first_run_signatures, compile_first_run
 
 
-def test_the_aside_signatures_are_the_ones_the_analysis_calls() -> None:
+def test_the_first_run_signatures_are_the_ones_the_analysis_calls() -> None:
     # A signature that differs from the analysis's call would compile a kernel nobody loads,
-    # and the first edge would compile it again in its own process.
+    # and the first edge would compile it again when the analysis calls it.
     analyze("6D S17 DAS SPL1 NS")  # a split into two hands
     analyze("6D S17 DAS SPL3 NS")  # resplits
-    for kernel, signature in _aside_signatures():
+    for kernel, signature in _first_run_signatures():
         assert signature in kernel.signatures, kernel.__name__
 
 
-def test_nothing_is_compiled_aside_once_the_kernels_are_cached() -> None:
+def test_the_first_run_compiles_every_kernel_the_analysis_calls_from_python() -> None:
+    # every kernel of kernel_types.EXPORTS but bonus_need (which only kernels call, and which
+    # numba compiles with them), each once
+    from twentyone.analysis.kernel_types import EXPORTS
+
+    names = [kernel.py_func.__name__ for kernel, _ in _first_run_signatures()]
+    assert sorted(names) == sorted(name for _, name, _ in EXPORTS if name != "bonus_need")
+
+
+def test_nothing_is_compiled_once_the_kernels_are_cached() -> None:
     analyze("6D S17 DAS SPL1 NS")
-    assert compile_aside() is None
+    analyze("6D S17 DAS SPL3 NS")
+    assert compile_first_run() is False
 
 
-def test_rules_without_resplits_compile_no_resplit_kernel_aside() -> None:
+def test_rules_without_resplits_compile_no_resplit_kernel() -> None:
     from twentyone.analysis import resplit
 
-    two = [kernel for kernel, _ in _aside_signatures(resplits=False)]
+    two = [kernel for kernel, _ in _first_run_signatures(resplits=False)]
     assert resplit.state_joint not in two
-    assert resplit.state_joint in [kernel for kernel, _ in _aside_signatures()]
+    assert resplit.state_joint in [kernel for kernel, _ in _first_run_signatures()]
+
+
+class _Logged:
+    """A stand-in kernel whose ``compile`` appends its name and the process's id to a file."""
+
+    def __init__(self, name: str, log: str) -> None:
+        self.name, self.log = name, log
+
+    def compile(self, signature: object) -> None:
+        import time
+
+        time.sleep(0.02)
+        with open(self.log, "a", encoding="utf-8") as fh:
+            fh.write(f"{self.name} {os.getpid()}\n")
+
+
+def test_two_processes_compile_each_kernel_once(monkeypatch: Any, tmp_path: Any) -> None:
+    log = str(tmp_path / "compiled")
+    kernels = [(_Logged(f"k{i}", log), ()) for i in range(12)]
+    monkeypatch.setattr(warmup, "_first_run_signatures", lambda resplits=True: kernels)
+    monkeypatch.setattr(warmup, "kernel_cached", lambda kernel: False)
+    assert compile_first_run() is True
+    with open(log, encoding="utf-8") as fh:
+        done = [line.split() for line in fh.read().splitlines()]
+    assert sorted(name for name, _ in done) == sorted(k.name for k, _ in kernels)  # each once
+
+
+def test_a_cached_kernel_is_not_compiled_again(monkeypatch: Any, tmp_path: Any) -> None:
+    log = str(tmp_path / "compiled")
+    kernels = [(_Logged(f"k{i}", log), ()) for i in range(4)]
+    monkeypatch.setattr(warmup, "_first_run_signatures", lambda resplits=True: kernels)
+    monkeypatch.setattr(warmup, "kernel_cached", lambda kernel: kernel.name != "k2")
+    assert compile_first_run() is True  # k2 is not cached
+    with open(log, encoding="utf-8") as fh:
+        assert [line.split()[0] for line in fh.read().splitlines()] == ["k2"]
 
 
 _NEW_PROCESS = """

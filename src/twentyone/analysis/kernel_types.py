@@ -1,7 +1,7 @@
 """The argument types the analysis calls each of its numba kernels with, as numba's types:
-what :func:`twentyone.analysis.warmup.compile_aside` compiles a first run's kernels for in a
-second process (numba compiles a kernel for each new set of argument types, so the second
-process must compile exactly the ones the analysis will ask for).
+what :func:`twentyone.analysis.warmup.compile_first_run` compiles a first run's kernels for,
+partly in a second process (numba compiles a kernel for each new set of argument types, so
+they must be exactly the ones the analysis will ask for).
 
 >>> len(EXPORTS) == len(set(EXPORTS))
 True

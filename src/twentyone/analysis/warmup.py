@@ -58,9 +58,12 @@ def _kernels(
     command: str = "analysis", resplits: bool = True, extra: Sequence[Any] = ()
 ) -> list[Any]:
     """The kernels ``command`` compiles; ``extra``: the caller's own (the simulator's kernel,
-    which this layer does not import: :func:`twentyone.sim.runner.compile_notice`)."""
+    which this layer does not import: :func:`twentyone.sim.runner.compile_notice`);
+    ``"simulator"``: those alone (a ``simulate`` whose chart is not derived here)."""
     from twentyone.analysis import outcomes, resplit, split_joint, split_moments
 
+    if command == "simulator":
+        return list(extra)
     if command == "simulate":  # the chart's analysis and the simulator
         return [*_chart_kernels(), *extra]
     out = [*_return_kernels(), *extra]
@@ -80,58 +83,112 @@ def _kernels(
     return [*out, outcomes.hand_distributions, *splits, *more]
 
 
-def _aside_signatures(resplits: bool = True) -> list[tuple[Any, tuple[Any, ...]]]:
-    """The kernels a first ``edge`` compiles in a second process, each with the one signature the
-    analysis calls it with (:func:`twentyone.analysis.kernel_types.signatures`, checked
-    against the calls by ``tests/test_warmup.py``): first two the returns need late (the
-    second moments, the split hands' reach: this process needs them after about 5 s of
-    compiling the others, the second process has them in 2.5 s), then the exact
-    distribution's (``resplits``: with the kernel of rounds that reach three hands, which
-    rules allowing two hands never call)."""
+#: The kernels of a first ``edge``, costliest to compile first (CPU seconds each on the project's
+#: two-core machine, about: solve 2.5, weighted_rows 1.5, dealer_dists, hand_distributions,
+#: chances_kernel, accumulate_kernel 0.8, moments, state_joint, key_rows_kernel,
+#: atom_weights_kernel, pair_rows_kernel 0.6, stand_rows 0.45, stand_needed 0.3, the others
+#: 0.2 or less), so that two processes taking them in turn finish about together.
+BY_COST = (
+    "solve",
+    "weighted_rows",
+    "dealer_dists",
+    "hand_distributions",
+    "chances_kernel",
+    "accumulate_kernel",
+    "moments",
+    "state_joint",
+    "key_rows_kernel",
+    "atom_weights_kernel",
+    "pair_rows_kernel",
+    "stand_rows",
+    "stand_needed",
+    "gather_stand",
+    "pairs_kernel",
+    "singles_kernel",
+)
+#: Those only rules that let a round reach three hands call.
+RESPLIT_KERNELS = frozenset(
+    {
+        "state_joint",
+        "key_rows_kernel",
+        "weighted_rows",
+        "chances_kernel",
+        "singles_kernel",
+        "pairs_kernel",
+    }
+)
+
+
+def _first_run_signatures(resplits: bool = True) -> list[tuple[Any, tuple[Any, ...]]]:
+    """The kernels an ``edge`` calls (the returns and the exact distribution), each with the
+    one signature the analysis calls it with (:func:`twentyone.analysis.kernel_types.signatures`,
+    checked against the calls by ``tests/test_warmup.py``), in :data:`BY_COST`'s order;
+    ``resplits``: with the kernels of rounds that reach three hands, which rules allowing two
+    hands never call."""
     from twentyone.analysis.kernel_types import signatures
 
     by_name = {kernel.py_func.__name__: (kernel, args) for kernel, args in signatures()}
-    names = ["moments", "stand_needed", "hand_distributions"]
-    names += ["atom_weights_kernel", "pair_rows_kernel", "accumulate_kernel"]
-    if resplits:
-        names += [
-            "state_joint",
-            "key_rows_kernel",
-            "weighted_rows",
-            "chances_kernel",
-            "singles_kernel",
-            "pairs_kernel",
-        ]
+    names = [n for n in BY_COST if resplits or n not in RESPLIT_KERNELS]
     return [by_name[n] for n in names]
 
 
-def compile_distributions(resplits: bool = True) -> None:
-    """Compile the kernels of :func:`_aside_signatures` into numba's cache without running
-    them."""
-    for kernel, signature in _aside_signatures(resplits):
+def _compile_in_turn(resplits: bool, taken: Any) -> None:
+    """Compile the kernels of :func:`_first_run_signatures` not in numba's cache, each taken
+    in turn off the shared counter ``taken`` (a ``multiprocessing.Value``): whichever of the
+    processes sharing it is free takes the next, so each kernel is compiled once."""
+    todo = _first_run_signatures(resplits)
+    while True:
+        with taken.get_lock():
+            i = taken.value
+            taken.value = i + 1
+        if i >= len(todo):
+            return
+        kernel, signature = todo[i]
         if not kernel_cached(kernel):
             kernel.compile(signature)
 
 
-def compile_aside(resplits: bool = True) -> Any | None:
-    """On a first run (the kernels of :func:`_aside_signatures` not in numba's cache), compile
-    them in a second process while this one compiles and runs the returns' other kernels: by
-    the time this process wants one, it loads from the cache the other process wrote (or, if
-    that is not done, compiles here as before). ``resplits``: whether the rules let a round
-    reach three hands. Returns the process, or None when nothing is to compile or no process
-    could start."""
+def _start_compiler() -> None:
+    """numba's compiler start-up (installing its typing and lowering registries: about 0.15 s),
+    which a kernel's first compile does in each process; done before a fork, it is done once
+    for both. Any failure is left to that first compile."""
+    from twentyone.analysis import dealer
+
+    kernel: Any = dealer.dealer_dists
+    try:
+        kernel.typingctx.refresh()
+        kernel.targetctx.refresh()
+    except Exception:  # pragma: no cover - a numba without these internals
+        return
+
+
+def compile_first_run(resplits: bool = True) -> bool:
+    """On a first run (some kernel of :func:`_first_run_signatures` not in numba's cache),
+    compile them all on two cores before the analysis runs: this process and a second one take
+    the kernels in turn (:func:`_compile_in_turn`); the analysis then finds each compiled here
+    or in numba's cache that the other process wrote. The code is numba's for the signatures
+    the analysis calls, so the figures are those of kernels compiled on first call. Returns
+    whether there was anything to compile. Where no second process can start, this one
+    compiles them all."""
     import multiprocessing
 
-    if all(kernel_cached(kernel) for kernel, _ in _aside_signatures(resplits)):
-        return None
+    if all(kernel_cached(kernel) for kernel, _ in _first_run_signatures(resplits)):
+        return False
     methods = multiprocessing.get_all_start_methods()
     context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    if context.get_start_method() == "fork":
+        _start_compiler()  # once, for both processes
+    taken = context.Value("i", 0)
+    helper = None
     try:
-        helper = context.Process(target=compile_distributions, args=(resplits,), daemon=True)
+        helper = context.Process(target=_compile_in_turn, args=(resplits, taken), daemon=True)
         helper.start()
     except OSError:
-        return None
-    return helper
+        helper = None
+    _compile_in_turn(resplits, taken)
+    if helper is not None:
+        helper.join()
+    return True
 
 
 def kernel_cached(kernel: Any) -> bool:
@@ -155,8 +212,8 @@ def compile_pending(
     command: str = "analysis", resplits: bool = True, extra: Sequence[Any] = ()
 ) -> bool:
     """True when some kernel ``command`` uses (``"analysis"``: ``edge``, ``advise``, ``eor``,
-    ``par``; ``"simulate"``) has no cache file (``resplits``: for rules that let a round reach
-    three hands)."""
+    ``par``; ``"simulate"``; ``"simulator"``: ``extra`` alone) has no cache file
+    (``resplits``: for rules that let a round reach three hands)."""
     return not all(kernel_cached(k) for k in _kernels(command, resplits, extra))
 
 
@@ -223,6 +280,6 @@ def notice(
     about to compile; returns whether it did."""
     if not compile_pending(command, resplits=resplits, extra=extra):
         return False
-    text = NOTICE_SIMULATE if command == "simulate" else NOTICE
+    text = NOTICE_SIMULATE if command in ("simulate", "simulator") else NOTICE
     print(text, file=out if out is not None else sys.stderr, flush=True)
     return True

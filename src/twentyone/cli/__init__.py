@@ -219,12 +219,18 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from twentyone.engine.rulesets import load_rules
     from twentyone.sim.command import run
     from twentyone.sim.runner import compile_notice
+    from twentyone.sim.textbook import shipped_chart
 
     check_count_options(args)
     rules = load_rules(args.rules)  # (a bad rule set is told before the notice)
-    compile_notice(exact=args.exact)
     if args.boxes is None:  # a switch table's boxes come in pairs
         args.boxes = 2 if rules.switch else 1
+    # the chart's analysis compiles only where no chart is shipped or given (a face-up hole
+    # card's chart by dealer total is always derived: sim.textbook.chart_for)
+    derived = args.count is not None or (
+        args.strategy is None and (rules.hole_card_up or shipped_chart(rules, args.boxes) is None)
+    )
+    compile_notice(exact=args.exact, chart=derived)
     if args.count is not None:
         setup = setup_from_options(
             rules=rules,

@@ -104,7 +104,7 @@ def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
     from twentyone.analysis import analyze
     from twentyone.analysis.context import Context
     from twentyone.analysis.forked import analyze_forked
-    from twentyone.analysis.warmup import compile_aside
+    from twentyone.analysis.warmup import compile_first_run
     from twentyone.engine.rules import Rules
 
     assert isinstance(rules, Rules)
@@ -114,12 +114,8 @@ def _edge_report(rules: object, args: argparse.Namespace) -> EdgeReport:
     ctx = Context.of(rules, args.boxes, shoe)
     if ctx.push22 or ctx.has_free or ctx.has_ties or ctx.has_spanish:  # the returns alone
         return analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)  # (no distribution)
-    helper = None
-    if _compile_notice(rules, args.boxes, shoe):
-        helper = compile_aside(Context.of(rules, args.boxes, shoe).max_hands > 2)
-    if helper is not None:  # the returns here while the distribution compiles there
-        analyze(rules, boxes=args.boxes, shoe=shoe, outcomes=False)
-        helper.join()
+    if _compile_notice(rules, args.boxes, shoe):  # a first run: compiled on two cores first
+        compile_first_run(ctx.max_hands > 2)
     # half of it on a second core; this one, when done first, imports the table's printing
     return analyze_forked(rules, args.boxes, shoe, meanwhile=None if args.json else _table_imports)
 

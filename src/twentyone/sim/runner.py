@@ -169,17 +169,18 @@ def warm_up() -> None:
     run_task(tasks[0])
 
 
-def compile_notice(out: TextIO | None = None, exact: bool = False) -> bool:
+def compile_notice(out: TextIO | None = None, exact: bool = False, chart: bool = True) -> bool:
     """Tell the user (on standard error) when ``simulate``'s kernels, this one and the
     chart's analysis's (with ``exact``: the exact return's too), are about to compile; returns
-    whether it did."""
+    whether it did. ``chart``: whether the chart is derived by the analysis (not for a
+    shipped chart or a chart file: without ``exact``, only this kernel is waited for then)."""
     from twentyone.analysis import variance
     from twentyone.analysis.warmup import notice
     from twentyone.sim.kernel import flat_kernel
 
-    return notice(
-        out, "simulate", extra=(flat_kernel, variance.moments) if exact else (flat_kernel,)
-    )
+    if exact:
+        return notice(out, "simulate", extra=(flat_kernel, variance.moments))
+    return notice(out, "simulate" if chart else "simulator", extra=(flat_kernel,))
 
 
 def compile_aside() -> Any | None:
