@@ -3,10 +3,11 @@
 down, settles exactly once when it is back (or, past the patience, is voided and refunded),
 play goes on, and the books balance.
 
-Runs when ``TWENTYONE_TEST_POSTGRES_URL`` is set (CI sets it) and the server of that URL is a
-local Debian cluster this process may stop and start with ``pg_ctlcluster`` (root or the
-``postgres`` user); otherwise it is skipped, saying which of these is missing. The cluster is
-always left running.
+Runs when ``TWENTYONE_TEST_POSTGRES_URL`` is set (CI sets it) and the
+machine has Debian's postgresql-common tools and may run them (root or the ``postgres`` user):
+the module makes its own cluster on a free port (``pg_createcluster``), stops and starts that
+one, and drops it at the end; otherwise it is skipped, saying which of these is missing. The
+test server of the URL is never stopped, so other tests may use it meanwhile.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 import contextlib
 import getpass
 import os
+import shlex
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
@@ -43,10 +45,12 @@ pytestmark = pytest.mark.skipif(
 
 
 class Cluster:
-    """The Debian PostgreSQL cluster serving a URL, stopped and started with pg_ctlcluster."""
+    """A Debian PostgreSQL cluster of this module's own (``pg_createcluster`` on a free port),
+    stopped and started with pg_ctlcluster: the test server of the URL, which other tests
+    (other pytest workers among them) use meanwhile, is never stopped."""
 
-    def __init__(self, version: str, name: str) -> None:
-        self.version, self.name = version, name
+    def __init__(self, version: str, name: str, port: int) -> None:
+        self.version, self.name, self.port = version, name, port
 
     def ctl(self, *action: str) -> None:
         subprocess.run(
@@ -82,41 +86,69 @@ class Cluster:
         finally:
             self.start()
 
+    def url(self) -> str:
+        """The URL of the database ``twentyone`` of the role ``twentyone`` on this cluster."""
+        return f"postgresql://twentyone:twentyone@127.0.0.1:{self.port}/twentyone"
 
-def _find_cluster() -> Cluster | str:
-    """The cluster of the test URL's port, or why it cannot be restarted from here."""
-    for tool in ("pg_ctlcluster", "pg_lsclusters"):
+
+def _as_postgres(*command: str) -> None:
+    """Run ``command`` as the postgres user (root switches to it with ``su``)."""
+    if os.geteuid() == 0:
+        command = ("su", "postgres", "-c", " ".join(shlex.quote(c) for c in command))
+    subprocess.run(command, check=True, capture_output=True, timeout=120)
+
+
+def _missing() -> str | None:
+    """Why this module's own cluster cannot be made here, or None."""
+    for tool in ("pg_createcluster", "pg_ctlcluster", "pg_dropcluster"):
         if shutil.which(tool) is None:
             return f"{tool} is not available (Debian's postgresql-common)"
     if os.geteuid() != 0 and getpass.getuser() != "postgres":
-        return "pg_ctlcluster needs root or the postgres user to stop and start the server"
-    url = urlsplit(os.environ[POSTGRES_ENV])
-    if url.hostname not in ("127.0.0.1", "localhost", "::1"):
-        return f"the test server {url.hostname!r} is not local"
-    port = str(url.port or 5432)
-    listing = subprocess.run(
-        ["pg_lsclusters", "-h"], capture_output=True, text=True, timeout=60
-    ).stdout
-    for line in listing.splitlines():
-        fields = line.split()
-        if len(fields) >= 4 and fields[2] == port and fields[3] == "online":
-            return Cluster(fields[0], fields[1])
-    return f"no running cluster on port {port} in pg_lsclusters"
+        return "pg_createcluster needs root or the postgres user"
+    return None
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Cluster]:
+    """A PostgreSQL cluster made for this module (dropped afterwards)."""
+    missing = _missing()
+    if missing:
+        pytest.skip(missing)
+    version = sorted(os.listdir("/usr/lib/postgresql"), key=float)[-1]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    found = Cluster(version, f"restart{port}", port)
+    subprocess.run(
+        ["pg_createcluster", version, found.name, "-p", str(port)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    try:
+        found.start()
+        _as_postgres(
+            "psql", "-p", str(port), "-q", "-v", "ON_ERROR_STOP=1", "-c",
+            "CREATE ROLE twentyone LOGIN CREATEDB PASSWORD 'twentyone'",
+        )  # fmt: skip
+        _as_postgres("createdb", "-p", str(port), "-O", "twentyone", "twentyone")
+        yield found
+    finally:
+        subprocess.run(
+            ["pg_dropcluster", version, found.name, "--stop"], capture_output=True, timeout=120
+        )
 
 
 @pytest.fixture
-def cluster() -> Iterator[Cluster]:
-    found = _find_cluster()
-    if isinstance(found, str):
-        pytest.skip(found)
-    yield found
-    if not found.running():
-        found.start()
+def cluster(server: Cluster) -> Iterator[Cluster]:
+    yield server
+    if not server.running():
+        server.start()
 
 
 @pytest.fixture
 def url(cluster: Cluster, tmp_path: Any) -> Iterator[str]:
-    yield from database_url("postgresql", tmp_path)
+    yield from database_url("postgresql", tmp_path, cluster.url())
 
 
 def _wait_until(predicate: Any, seconds: float = 30.0) -> None:
@@ -266,7 +298,7 @@ def test_issue_27_10_a_database_stop_pauses_the_cluster_and_voids_no_round(
     from cluster_support import Cluster as Nodes
     from cluster_support import Player, fresh_database
 
-    with fresh_database(os.environ[POSTGRES_ENV]) as db:
+    with fresh_database(cluster.url()) as db:
         nodes = Nodes(db, ["p1", "p2"], [f"q{i}=pl-online" for i in range(1, 5)],
                       lease_seconds=5.0)  # fmt: skip
         try:

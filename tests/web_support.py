@@ -46,14 +46,15 @@ class FakeClock:
         self.now += seconds
 
 
-def database_url(backend: str, tmp_path: Any) -> Iterator[str]:
-    """A fresh, empty database of the backend; PostgreSQL ones are dropped afterwards."""
+def database_url(backend: str, tmp_path: Any, base: str | None = None) -> Iterator[str]:
+    """A fresh, empty database of the backend; PostgreSQL ones (on the server of ``base``,
+    by default the test server's URL) are dropped afterwards."""
     if backend == "sqlite":
         yield f"sqlite:///{tmp_path}/web.db"
         return
     import psycopg
 
-    base = os.environ[POSTGRES_ENV]
+    base = base or os.environ[POSTGRES_ENV]
     name = "t_" + uuid.uuid4().hex[:16]
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
