@@ -244,22 +244,26 @@ def render() -> str:
         "| variant | plays (terminal, web, replay) | rule card | edge, strategy | simulate, gym "
         "| par, sd |",
         "|---|---|---|---|---|---|",
-        "| `free-bet` | yes | six languages | exact | yes (vector kernel too) | not yet: "
-        "the round's distribution refuses free stakes and a dealer's 22 |",
+        "| `free-bet` | yes | six languages | exact | yes (vector kernel too) | `par`: the "
+        "return exact, the distribution and sd simulated (the exact distribution refuses free "
+        "stakes and a dealer's 22) |",
         "| `switch` | yes | six languages | `edge` per hand of the pair (each hand's return "
         "with its own cards out of the shoe); `strategy` the play after the switch | `simulate` "
-        "(boxes in pairs, switched by the basic chart's returns); the gym's environments and "
-        "`simulate --count`: refused by name | not yet: refused by name (`switch`) |",
+        "(boxes in pairs, switched by the basic chart's returns); the gym's single and table "
+        "environments (a switch and a keep action); its vectorized environment and "
+        "`simulate --count`: refused by name | `par`: the return per hand, the distribution "
+        "and sd simulated |",
         "| `spanish-21` | yes | six languages | exact (`analysis/spanish.py`: the 21 rules, "
         "doubles on any number of cards, redoubles, the rescue) | `simulate` (against its exact "
         "return); the gym's vectorized environment and `simulate --count`: refused by name "
-        "(`double_after_hit`, `redoubles`, `rescue`) | not yet: refused by name |",
+        "(`double_after_hit`, `redoubles`, `rescue`); the single and table environments play "
+        "them (a rescue action) | `par`: the return exact, the distribution and sd simulated |",
         "| `double-exposure` | yes | six languages | `edge` exact (by the dealer's two cards); "
         "`strategy` a chart by the dealer's two-card total (text, JSON), its exact return "
         "| `simulate` with the chart by the dealer's two-card total, against its exact return "
         "(a chart by up card with `--strategy`); "
-        "the gym's environments (a chart or an agent by up card) | not yet: refused by name "
-        "(`hole_card_up`) |",
+        "the gym's environments (a chart or an agent by up card) | `par`: the chart's return "
+        "exact, the distribution and sd simulated |",
         "",
         "## Free Bet",
         "",
@@ -337,8 +341,8 @@ def render() -> str:
         "against 10 million simulated rounds; its sum over the starts gives the hidden-hole "
         "return of the same chart to 1e-12; and the optimum's return against four dealer "
         "starts against engine rounds played by its decisions. The round's distribution, the "
-        "standard deviation, "
-        "the PAR sheet, `strategy` as HTML or PNG and `advise` refuse `hole_card_up` by name; "
+        "standard deviation, `strategy` as HTML or PNG and `advise` refuse `hole_card_up` by "
+        "name (the PAR sheet simulates the distribution, its return exact); "
         "`simulate` plays the chart by the dealer's two-card total (its kernel reads the "
         "column of both face-up dealer cards) and compares it with the chart's exact return "
         "(tests/test_sim_dealer_total.py: 3 million rounds within 4 standard errors of it; "
@@ -373,8 +377,8 @@ def render() -> str:
         "out of the shoe. tests/test_analysis_switch.py checks that a pair that always keeps "
         "returns two classic boxes to 1e-12 against every up card (the blackjack chances add "
         "up exactly), and the basic chart's return against 40,000 pairs the engine deals and "
-        "plays by the chart and the analysis's switch choices. The distribution, the standard "
-        "deviation and the PAR sheet refuse `switch` by name.",
+        "plays by the chart and the analysis's switch choices. The exact distribution and "
+        "standard deviation refuse `switch` by name; the PAR sheet simulates them.",
         "",
         "`twentyone simulate switch` plays it (one pair by default; `--boxes` must be even: "
         "boxes 1-2, 3-4... are the pairs): after the peek (a dealer blackjack settles the hands "
@@ -384,7 +388,8 @@ def render() -> str:
         "box's initial bet), beside the exact `ev_basic` (which `edge switch` keeps). "
         "tests/test_sim_switch.py replays the kernel's rounds in the engine, same cards, same "
         "switches and the same money, and checks four million rounds against `ev_basic` to "
-        "within 4 standard errors. The gym's environments and the counting simulator "
+        "within 4 standard errors. The gym's single and table environments ask each pair "
+        "`switch` or `keep`; its vectorized environment and the counting simulator "
         "(`simulate --count`) play each box alone and refuse `switch` by name.",
         "",
         f"The Super Match bet on switch's table (a pair or better among the pair's first four "
@@ -420,7 +425,8 @@ def render() -> str:
         "engine round by round; tests/test_rule_spanish_21.py checks `simulate spanish-21` "
         "against the exact return); the counting simulator refuses a Spanish shoe, its true "
         "count being per 52-card deck, and the gym's vectorized environment refuses the "
-        "doubles after hits, the redoubles and the rescue by name. Without the 21 rules "
+        "doubles after hits, the redoubles and the rescue by name (its single and table "
+        "environments play them, with a rescue action). Without the 21 rules "
         "and those doubles (the Spanish shoe and the table's other rules, a 21 paid as any "
         f"win) the exact analysis gives {_pct(plain_basic)} with basic strategy, "
         f"{_pct(plain_optimal)} with the composition-dependent optimum: what the 21 rules and "
