@@ -363,15 +363,10 @@ def _later_double(
     h: float,
     d: float,
     can_stand: bool,
-    rule: int,
-    t: int,
-    soft: bool,
 ) -> int:  # pragma: no cover - compiled
-    """The action on a hand of three cards or more that may double (``Rules.double_after_hit``)
-    where its total allows: the optimum's best, a chart's code (``BY_TOTAL`` keeps its row's
-    hit or stand; ``FIXED`` its decision ``a``)."""
-    if not total_may_double_jit(t, soft, rule):
-        return a
+    """The action on a hand of three cards or more that may double (``Rules.double_after_hit``;
+    the caller checks that its total may double): the optimum's best, a chart's code
+    (``BY_TOTAL`` keeps its row's hit or stand; ``FIXED`` its decision ``a``)."""
     if mode == OPTIMUM:
         return DOUBLE if d > (h if a == HIT else s) else a
     if mode == CHART:
@@ -522,10 +517,14 @@ def solve(
             code = chart_soft[t] if soft[i] else chart_hard[t]
             if ncards[i] >= 3:
                 a = _later_action(mode, code, dec_in[i], gdec[g], S[i], H[i], can_hit, can_stand)
-                if spanish and rules.dbl_more and dbl_ok and can_hit:
-                    a = _later_double(
-                        mode, a, code, S[i], H[i], D[i], can_stand, double_rule, t, soft[i]
-                    )
+                if (
+                    spanish
+                    and rules.dbl_more
+                    and dbl_ok
+                    and can_hit
+                    and total_may_double_jit(t, soft[i], double_rule)
+                ):
+                    a = _later_double(mode, a, code, S[i], H[i], D[i], can_stand)
                 dec[i] = a
                 B[i] = _value_of(a, S[i], H[i], D[i])
             elif force_stand2:
