@@ -95,9 +95,11 @@ def start_server(
 ) -> subprocess.Popen[bytes]:
     """``twentyone serve`` on loopback, its output into ``workdir/server.log``."""
     cmd = [sys.executable]
-    if profile is not None:
-        cmd += ["-m", "cProfile", "-o", str(profile)]
-    cmd += ["-m", "twentyone.cli", "serve", "--host", HOST, "--port", str(port)]
+    if profile is not None:  # the event loop's CPU in the measured seconds (SIGUSR1 to SIGUSR2)
+        cmd += [str(Path(__file__).resolve().parent / "profile_server.py"), str(profile)]
+    else:
+        cmd += ["-m"]
+    cmd += ["twentyone.cli", "serve", "--host", HOST, "--port", str(port)]
     cmd += ["--database-url", url, "--starting-balance", str(starting_balance)]
     cmd += ["--register-limits", "100000 per hour"]  # every player registers from loopback
     cmd += ["--messages-per-second", "1000", "--message-burst", "1000"]  # as fast as they can
@@ -213,8 +215,23 @@ async def register_all(base: str, names: list[str], concurrency: int) -> tuple[l
 
 def _proc_cpu(pid: int) -> float:
     """CPU seconds (user + system) a process has used (Linux /proc), 0 elsewhere."""
+    return _proc_cpu_of(Path(f"/proc/{pid}/stat"))
+
+
+def _threads_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds of each of a process's threads by thread id (Linux /proc), {} elsewhere:
+    the server's event loop is the thread whose id is the process's."""
+    out: dict[int, float] = {}
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            out[int(task.name)] = _proc_cpu_of(task / "stat")
+    return out
+
+
+def _proc_cpu_of(stat: Path) -> float:
+    """CPU seconds (user + system) of a /proc stat file's process or thread, 0 if gone."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat.read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -341,21 +358,32 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 stderr=subprocess.DEVNULL,
             )
         pids = [p.pid for p in cluster.procs.values()] if cluster is not None else [proc.pid]
+        if profile is not None and cluster is None:
+            proc.send_signal(signal.SIGUSR1)  # profile_server.py: the profiler on
         cpu0 = (sum(map(_proc_cpu, pids)), time.process_time())
+        threads0 = _threads_cpu(proc.pid)
         machine0 = _machine_cpu()
         db0 = db_counters(url)
         await asyncio.sleep(args.seconds)
         db1 = db_counters(url)
         cpu1 = (sum(map(_proc_cpu, pids)), time.process_time())
+        threads1 = _threads_cpu(proc.pid)
+        if profile is not None and cluster is None:
+            proc.send_signal(signal.SIGUSR2)  # and off
         machine1 = _machine_cpu()
         ticks = machine1[0] - machine0[0]
         report["steal_pct_during_play"] = (
             round(100 * (machine1[1] - machine0[1]) / ticks, 1) if ticks > 0 else None
         )
         report["cpu_s_during_play"] = {
-            "server": round(cpu1[0] - cpu0[0], 1),
+            "server": round(cpu1[0] - cpu0[0], 2),
             "clients": round(cpu1[1] - cpu0[1], 1),
         }
+        if threads1:  # the event loop apart from the other threads (WAL checkpoints, hints)
+            loop_s = threads1.get(proc.pid, 0.0) - threads0.get(proc.pid, 0.0)
+            others = sum(v - threads0.get(t, 0.0) for t, v in threads1.items() if t != proc.pid)
+            report["cpu_s_during_play"]["server_loop"] = round(loop_s, 2)
+            report["cpu_s_during_play"]["server_other_threads"] = round(others, 2)
         if spy is not None:
             try:
                 spy.wait(timeout=30)
@@ -404,6 +432,12 @@ async def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
             "rounds_per_s": round(len(in_window) / seconds, 1),
             "actions": stats.actions,
             "actions_per_s": round(stats.actions / seconds, 1),
+            # robust to a busy machine, unlike actions/s: what the server spends on an action
+            "server_cpu_ms_per_action": (
+                round(1000 * report["cpu_s_during_play"]["server"] / stats.actions, 4)
+                if stats.actions and "cpu_s_during_play" in report
+                else None
+            ),
             "latency_ms": {
                 "p50": round(percentile(all_lat, 0.5) * 1000, 1),
                 "p99": round(percentile(all_lat, 0.99) * 1000, 1),
@@ -453,7 +487,8 @@ def print_report(r: dict[str, Any]) -> None:
         print(f"  paced: about {r['think_ms']} ms between an update and the next action")
     cpu = r.get("cpu_s_during_play", {})
     print(
-        f"  CPU during play: server {cpu.get('server')} s, clients {cpu.get('clients')} s; "
+        f"  CPU during play: server {cpu.get('server')} s (event loop {cpu.get('server_loop')} "
+        f"s, other threads {cpu.get('server_other_threads')} s), clients {cpu.get('clients')} s; "
         f"taken by the hypervisor (steal): {r.get('steal_pct_during_play')}%"
     )
     print(
@@ -461,7 +496,10 @@ def print_report(r: dict[str, Any]) -> None:
         f"connect {r.get('connect_s')} s; drain {r.get('drain_s')} s"
     )
     print(f"  rounds: {r['rounds']} ({r['rounds_per_s']}/s)")
-    print(f"  actions: {r['actions']} ({r['actions_per_s']}/s)")
+    print(
+        f"  actions: {r['actions']} ({r['actions_per_s']}/s), server CPU per action "
+        f"{r.get('server_cpu_ms_per_action')} ms"
+    )
     print(
         f"  action-to-update latency: p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
         f"max {lat['max']} ms, mean {lat['mean']} ms"
@@ -526,7 +564,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=60.0,
         help="seconds to wait for the server's background analysis before playing",
     )
-    p.add_argument("--profile", help="run the server under cProfile, stats to this file")
+    p.add_argument(
+        "--profile",
+        help="profile the server's event loop during the measured seconds (cProfile timing "
+        "its CPU: benchmarks/profile_server.py), stats to this file",
+    )
     p.add_argument(
         "--py-spy", help="sample the server with py-spy during the play (raw stacks to this file)"
     )

@@ -69,7 +69,8 @@ class Stats:
     errors: Counter[str] = field(default_factory=Counter)
     error_samples: list[str] = field(default_factory=list)
     notices: Counter[str] = field(default_factory=Counter)
-    rounds_ended: dict[int, float] = field(default_factory=dict)
+    # (table, round number) -> when first seen ending: round numbers count per table
+    rounds_ended: dict[tuple[str, int], float] = field(default_factory=dict)
     window: tuple[float, float] = (0.0, 0.0)
 
     def error(self, kind: str, text: str) -> None:
@@ -206,7 +207,7 @@ class Client:
         stats = self.stats
         stats.notices[msg["kind"]] += 1
         if msg["kind"] == "round-end":
-            stats.rounds_ended.setdefault(msg["round"], now)
+            stats.rounds_ended.setdefault((self.table, msg["round"]), now)
         elif msg["kind"] in ("bets-dropped", "table-error"):
             stats.error(f"notice {msg['kind']}", msg["text"])
 

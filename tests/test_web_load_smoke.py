@@ -4,6 +4,7 @@ the test proves the benchmark runs end to end and that the books balance after r
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -42,3 +43,23 @@ def test_smoke_run_plays_rounds_and_loses_no_chip(tmp_path: Path) -> None:
     assert money["round_status"] == {"settled": money["rounds_in_database"]}
     assert money["lowest_player_balance"] >= 0
     assert report["server_exit"] == 0
+    # the server's CPU in the measured seconds, and per action (no figure asserted)
+    cpu = report["cpu_s_during_play"]
+    assert cpu["server"] > 0 and report["server_cpu_ms_per_action"] > 0
+    assert cpu["server_loop"] + cpu["server_other_threads"] >= 0.9 * cpu["server"] - 0.02
+
+
+def test_rounds_are_counted_per_table() -> None:
+    # round numbers count per table (rounds.number): round 1 ending at two tables is two
+    # rounds, and the same table's round 1 seen by two of its players is one
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    players = importlib.import_module("web_load_players")  # a benchmark's, not a package's
+
+    stats = players.Stats()
+    ann, bob, cat = (
+        players.Client(name, "token", table, 0, stats, seed=1)
+        for name, table in (("ann", "t000"), ("bob", "t000"), ("cat", "t001"))
+    )
+    for client, at in ((ann, 1.0), (bob, 1.5), (cat, 2.0)):
+        client.notice({"kind": "round-end", "round": 1}, at)
+    assert stats.rounds_ended == {("t000", 1): 1.0, ("t001", 1): 2.0}

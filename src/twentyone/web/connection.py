@@ -19,6 +19,7 @@ from twentyone.web.views import dumps
 from twentyone.web.ws_limits import TokenBucket
 
 if TYPE_CHECKING:
+    import orjson
     from fastapi import WebSocket
 
     from twentyone.web.storage.accounts import Player
@@ -130,9 +131,11 @@ class Connection:
         self.waiting = True
         self.queue.put_nowait(_Unfinished(coro, blocker))
 
-    def send_view(self, view: dict[str, Any], notices: list[dict[str, Any]] | None = None) -> None:
+    def send_view(
+        self, view: dict[str, Any], notices: list[dict[str, Any]] | orjson.Fragment | None = None
+    ) -> None:
         """Send a ``view`` message with, in front, the ids it acknowledges and the change's
-        ``notices``."""
+        ``notices`` (a list, or its JSON as a fragment: a broadcast encodes them once)."""
         head: dict[str, Any] = {}
         if self.acks:
             head["acks"] = self.acks

@@ -175,8 +175,9 @@ class Hub:
             return
         balances = self._balances({c.player.id for c in conns})
         views = table_views(table, {c.player.username: balances.get(c.player.id, 0) for c in conns})
+        carried = orjson.Fragment(orjson.dumps(notices)) if notices else None  # encoded once
         for conn in conns:
-            conn.send_view(views[conn.player.username], notices)
+            conn.send_view(views[conn.player.username], carried)
 
     # ----------------------------------------------------------------- intentions
     def _open(self, conn: Connection) -> bool:
