@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from twentyone.web.table_parts import TableConfig
 from twentyone.web.table_workers import TableWorkers
-from web_support import make_app, players_at, register
+from web_support import BACKENDS, database_url, make_app, players_at, register
 
 SLOW = 1.0  # seconds the round start's commit takes at table "a"
 
@@ -105,3 +105,20 @@ def test_a_table_s_work_runs_in_order_and_its_messages_go_out_on_the_loop() -> N
     assert {t for t, _ in sent} == {threading.main_thread().name}  # written on the loop
     with pytest.raises(ValueError, match="table worker threads 0"):
         TableWorkers(0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_default_threads_are_the_postgresql_connections_and_none_on_sqlite(
+    tmp_path: Any, backend: str
+) -> None:
+    # PostgreSQL: one thread per connection the node may hold (pool + overflow), so tables
+    # whose threads wait for the round connection leave threads to the others; SQLite: none
+    for url in database_url(backend, tmp_path):
+        app = make_app(url, {}, db_pool_size=3, db_max_overflow=4)
+        workers = app.state.hub.workers
+        if backend == "sqlite":
+            assert workers is None
+        else:
+            assert workers is not None and workers.threads == 3 + 4
+            workers.close()
+        app.state.engine.dispose()

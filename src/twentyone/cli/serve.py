@@ -313,7 +313,7 @@ def _add_guard_options(w: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         help="worker threads the tables' work and commits run in, off the event loop (0: on "
-        "the loop; default: --db-pool-size on PostgreSQL, 0 on SQLite)",
+        "the loop; default: --db-pool-size plus --db-max-overflow on PostgreSQL, 0 on SQLite)",
     )
     w.add_argument(
         "--drain-seconds",

@@ -139,8 +139,8 @@ def create_app(
     ``table_threads``: the worker threads the tables' work (the engine and the ledger's
     commits) runs in, one piece at a time per table, so no commit blocks the event loop
     (:mod:`twentyone.web.table_workers`); 0 runs it on the event loop; None (the default)
-    chooses: ``db_pool_size`` threads on PostgreSQL (its commits wait on the network and a
-    flush to disk), 0 on SQLite (its commits take less than the hop to a thread).
+    chooses: ``db_pool_size + db_max_overflow`` threads on PostgreSQL (its commits wait on the
+    network and a flush to disk), 0 on SQLite (its commits take less than the hop to a thread).
     """
     if table_threads is not None and table_threads < 0:
         raise ValueError(f"table_threads {table_threads!r}: expected 0 or more")
@@ -212,7 +212,11 @@ def create_app(
 
     live = {} if leases is not None else {t: make_live(c) for t, c in configs.items()}
     if table_threads is None:
-        table_threads = db_pool_size if engine.dialect.name != "sqlite" else 0
+        # as many as the node's connections (no thread waits for one beyond the pool's
+        # bound), not only the pool's kept ones: most of a table's work needs none, and a
+        # thread waiting for the round connection must not hold up the other tables' work
+        sqlite = engine.dialect.name == "sqlite"
+        table_threads = 0 if sqlite else db_pool_size + db_max_overflow
     workers = TableWorkers(table_threads) if table_threads else None
     hub = Hub(live, ledger, clock, tick_interval, socket_limits, workers=workers)
     meters = Metrics() if metrics else None

@@ -67,12 +67,23 @@ class Ledger(RoundMoney, Refunds):
 
     # ----------------------------------------------------------------- round connection
     @contextlib.contextmanager
-    def _round_transaction(self) -> Iterator[Connection]:
+    def _round_transaction(
+        self, table_id: str | None = None, round_id: int | None = None
+    ) -> Iterator[Connection]:
         """A transaction on the connection the round methods keep (taking one from the pool
-        for each round's every step cost more than the statements): committed when the block
-        ends, rolled back when it raises. A connection the driver lost is replaced, and one
-        idle for :data:`PING_AFTER_IDLE` seconds is pinged first (as the pool's pre-ping does
-        for the connections it hands out), so that a database restarted since costs nothing."""
+        for each round's every step cost more than the statements), beginning with the
+        :attr:`fence` (a cluster node's lease check) of ``table_id`` or ``round_id``'s
+        table: committed when the block ends, rolled back when it raises. A connection the
+        driver lost is replaced, and one idle for :data:`PING_AFTER_IDLE` seconds is pinged
+        first (as the pool's pre-ping does for the connections it hands out), so that a
+        database restarted since costs nothing. On PostgreSQL the transaction runs in a
+        pipeline (:meth:`~twentyone.web.ledger_sql.StatementRunner.transaction`)."""
+        sql = self._sql
+        errors: tuple[type[Exception], ...] = (
+            DBAPIError,
+            sqlite3.DatabaseError,
+            *sql.driver_errors,
+        )
         with self._round_lock:
             try:
                 conn = self._round_conn
@@ -83,16 +94,23 @@ class Ledger(RoundMoney, Refunds):
                     if conn is not None:
                         conn.close()
                     conn = self._round_conn = self.engine.connect()
+                    if sql.pipelined:  # BEGIN and COMMIT are the pipeline's own statements
+                        conn.execution_options(isolation_level="AUTOCOMMIT")
                 self._round_used = now
-                with conn.begin():
+                fence = self.fence
+                first = None if fence is None else lambda: fence(conn, table_id, round_id)
+                with conn.begin(), sql.transaction(conn, first):
                     yield conn
                 if self.metrics is not None:  # the statements and the commit
                     self.metrics.commit_seconds.observe(time.monotonic() - now)
-            except (DBAPIError, sqlite3.DatabaseError) as exc:
+            except errors as exc:
                 # down, restarted, read-only, locked: nothing was posted (the SQLite fast
-                # path raises the driver's own errors)
-                if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+                # path and the PostgreSQL pipeline raise the driver's own errors)
+                lost = isinstance(exc, DBAPIError) and exc.connection_invalidated
+                if lost or isinstance(exc, sql.driver_errors):
                     if self._round_conn is not None:
+                        with contextlib.suppress(Exception):
+                            self._round_conn.invalidate()
                         self._round_conn.close()
                     self._round_conn = None
                 raise LedgerUnavailableError(f"the ledger cannot write: {exc}") from exc

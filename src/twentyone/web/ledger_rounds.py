@@ -14,15 +14,17 @@ from sqlalchemy import Connection, Engine, select
 
 from twentyone.engine.ledger import InsufficientFundsError, RoundMove
 from twentyone.web.ledger_books import Books
-from twentyone.web.ledger_sql import StatementRunner
+from twentyone.web.ledger_sql import Outcome, StatementRunner
 from twentyone.web.ledger_statements import (
     ACCOUNTS,
+    BALANCE_OF,
     CREDIT,
     DEBIT_PLAYER,
     ENTRIES,
     INSERT_ENTRY,
     INSERT_ROUND,
     INSERT_ROUND_PLAYER,
+    NAMES_OF,
     POSTED_KEYS,
     ROUND_PLAYER_RESULT,
     ROUND_PROGRESS,
@@ -32,7 +34,7 @@ from twentyone.web.ledger_statements import (
     stats_row,
 )
 from twentyone.web.stats import COUNTERS, round_stats
-from twentyone.web.storage.models import Account, utcnow
+from twentyone.web.storage.models import utcnow
 
 
 class RoundMoney(Books, ABC):
@@ -43,38 +45,49 @@ class RoundMoney(Books, ABC):
         # a cluster node's lease check, run first in every round transaction
         self.fence: Callable[[Connection, str | None, int | None], None] | None = None
         self._sql = StatementRunner(engine.dialect)
+        self._stats_row = stats_row(engine.dialect.name)
         self._numbers: dict[int, int] = {}  # a started round's number, until asked for
-        self._usernames: dict[int, str] = {}  # account id -> username (never renamed)
         super().__init__(engine, shared=shared)
 
     @abstractmethod
-    def _round_transaction(self) -> AbstractContextManager[Connection]:
+    def _round_transaction(
+        self, table_id: str | None = None, round_id: int | None = None
+    ) -> AbstractContextManager[Connection]:
         """A transaction for a round's step (:class:`~twentyone.web.ledger.Ledger` keeps its
-        connection)."""
+        connection), beginning with the :attr:`fence` of the table or the round's table."""
+
+    @staticmethod
+    def _keyed(round_id: int, moves: Iterable[RoundMove]) -> dict[str, RoundMove]:
+        """A round's moves that move money, by their entries' keys."""
+        return {f"round:{round_id}:{m.index}": m for m in moves if m.amount}
+
+    def _posted(self, conn: Connection, keyed: Mapping[str, RoundMove]) -> Outcome | None:
+        """The look-up of the keys already posted (read later: in a pipeline it is answered
+        with the statements sent after it)."""
+        if not keyed:
+            return None
+        return self._sql.values_in(conn, POSTED_KEYS, ENTRIES.c.key, list(keyed))
 
     def _post_moves(
         self,
         conn: Connection,
         moved: dict[int, int],
         round_id: int,
-        moves: Iterable[RoundMove],
+        keyed: Mapping[str, RoundMove],
+        posted: Outcome | None,
         *,
-        new_round: bool = False,
+        stakes_taken: bool = False,
     ) -> None:
-        """Post a round's moves against the house, as :meth:`post` would one by one, in a
-        few Core statements: one look-up of the keys already posted (none for a round this
-        transaction created), the guarded updates of the stakes (one statement for them all
-        where the driver counts the rows an executemany changed), one update for the payments,
-        one of the house, one insert of the entries. What moved on each account is added to
+        """Post a round's moves (``keyed``: :meth:`_keyed`) against the house, as :meth:`post`
+        would one by one, in a few Core statements: the guarded updates of the stakes (one
+        statement for them all where the driver counts the rows an executemany changed;
+        none when ``stakes_taken``: :meth:`start_round` took them already), one update for
+        the payments, one of the house, one insert of the entries; those of the keys in
+        ``posted`` (:meth:`_posted`) are left out. What moved on each account is added to
         ``moved`` (for the balance cache, once the transaction commits)."""
-        keyed = {f"round:{round_id}:{m.index}": m for m in moves if m.amount}
         if not keyed:
             return
-        done: set[str] = (
-            set()
-            if new_round
-            else self._sql.values_in(conn, POSTED_KEYS, ENTRIES.c.key, list(keyed))
-        )
+        done = set(posted.scalars()) if posted is not None else set()
         rows: list[dict[str, Any]] = []
         debits: list[dict[str, int]] = []
         credits: list[dict[str, int]] = []
@@ -105,7 +118,8 @@ class RoundMoney(Books, ABC):
                     "created_at": now,
                 }
             )
-        self._take_stakes(conn, debits)
+        if not stakes_taken:
+            self._check_stakes(conn, debits, self._take_stakes(conn, debits))
         if credits:
             self._sql.run(conn, CREDIT, credits)
         if house_delta:
@@ -114,22 +128,34 @@ class RoundMoney(Books, ABC):
         if rows:
             self._sql.run(conn, INSERT_ENTRY, rows)
 
-    def _take_stakes(self, conn: Connection, debits: list[dict[str, int]]) -> None:
-        """Debit each stake from its player, each update guarded (``balance >= amount``);
-        raises :class:`InsufficientFundsError` (the caller's transaction then rolls back)
-        when any one of them finds too little."""
+    def _take_stakes(self, conn: Connection, debits: list[dict[str, int]]) -> list[Outcome]:
+        """Debit each stake from its player, each update guarded (``balance >= amount``):
+        one executemany where the driver counts its rows, else one update each. What they
+        changed is read by :meth:`_check_stakes`."""
+        if not debits:
+            return []
+        if len(debits) > 1 and conn.dialect.supports_sane_multi_rowcount:
+            return [self._sql.run(conn, DEBIT_PLAYER, debits)]
+        return [self._sql.run(conn, DEBIT_PLAYER, d) for d in debits]
+
+    def _check_stakes(
+        self, conn: Connection, debits: list[dict[str, int]], taken: list[Outcome]
+    ) -> None:
+        """Raise :class:`InsufficientFundsError` (the caller's transaction then rolls back)
+        when any stake of :meth:`_take_stakes` found too little."""
         if not debits:
             return
-        if len(debits) > 1 and conn.dialect.supports_sane_multi_rowcount:
-            if self._sql.run(conn, DEBIT_PLAYER, debits).rowcount == len(debits):
+        if len(taken) == 1 and len(debits) > 1:
+            if taken[0].rowcount == len(debits):
                 return
             raise InsufficientFundsError(
                 "stakes-cannot-pay",
                 stakes=", ".join(f"{d['amount']} from account {d['acct']}" for d in debits),
             )
-        for d in debits:
-            if self._sql.run(conn, DEBIT_PLAYER, d).rowcount != 1:
-                have = conn.scalar(select(Account.balance).where(Account.id == d["acct"]))
+        for d, outcome in zip(debits, taken, strict=True):
+            if outcome.rowcount != 1:
+                found = self._sql.run(conn, BALANCE_OF, {"acct": d["acct"]}, fetch=True)
+                have = next(found.scalars(), None)
                 raise InsufficientFundsError(
                     "account-cannot-pay", account=d["acct"], balance=have, amount=d["amount"]
                 )
@@ -147,9 +173,13 @@ class RoundMoney(Books, ABC):
         Raises :class:`InsufficientFundsError` (and records nothing) when a player cannot pay.
         """
         moved: dict[int, int] = {}
-        with self._round_transaction() as conn:
-            if self.fence is not None:
-                self.fence(conn, table_id, None)
+        by_index = {m.index: m for m in moves if m.amount}
+        debits = [
+            {"acct": m.account_id, "amount": -m.amount} for m in by_index.values() if m.amount < 0
+        ]
+        with self._round_transaction(table_id=table_id) as conn:
+            # the stakes first: they are answered with the round's id (one round trip)
+            taken = self._take_stakes(conn, debits)
             (row,) = self._sql.run(
                 conn,
                 INSERT_ROUND,
@@ -164,6 +194,7 @@ class RoundMoney(Books, ABC):
                 },
                 fetch=True,
             ).rows
+            self._check_stakes(conn, debits, taken)
             round_id, number = int(row[0]), int(row[1])
             if players:
                 self._sql.run(
@@ -174,7 +205,8 @@ class RoundMoney(Books, ABC):
                         for a in players
                     ],
                 )
-            self._post_moves(conn, moved, round_id, moves, new_round=True)
+            keyed = {f"round:{round_id}:{i}": m for i, m in by_index.items()}
+            self._post_moves(conn, moved, round_id, keyed, None, stakes_taken=True)
         self._apply_moved(moved)
         self._numbers[round_id] = number
         return round_id
@@ -201,15 +233,15 @@ class RoundMoney(Books, ABC):
         """Post a round's new payments (doubles, splits, insurance, money paid at once) and
         store its replay so far."""
         moved: dict[int, int] = {}
-        with self._round_transaction() as conn:
-            if self.fence is not None:
-                self.fence(conn, None, round_id)
-            self._post_moves(conn, moved, round_id, moves)
+        with self._round_transaction(round_id=round_id) as conn:
+            keyed = self._keyed(round_id, moves)
+            posted = self._posted(conn, keyed)
             self._sql.run(
                 conn,
                 ROUND_PROGRESS,
                 {"rid": round_id, "replay": replay, "clock_decisions": list(clock_decisions)},
             )
+            self._post_moves(conn, moved, round_id, keyed, posted)
         self._apply_moved(moved)
 
     def settle_round(
@@ -225,9 +257,7 @@ class RoundMoney(Books, ABC):
         changes nothing when the round is not open (settled or refunded already).
         ``per_player`` maps an account to (staked, net)."""
         moved: dict[int, int] = {}
-        with self._round_transaction() as conn:
-            if self.fence is not None:
-                self.fence(conn, None, round_id)
+        with self._round_transaction(round_id=round_id) as conn:
             marked = self._sql.run(
                 conn,
                 ROUND_SETTLED,
@@ -239,9 +269,17 @@ class RoundMoney(Books, ABC):
                     "clock_decisions": list(clock_decisions),
                 },
             )
+            # the look-ups go with it (in a pipeline, one round trip for the three)
+            keyed = self._keyed(round_id, moves)
+            posted = self._posted(conn, keyed)
+            names = (
+                self._sql.values_in(conn, NAMES_OF, ACCOUNTS.c.id, list(per_player))
+                if per_player
+                else None
+            )
             if marked.rowcount != 1:
                 return False
-            self._post_moves(conn, moved, round_id, moves)
+            self._post_moves(conn, moved, round_id, keyed, posted)
             if per_player:
                 self._sql.run(
                     conn,
@@ -251,7 +289,8 @@ class RoundMoney(Books, ABC):
                         for a, (staked, net) in per_player.items()
                     ],
                 )
-                self._add_stats(conn, result, per_player)
+                assert names is not None
+                self._add_stats(conn, result, per_player, {n: a for n, a in names.rows})
         self._apply_moved(moved)
         return True
 
@@ -260,28 +299,21 @@ class RoundMoney(Books, ABC):
         conn: Connection,
         result: Mapping[str, Any],
         per_player: Mapping[int, tuple[int, int]],
+        names: Mapping[str, int],
     ) -> None:
-        """Add a settled round to its players' statistics (``twentyone.web.stats``)."""
-        known = self._usernames
-        missing = [a for a in per_player if a not in known]
-        if missing:  # a username never changes: each account's is read once
-            known.update(
-                (acct, name)
-                for name, acct in conn.execute(
-                    select(ACCOUNTS.c.username, ACCOUNTS.c.id).where(ACCOUNTS.c.id.in_(missing))
-                ).all()
-            )
-        names = {known[a]: a for a in per_player if a in known}
+        """Add a settled round to its players' statistics (``twentyone.web.stats``);
+        ``names``: their account ids by name."""
         for name, add in round_stats(dict(result)).items():
             acct = names.get(name)
             if acct is None:
                 continue
             params = {**add, "acct": acct, "staked": per_player[acct][0]}
-            # the round's other statements' way (StatementRunner): 0.66 against 1.18 ms of
-            # CPU for a round's ledger work through conn.execute (ledger_sql.py)
-            if self._sql.run(conn, STATS_ADD, params).rowcount == 0:  # its first round
+            zero = dict.fromkeys(COUNTERS, 0)
+            if self._sql.pipelined:  # no row count to wait for: the row first, if missing
+                self._sql.run(conn, self._stats_row, {**zero, "account_id": acct})
+                self._sql.run(conn, STATS_ADD, params)
+            elif self._sql.run(conn, STATS_ADD, params).rowcount == 0:  # the first round
                 # another node may be settling this player's first round at another table:
                 # the row is made once, and both rounds add to it
-                zero = dict.fromkeys(COUNTERS, 0)
-                conn.execute(stats_row(conn.dialect.name), {**zero, "account_id": acct})
-                conn.execute(STATS_ADD, params)
+                self._sql.run(conn, self._stats_row, {**zero, "account_id": acct})
+                self._sql.run(conn, STATS_ADD, params)

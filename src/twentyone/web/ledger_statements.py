@@ -22,6 +22,12 @@ STATS = cast(Table, PlayerStats.__table__)
 
 # the round-money statements
 POSTED_KEYS = select(ENTRIES.c.key).where(ENTRIES.c.key.in_(bindparam("keys", expanding=True)))
+#: the players' names and ids (``keys``: the ids)
+NAMES_OF = select(ACCOUNTS.c.username, ACCOUNTS.c.id).where(
+    ACCOUNTS.c.id.in_(bindparam("keys", expanding=True))
+)
+#: an account's balance (read when a stake cannot be paid, for the refusal)
+BALANCE_OF = select(ACCOUNTS.c.balance).where(ACCOUNTS.c.id == bindparam("acct"))
 DEBIT_PLAYER = (
     update(ACCOUNTS)
     .where(ACCOUNTS.c.id == bindparam("acct"), ACCOUNTS.c.balance >= bindparam("amount"))
