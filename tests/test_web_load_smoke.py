@@ -46,7 +46,9 @@ def test_smoke_run_plays_rounds_and_loses_no_chip(tmp_path: Path) -> None:
     # the server's CPU in the measured seconds, and per action (no figure asserted)
     cpu = report["cpu_s_during_play"]
     assert cpu["server"] > 0 and report["server_cpu_ms_per_action"] > 0
-    assert cpu["server_loop"] + cpu["server_other_threads"] >= 0.9 * cpu["server"] - 0.02
+    # the event loop's share is part of the process's (threads that ended before the sample
+    # take their CPU with them, so the parts need not add up to the whole)
+    assert cpu["server_loop"] <= cpu["server"] + 0.02
 
 
 def test_rounds_are_counted_per_table() -> None:
