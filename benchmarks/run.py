@@ -461,6 +461,20 @@ def docs(latest: Result | None, compared: Result | None) -> str:
         "and are not on this page; their last figures are in that history too, and in",
         "docs/scaling.md.",
         "",
+        "### The web table's CPU per action",
+        "",
+        "`bench_web_load.py` reports the server's CPU seconds during the measured play (the",
+        "event loop apart from its other threads) and that CPU per action. On a shared",
+        "machine the actions a second follow whatever else runs beside the server; its CPU",
+        "per action much less, so two source trees are compared by it, side by side:",
+        "`benchmarks/web_cpu_ab.py --tree base=OTHER/src --tree mine=src:--metrics --passes 3",
+        "-- --players 100 --tables 20 --seconds 20` runs them alternately and prints each",
+        "one's mean and spread. `--profile FILE` profiles the server's event loop over the",
+        "measured seconds only, timing its CPU rather than the wall clock",
+        "(`benchmarks/profile_server.py`); the profiler's overhead triples the CPU per",
+        "action, so compare profiles with each other (calls per action are exact), not with",
+        "plain runs.",
+        "",
     ]
     return "\n".join(out)
 
