@@ -159,6 +159,32 @@ def bust_kept(comp: IntArray, nn: int, v: int, bj: int, peek: bool) -> float:  #
     return 1.0
 
 
+@njit(cache=True, inline="always")
+def _next_card(
+    comp: IntArray,
+    nn: int,
+    children: IntArray,
+    values: FloatArray,
+    stake: float,
+    bj: int,
+    peek: bool,
+) -> float:  # pragma: no cover - compiled
+    """A doubled hand's value after one more card from ``comp`` (``nn`` cards): a child's
+    value in ``values`` (``children``: the hand's child by card, < 0 a bust), a bust losing
+    ``stake`` where the dealer's blackjack (peeked) has not already taken it."""
+    e = 0.0
+    for v in range(10):
+        if comp[v] == 0:
+            continue
+        p = comp[v] / nn
+        c = children[v]
+        if c < 0:
+            e -= stake * p * bust_kept(comp, nn, v, bj, peek)
+        else:
+            e += p * values[c]
+    return e
+
+
 @njit(cache=True)
 def doubled_values(
     i: int,
@@ -187,27 +213,8 @@ def doubled_values(
         if rescue and choose == 1:
             best = max(best, -(1.0 - pbj[i]) - fk * pbj[i])
         if k < most and may_more and choose != 0:
-            e = 0.0
-            for v in range(10):
-                if comp[v] == 0:
-                    continue
-                p = comp[v] / nn
-                c = child[i, v]
-                if c < 0:
-                    e -= 2.0 * m * p * bust_kept(comp, nn, v, bj, peek)
-                else:
-                    e += p * V[k + 1, c]
+            e = _next_card(comp, nn, child[i], V[k + 1], 2.0 * m, bj, peek)
             if choose == 2 or e > best:
                 best = e
         V[k, i] = best
-    d = 0.0
-    for v in range(10):
-        if comp[v] == 0:
-            continue
-        p = comp[v] / nn
-        c = child[i, v]
-        if c < 0:
-            d -= 2.0 * p * bust_kept(comp, nn, v, bj, peek)
-        else:
-            d += p * V[1, c]
-    return d
+    return _next_card(comp, nn, child[i], V[1], 2.0, bj, peek)
