@@ -47,12 +47,14 @@ def action_evs(
     split_hands: int = 1,
     shoe: Sequence[int] | None = None,
     free: bool = False,
+    context: Context | None = None,
 ) -> dict[str, float]:
     """Exact return (per unit of the hand's bet) of each legal action on ``cards`` against
     ``upcard``; ``split_hands``: how many hands the box has now (more than one: this is a
     split hand); ``shoe``: the counts of A, 2..9, ten-value before the hand and the up card
     were dealt (default the rules' full shoe); ``free``: the hand's stake is the house's (a
-    hand a free split made: it wins its stake and loses nothing).
+    hand a free split made: it wins its stake and loses nothing); ``context``: the context of
+    ``rules``, ``boxes`` and ``shoe`` where the caller has it already.
 
     >>> from twentyone import load_rules, parse_cards
     >>> r = load_rules("6D S17 DAS SPL3 NS")
@@ -60,7 +62,7 @@ def action_evs(
     >>> sorted(evs), evs["hit"] > evs["stand"]
     (['double', 'hit', 'stand'], True)
     """
-    ctx = Context.of(rules, boxes, shoe)
+    ctx = Context.of(rules, boxes, shoe) if context is None else context
     nodes = ctx.nodes
     up = value_index(upcard)
     key = tuple(int(x) for x in hand_counts(list(cards)))

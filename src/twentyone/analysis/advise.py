@@ -126,7 +126,7 @@ def advise(
             returns["even-money"] = 1.0
     else:
         returns = action_evs(
-            rules, cards, upcard, boxes=boxes, split_hands=split_hands, shoe=ctx.shoe
+            rules, cards, upcard, boxes=boxes, split_hands=split_hands, context=ctx
         )
     insurance = None
     key = "A" if u == ACE else "T" if u == TEN else ""
