@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from twentyone.analysis.caches import memo
 from twentyone.analysis.context import UPS, up_key
-from twentyone.analysis.switch import hand_returns, switch_context
+from twentyone.analysis.switch import HandReturns, hand_key, hand_returns, switch_context
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import UPCARDS, Strategy
 from twentyone.i18n import Words
@@ -184,3 +184,30 @@ class SwitchChart:
     def to_json(self, lang: str = "en") -> str:
         """:meth:`to_dict` as JSON."""
         return json.dumps(self.to_dict(lang), indent=1) + "\n"
+
+
+@memo(32)
+def _optimal_returns(rules: Rules, boxes: int, up: int) -> HandReturns:
+    return hand_returns(switch_context(rules, boxes), up, True)
+
+
+def pair_choice(
+    rules: Rules, up: int, first: tuple[int, int], second: tuple[int, int], boxes: int = 2
+) -> tuple[float, float]:
+    """The returns of a switch pair's two answers, ``(keep, switch)``: the sums of its two
+    hands' returns (each per unit of its box's bet), as dealt and as a switch makes them,
+    against the up card of value ``up``; ``first`` and ``second`` are the boxes' card values
+    in the order dealt (ace 1). The returns are the optimum's (CDZ-,
+    :func:`twentyone.analysis.switch.hand_returns` with ``optimal=True``) over the rules' full
+    shoe less the up card and each hand's own cards, given no dealer blackjack where the
+    dealer peeks (the question comes after the peek).
+
+    >>> from twentyone import load_rules
+    >>> keep, switch = pair_choice(load_rules("switch"), 10, (10, 6), (5, 10))
+    >>> keep < 0 < switch  # T-6 and 5-T against a ten: T-T and 5-6 made
+    True
+    """
+    r = _optimal_returns(rules, boxes, up - 1)  # the analysis's value index: ace 0, ten 9
+    (a, b), (c, d) = ((x - 1, y - 1) for x, y in (first, second))
+    keep = r.dealt[hand_key(a, b)] + r.dealt[hand_key(c, d)]
+    return keep, r.switched[hand_key(a, d)] + r.switched[hand_key(c, b)]
