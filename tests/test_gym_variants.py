@@ -215,3 +215,38 @@ def test_each_player_at_a_switch_table_answers_its_own_pair() -> None:
             assert len(obs["observation"]) == 18 + 10  # the partner's cards
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert asked == [("player_0", 0), ("player_1", 2)]
+
+
+class DealtShoe(EnvShoe):
+    """A stacked shoe that tells the cards dealt since the shuffle (none: a switch's returns
+    are over the full shoe)."""
+
+    def dealt(self) -> list[Any]:
+        return []
+
+
+def test_ev_loss_of_a_switch_question_is_the_pairs_return_given_up() -> None:
+    """T-6 and 5-T against a ten: a switch makes T-T and 5-6. The loss is the better answer's
+    return less the chosen one's, each the sum of the pair's two hands' returns
+    (analysis.switch.hand_returns, the optimum, given no dealer blackjack): 0 for the switch,
+    keep's shortfall for keep."""
+    from twentyone.analysis.switch import hand_returns, switch_context
+    from twentyone.engine.rulesets import load_rules
+
+    rules = load_rules("switch")
+    r = hand_returns(switch_context(rules, 2), 9, True)  # value index 9: a ten up
+    ten, five, six = 9, 4, 5
+    keep = r.dealt[(six, ten)] + r.dealt[(five, ten)]  # 16 and 15
+    switch = r.switched[(ten, ten)] + r.switched[(five, six)]  # 20 and 11
+    assert switch > 0 > keep  # clearly right to switch
+    losses = {}
+    for action in (SWITCH, KEEP):
+        env = stacked_env("switch", SWITCH_DEAL + " 9S")
+        env.shoe = DealtShoe(SWITCH_DEAL + " 9S")  # type: ignore[assignment]
+        env.with_ev_loss = True
+        env.reset()
+        _, _, _, _, info = env.step(action)
+        losses[action] = info["ev_loss"]
+    assert losses[SWITCH] == 0.0
+    assert losses[KEEP] == pytest.approx(switch - keep, abs=1e-12)
+    assert losses[KEEP] > 1.0  # two stiffs against a twenty and an eleven: more than a bet

@@ -3,6 +3,7 @@ published figures, each with its source and the rules behind the difference.
 
     .venv/bin/python tools/variants.py            # rewrite docs/variants.md
     .venv/bin/python tools/variants.py --check    # exit 1 when the page differs from a run
+    .venv/bin/python tools/variants.py --tried    # also Double Exposure's readings (a minute)
 
 tests/test_variants_doc.py runs the check. Published figures are facts quoted with their
 source; every figure of ours is computed here (the exact analysis, basic strategy and the
@@ -11,7 +12,9 @@ composition-dependent optimum, one box, a fresh shoe each round).
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,8 +24,11 @@ from twentyone.analysis import analyze
 from twentyone.analysis.advise import advise
 from twentyone.analysis.exposed_chart import dealer_total_chart
 from twentyone.analysis.side_bets import dealer_final_lines, side_bet_price
+from twentyone.engine.rules import Rules
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "variants.md"
+#: The Double Exposure readings' edges from a run of ``--tried`` (:func:`dx_readings_run`).
+DX_KEPT = DOC.parents[1] / "benchmarks" / "results" / "dx-readings.json"
 NO_FREE_FOURS = tuple("A2356789")
 
 
@@ -164,11 +170,115 @@ DX_ROWS = (
     ),
 )
 
+#: The three Wizard of Odds games above, short.
+DX_GAMES = ("Stratosphere", "Circus Circus", "Atlantic City")
+
+#: Readings of those three games that the engine can express, each applied to all three (issue
+#: 28): the changes to a game's rules as the page lists them (``r``), to see whether one reading
+#: moves all three by the gap (about 0.09%) and none of their rule effects.
+DX_READINGS: tuple[tuple[str, Callable[[Rules], dict[str, Any]]], ...] = (
+    ("2 decks", lambda r: {"decks": 2}),
+    ("4 decks", lambda r: {"decks": 4}),
+    ("8 decks where 6, 6 where 8", lambda r: {"decks": 14 - r.decks}),
+    ("splits to 4 hands (3 where 4)", lambda r: {"max_hands": 3 if r.max_hands == 4 else 4}),
+    ("aces resplit, to 4 hands", lambda r: {"max_hands": 4, "resplit_aces": True}),
+    ("split aces hit", lambda r: {"hit_split_aces": True}),
+    (
+        "tied blackjacks pushed (won where pushed)",
+        lambda r: {"blackjack_ties": "push" if r.blackjack_ties == "player" else "player"},
+    ),
+    (
+        "the dealer's soft 17 the other way",
+        lambda r: {"dealer_hits_soft_17": not r.dealer_hits_soft_17},
+    ),
+    ("a player's 21 always wins (no tie of 21s lost)", lambda r: {"player_21_wins": True}),
+    ("late surrender", lambda r: {"surrender": "late"}),
+    ("doubles on any two cards", lambda r: {"double_on": "any"}),
+)
+#: How close a reading must bring every figure to be named (0.02%).
+DX_CLOSE = 0.0002
+
+
+def dx_readings_run() -> dict[str, Any]:
+    """Each reading's basic-strategy edges of the three games (``tools/variants.py --tried``
+    keeps them in :data:`DX_KEPT`: about a minute of analyses the page's check does not
+    repeat; the check recomputes the games as listed and refuses a kept run they differ from)."""
+    games = DX_ROWS[: len(DX_GAMES)]
+    rules = [load_rules("double-exposure").replace(**row.changes) for row in games]
+    listed = [_edge(row.changes, "double-exposure")[0] for row in games]
+    readings = []
+    for name, change in DX_READINGS:
+        edges = [
+            _edge({**row.changes, **change(r)}, "double-exposure")[0]
+            for row, r in zip(games, rules, strict=True)
+        ]
+        readings.append({"reading": name, "changes": [change(r) for r in rules], "edges": edges})
+    return {"games": list(DX_GAMES), "listed": listed, "readings": readings}
+
+
+def _dx_tried() -> list[str]:
+    """The kept readings' table and what it shows: each reading's basic-strategy edge of the
+    three games and its difference from the published figure."""
+    games = DX_ROWS[: len(DX_GAMES)]
+    published = [float(row.published.rstrip("%")) / 100 for row in games]
+    if not DX_KEPT.exists():
+        raise SystemExit(f"{DX_KEPT} missing: run tools/variants.py --tried")
+    kept = json.loads(DX_KEPT.read_text("utf-8"))
+    listed = [_edge(row.changes, "double-exposure")[0] for row in games]
+    names = [name for name, _ in DX_READINGS]
+    if kept["listed"] != listed or [r["reading"] for r in kept["readings"]] != names:
+        raise SystemExit(f"{DX_KEPT} is from other code or readings: run tools/variants.py --tried")
+    head = " | ".join(
+        f"{name} ({row.published})" for name, row in zip(DX_GAMES, games, strict=True)
+    )
+    lines = [f"| reading | {head} |", "|---|" + "---|" * len(games)]
+    worst: list[tuple[float, str, list[float]]] = []
+    rows = [("as listed (the table above)", listed)]
+    rows += [(r["reading"], r["edges"]) for r in kept["readings"]]
+    for name, edges in rows:
+        gaps = [e - p for e, p in zip(edges, published, strict=True)]
+        cells = " | ".join(f"{_pct(e)} ({100 * g:+.2f})" for e, g in zip(edges, gaps, strict=True))
+        lines.append(f"| {name} | {cells} |")
+        worst.append((max(abs(g) for g in gaps), name, gaps))
+    best, name, gaps = min(worst[1:])
+    span = f"{100 * min(gaps):+.2f}% to {100 * max(gaps):+.2f}%"
+    if best <= DX_CLOSE:
+        verdict = (
+            f"One reading brings all three within {100 * DX_CLOSE:.2f}% of the published "
+            f"figures: {name} ({span}). It is a likely reading of the page's figures, not a "
+            "fact: the page does not say so."
+        )
+    else:
+        verdict = (
+            f"None brings all three within {100 * DX_CLOSE:.2f}% of the published figures: the "
+            f"closest, {name}, leaves them {span} off; the others leave the gap as it is or "
+            "move the three by different amounts. The difference stays unexplained, bounded "
+            "by these rows."
+        )
+    return [
+        "What we tried: each reading below is applied to all three games (ours, basic "
+        "strategy; in brackets the difference from the published figure, in points of a "
+        "percent). A player's 21 of three or more cards against a dealer blackjack does not "
+        "arise here: both dealer cards are seen, and a dealer blackjack ends the round before "
+        "play. The readings' edges are kept from a run of `tools/variants.py --tried` "
+        f"(`{DX_KEPT.relative_to(DOC.parents[1])}`, checked against the games as listed now).",
+        "",
+        *lines,
+        "",
+        verdict,
+    ]
+
+
+_EDGES: dict[tuple[str, tuple[tuple[str, Any], ...]], tuple[float, float]] = {}
+
 
 def _edge(changes: dict[str, Any], preset: str = "free-bet") -> tuple[float, float]:
-    rules = load_rules(preset).replace(**changes)
-    report = analyze(rules, outcomes=False)
-    return -report.ev_basic, -report.ev_optimal
+    """The house's edge (basic, optimal) of ``preset`` with ``changes`` (each once a run)."""
+    key = (preset, tuple(sorted(changes.items())))
+    if key not in _EDGES:
+        report = analyze(load_rules(preset).replace(**changes), outcomes=False)
+        _EDGES[key] = (-report.ev_basic, -report.ev_optimal)
+    return _EDGES[key]
 
 
 def _pct(x: float) -> str:
@@ -248,7 +358,9 @@ def render() -> str:
         "return exact, the distribution and sd simulated (the exact distribution refuses free "
         "stakes and a dealer's 22) |",
         "| `switch` | yes | six languages | `edge` per hand of the pair (each hand's return "
-        "with its own cards out of the shoe); `strategy` the play after the switch | `simulate` "
+        "with its own cards out of the shoe); `strategy` the play after the switch, then the "
+        "switch chart (each two-card hand's return by up card, by which the pair switches or "
+        "keeps) | `simulate` "
         "(boxes in pairs, switched by the basic chart's returns); the gym's single and table "
         "environments (a switch and a keep action); its vectorized environment and "
         "`simulate --count`: refused by name | `par`: the return per hand, the distribution "
@@ -322,6 +434,8 @@ def render() -> str:
         "neither its method nor its shoe. A chart blind to the hole card and the dealer's "
         "outcomes from each start are checked against the simulator and an enumeration "
         "(below).",
+        "",
+        *_dx_tried(),
         "",
         "How it is priced (`analysis.exposed`): both dealer cards are known before the player "
         "acts, so the return is the sum over the dealer's hundred two-card starts (up card, "
@@ -444,6 +558,8 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
+    if "--tried" in argv:  # the readings' analyses first, kept for the page
+        DX_KEPT.write_text(json.dumps(dx_readings_run(), indent=1) + "\n", "utf-8")
     text = render()
     if "--check" in argv:
         if DOC.read_text("utf-8") != text:

@@ -195,10 +195,12 @@ class Advisor:
 
     def __init__(self, rules: Rules, *, boxes: int = 1, shoe: Any = None) -> None:
         from twentyone.analysis import basic_strategy
+        from twentyone.analysis.switch_chart import with_switch
 
         self.rules = rules
         self.boxes = boxes
-        self.chart = basic_strategy(rules, boxes=boxes)
+        # (at a switch table the chart answers the pair's switch by the hands' returns)
+        self.chart = with_switch(basic_strategy(rules, boxes=boxes), rules, boxes)
         self.shoe = shoe if rules.shuffle == "cut-card" and hasattr(shoe, "dealt") else None
 
     def shoe_counts(self, rnd: Any) -> tuple[int, ...]:

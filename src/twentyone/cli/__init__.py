@@ -170,6 +170,8 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
     else:
         chart = basic_strategy(rules, boxes=args.boxes)
         out = render(chart, args.format, title=f"Basic strategy: {rules.name}")
+        if rules.switch and isinstance(out, str):  # the pair's switch chart after the play's
+            out = _switch_chart(rules, args, out)
     if isinstance(out, bytes) and not args.output and not sys.stdout.isatty():
         # `strategy --format png > chart.png`: the image is what goes to the file or pipe
         sys.stdout.flush()
@@ -189,6 +191,26 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
     else:
         print(out, end="")
     return 0
+
+
+def _switch_chart(rules: object, args: argparse.Namespace, out: str) -> str:
+    """A switch table's chart with the switch chart (:mod:`twentyone.analysis.switch_chart`)
+    after it, in the command's language: text below the text, JSON under the key
+    ``"switch"`` (an HTML chart is the play's alone)."""
+    from twentyone.analysis.switch_chart import SwitchChart
+    from twentyone.engine.rules import Rules
+    from twentyone.i18n import choose_language
+
+    assert isinstance(rules, Rules)
+    if args.format not in ("text", "json"):
+        return out
+    lang = choose_language(args.lang)
+    chart = SwitchChart.of(rules, args.boxes)
+    if args.format == "text":
+        return out + "\n" + chart.text(lang)
+    data = json.loads(out)
+    data["switch"] = chart.to_dict(lang)
+    return json.dumps(data, indent=2)
 
 
 def _exposed_chart(rules: object, args: argparse.Namespace) -> str:
@@ -406,6 +428,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         "to strategy-NAME.png at a terminal",
     )
     g.add_argument("--boxes", type=int, default=1, help="boxes played (pl.7: one box may split)")
+    g.add_argument("--lang", default=None, help=_LANG_HELP + " (a switch table's switch chart)")
     g.set_defaults(func=_cmd_strategy)
 
     s = sub.add_parser("simulate", help="simulate basic strategy over real shoes")

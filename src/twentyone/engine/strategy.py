@@ -23,6 +23,10 @@ instead have a column per dealer two-card total (:data:`DEALER_TOTALS`: hard 4 t
 ``A,A`` to ``A,9``; a dealer blackjack ends the round before play); :func:`decide` then reads
 the column of the dealer's two cards.
 
+At a switch table (``Rules.switch``) a chart may carry ``switch_returns``, each two-card
+hand's return against each up card (as dealt and as made by a switch): :func:`decide` then
+answers a pair's switch question by them (:func:`switch_decision`); a chart without them keeps.
+
 >>> chart = Strategy.uniform("H")
 >>> chart.code(total=16, soft=False, up="T")
 'H'
@@ -82,6 +86,12 @@ class Strategy:
     pairs: Mapping[int, tuple[str, ...]]
     notes: tuple[str, ...] = field(default=())
     columns: tuple[str, ...] = UPCARDS
+    #: At a switch table: ``switch_returns[up][(a, b)]``, the return of the first hand of card
+    #: values ``a <= b`` (ace 1) against the up card ``up`` (an :data:`UPCARDS` key), as dealt
+    #: and as made by a switch (a two-card 21 a switch makes is a plain 21), per unit bet.
+    switch_returns: Mapping[str, Mapping[tuple[int, int], tuple[float, float]]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         if self.columns not in (UPCARDS, DEALER_TOTALS):
@@ -184,6 +194,8 @@ def decide(strategy: Strategy, rnd: Any) -> str:
         return "no-insurance"
     if q.kind == "even-money":
         return "no-even-money"
+    if q.kind == "switch":
+        return switch_decision(strategy, rnd)
     box = rnd.boxes[q.box]
     hand = box.hands[q.hand]
     up = column_key(strategy, rnd)
@@ -196,6 +208,38 @@ def decide(strategy: Strategy, rnd: Any) -> str:
     if code in ("P", "Rp"):
         code = hand_code(strategy, hand.cards, up, pair_allowed=False)
     return resolve(code, actions)
+
+
+def switch_decision(strategy: Strategy, rnd: Any) -> str:
+    """A switch pair's answer (``rnd.question`` of kind ``switch``): ``switch`` where the two
+    hands a switch makes return more together than the two dealt, by the chart's
+    ``switch_returns`` (a tie keeps); ``keep`` for a chart without them.
+
+    >>> from dataclasses import replace
+    >>> from twentyone import BoxBet, StackedShoe, load_rules
+    >>> from twentyone.engine.round import Round
+    >>> rnd = Round(load_rules("switch"), StackedShoe("TS 5D TH 6C TC 9H"),
+    ...             [BoxBet("a", 100), BoxBet("a", 100)])  # T-6 and 5-T against a ten
+    >>> returns = {(10, 10): (0.5, 0.5), (5, 6): (0.2, 0.2), (6, 10): (-0.5, -0.5),
+    ...            (5, 10): (-0.5, -0.5)}
+    >>> chart = Strategy.uniform("H")
+    >>> switch_decision(chart, rnd), switch_decision(replace(chart,
+    ...     switch_returns={"T": returns}), rnd)
+    ('keep', 'switch')
+    """
+    q = rnd.question
+    table = strategy.switch_returns
+    if table is None or q.partner is None:
+        return "keep"
+    column = table[upcard_key(rnd.upcard)]
+    a, b = (c.value for c in rnd.boxes[q.box].hands[0].cards[:2])
+    c, d = (c.value for c in rnd.boxes[q.partner].hands[0].cards[:2])
+
+    def value(x: int, y: int, made: int) -> float:
+        return column[(min(x, y), max(x, y))][made]
+
+    keep = value(a, b, 0) + value(c, d, 0)
+    return "switch" if value(a, d, 1) + value(c, b, 1) > keep else "keep"
 
 
 def column_key(strategy: Strategy, rnd: Any) -> str:

@@ -250,10 +250,15 @@ def action_returns(
     real remaining shoe: the rules' full shoe less the cards seen (``dealt``: every card drawn
     since the shuffle, as :meth:`twentyone.engine.shoe.Shoe.dealt` tells; ``None``: the cards in
     sight this round), as ``twentyone advise`` computes it; insurance and even money are
-    exact for the cards seen this round."""
+    exact for the cards seen this round. A switch pair's question: the sums of the pair's two
+    hands' returns as dealt and as a switch makes them
+    (:func:`twentyone.analysis.switch_chart.pair_choice`: the optimum's, over the rules' full
+    shoe less the up card and each hand's own cards, as the analysis prices the switch)."""
     q = rnd.question
-    if q is None or q.kind == "switch" or "rescue" in q.actions:
-        return None  # the analysis prices neither a pair's switch nor a rescue
+    if q is None or "rescue" in q.actions:
+        return None  # the analysis does not price a rescue
+    if q.kind == "switch":
+        return switch_returns(rnd, boxes)
     if q.kind in ("insurance", "even-money"):
         ins = insurance_returns(rnd, None)
         assert ins is not None
@@ -288,6 +293,24 @@ def action_returns(
     numbers = {"stand": STAND, "hit": HIT, "double": DOUBLE, "split": SPLIT, "surrender": SURRENDER}
     out = {numbers[k]: v for k, v in evs.items() if numbers[k] in legal_actions(q)}
     return out or None
+
+
+def switch_returns(rnd: Round, boxes: int) -> dict[int, float] | None:
+    """A switch pair's question's returns, ``{KEEP: ..., SWITCH: ...}``, in one box's initial
+    bets (the pair's two hands summed); ``None`` where the analysis cannot price them."""
+    from twentyone.analysis.switch_chart import pair_choice
+
+    q = rnd.question
+    assert q is not None and q.kind == "switch"
+    if q.partner is None:
+        return None
+    a, b = (card.value for card in rnd.boxes[q.box].hands[0].cards[:2])
+    c, d = (card.value for card in rnd.boxes[q.partner].hands[0].cards[:2])
+    try:
+        keep, switch = pair_choice(rnd.rules, rnd.upcard.value, (a, b), (c, d), boxes)
+    except (TwentyOneError, KeyError, IndexError):
+        return None
+    return {KEEP: keep, SWITCH: switch}
 
 
 def ev_loss(returns: dict[int, float] | None, action: int) -> float:

@@ -87,6 +87,9 @@ class Advice:
         for rules, action in list(self.defaults.items()):
             try:
                 chart = analysis.basic_strategy(rules)
+                # a switch pair's question answered by the hands' returns (analysis.switch)
+                switch_chart = importlib.import_module("twentyone.analysis.switch_chart")
+                chart = switch_chart.with_switch(chart, rules)
                 action.chooser = lambda rnd, chart=chart: str(strategy.decide(chart, rnd))
                 action.name = "basic strategy"
                 self.edges[rules] = -float(analysis.analyze(rules, outcomes=False).ev_basic)
