@@ -19,8 +19,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from twentyone.engine.kernel_cache import cache_dir, forget_stale
-
 #: What the user is told while the kernels compile (the first run's wall time on two idle cores
 #: of the project's benchmark machine: benchmarks/bench_analysis_targets.py's first run).
 NOTICE = (
@@ -197,6 +195,8 @@ def kernel_cached(kernel: Any) -> bool:
     """Whether numba's cache holds a compiled ``kernel`` (a ``@njit(cache=True)`` function),
     in the directory numba would load it from, once the cache files an edit to a module it
     depends on made stale are removed (:func:`twentyone.engine.kernel_cache.forget_stale`)."""
+    from twentyone.engine.kernel_cache import cache_dir, forget_stale
+
     func = kernel.py_func
     source = inspect.getsourcefile(func)
     if source is None:

@@ -34,8 +34,6 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
-from twentyone.engine.kernel_cache import forget_stale
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Every stand-in made before numba was materialized.
@@ -90,6 +88,8 @@ def njit(func: Any = None, /, **options: Any) -> Any:
         if _MATERIALIZED[0]:
             import numba
 
+            from twentyone.engine.kernel_cache import forget_stale
+
             if options.get("cache"):
                 forget_stale(f.__code__.co_filename, f.__module__)
             return numba.njit(**options)(f)
@@ -114,6 +114,8 @@ def materialize() -> None:
         if _MATERIALIZED[0]:
             return
         import numba
+
+        from twentyone.engine.kernel_cache import forget_stale
 
         for source, name in {
             (k.py_func.__code__.co_filename, k.py_func.__module__)

@@ -31,12 +31,10 @@ True
 from __future__ import annotations
 
 import contextlib
-import glob
 import hashlib
 import os
 import re
 import sys
-import tempfile
 
 #: A top-level import statement's words: ``from X import names`` (names up to the line's end,
 #: or within parentheses) or ``import X, Y``; indented imports (inside functions,
@@ -231,6 +229,9 @@ def forget_stale(source: str, module: str) -> None:
 def _restamp(folder: str, stem: str, stamp: str, mark: str) -> None:
     """When ``stamp`` does not hold ``mark``: remove ``stem``'s numba files in ``folder`` and
     write ``mark`` (atomically: two processes may do it at once)."""
+    import glob  # here: a match (every run but the first after a change) needs neither
+    import tempfile
+
     try:
         with open(stamp, encoding="ascii") as fh:
             if fh.read().strip() == mark:
