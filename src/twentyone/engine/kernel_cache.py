@@ -44,12 +44,13 @@ _FROM = re.compile(rb"from\s+(\.*)([\w.]*)\s+import\s+(.*)", re.S)
 #: The stamp file's suffix (after the module's name, as numba's files are named).
 STAMP = ".deps-stamp"
 
-#: Per process: each file's hash and dependencies, each module's fingerprint, and the
-#: (stamp file, fingerprint) pairs already checked.
+#: Per process: each file's hash and dependencies, each module's fingerprint, the (stamp file,
+#: fingerprint) pairs already checked, and the (source, cache settings) already seen to.
 _FILES: dict[str, tuple[bytes, tuple[str, ...]]] = {}
 _MODULES: dict[tuple[str, tuple[str, ...]], str | None] = {}
 _PRINTS: dict[str, str] = {}
 _CHECKED: set[tuple[str, str]] = set()
+_DONE: set[tuple[str, str, str | None]] = set()
 
 
 def _user_dir() -> str:
@@ -208,6 +209,9 @@ def forget_stale(source: str, module: str) -> None:
     before a change to it or to a module it depends on (see the module's docstring), in every
     cache directory numba may use for it, and stamp each with the current fingerprint. Once
     per directory and fingerprint in a process; never raises."""
+    done = (source, _user_dir(), os.environ.get("XDG_CACHE_HOME"))
+    if done in _DONE:  # each of a module's kernels asks
+        return
     try:
         if not os.path.isfile(source):
             return
@@ -222,6 +226,7 @@ def forget_stale(source: str, module: str) -> None:
                 continue
             _CHECKED.add((stamp, mark))
             _restamp(folder, stem, stamp, mark)
+        _DONE.add(done)
     except Exception:  # a cache numba cannot use is numba's to skip; a kernel still runs
         return
 
