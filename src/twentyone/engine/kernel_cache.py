@@ -5,16 +5,18 @@ numba keys a cached kernel by its own file's content alone, and freezes the glob
 reads (constants, other kernels it calls) into the machine code it caches. A kernel whose file
 did not change but which reads a constant of another module (the ``P_`` indices of
 :mod:`twentyone.engine.compiled`), or calls a kernel of another module, keeps the old code after
-that module changes: numba documents that it does not track dependencies between files. So each
-module declaring cached kernels has a *stamp* beside numba's files (``<module>.deps-stamp``,
-one line): a hash of the bytes of its own source and of every module of its package it imports
-at its top level, followed transitively (a constant re-exported by a module in between, or a
-kernel calling a kernel calling another, is a dependency too). When the stamp differs from the
-sources (or is missing), the module's ``.nbi`` and ``.nbc`` files are removed and the new stamp
-written, before numba creates the module's dispatchers (:func:`twentyone.engine.jit.materialize`)
-and before :mod:`twentyone.analysis.warmup` counts the cached kernels; only the modules whose
-sources changed recompile. A directory that cannot be written is left alone (numba does not
-cache there either); no failure here stops a kernel from running.
+that module changes (numba treats globals as compile-time constants; tracking other files was
+proposed upstream, numba pull requests 8396 and 9563, and not merged: 0.68 hashes the kernel's
+own file alone). So each module declaring cached kernels has a *stamp* beside numba's files
+(``<module>.deps-stamp``, one line): a hash of the bytes of its own source and of every module
+of its package it imports at its top level, followed transitively (a constant re-exported by a
+module in between, or a kernel calling a kernel calling another, is a dependency too). When the
+stamp differs from the sources (or is missing), the module's ``.nbi`` and ``.nbc`` files are
+removed and the new stamp written, before numba creates the module's dispatchers
+(:func:`twentyone.engine.jit.materialize`) and before :mod:`twentyone.analysis.warmup` counts
+the cached kernels; only the modules whose sources changed recompile. A directory that cannot
+be written is left alone (numba does not cache there either); no failure here stops a kernel
+from running.
 
 numba's own alternative, a cache locator class (``NUMBA_CACHE_LOCATOR_CLASSES``) whose source
 stamp covers the dependencies, is process-wide (it would replace the locators of every numba
