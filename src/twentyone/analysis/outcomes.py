@@ -53,7 +53,6 @@ from twentyone.analysis.player import (
     HIT,
     StandValues,
     bonus_need,
-    bust_kept,
     cards_left,
 )
 from twentyone.analysis.resplit import hands_distribution, more_hands
@@ -62,6 +61,7 @@ from twentyone.analysis.shoe_counts import ACE, TEN, BoolArray, FloatArray, Hand
 from twentyone.analysis.shoe_counts import two_card_probability as two_card_p
 from twentyone.analysis.split_joint import DealerRows, pair_joint, split_atoms
 from twentyone.analysis.split_moments import split_moments_of, tilted
+from twentyone.analysis.standing import bust_kept
 from twentyone.engine.jit import njit
 
 __all__ = [

@@ -24,8 +24,11 @@ from typing import NamedTuple
 import numpy as np
 
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, HandTable, IntArray
-from twentyone.analysis.spanish import bust_kept as bust_kept
 from twentyone.analysis.spanish import doubled_values
+from twentyone.analysis.standing import DOUBLE as DOUBLE
+from twentyone.analysis.standing import HIT as HIT
+from twentyone.analysis.standing import STAND as STAND
+from twentyone.analysis.standing import bust_kept
 from twentyone.engine.compiled import double_is_free_jit, may_stand_jit, total_may_double_jit
 from twentyone.engine.jit import njit
 from twentyone.engine.strategy import PREFERENCES
@@ -34,7 +37,6 @@ from twentyone.engine.strategy import PREFERENCES
 OPTIMUM, BY_TOTAL, CHART, FIXED = 0, 1, 2, 3
 
 CODE_INDEX = {"H": 0, "S": 1, "Dh": 2, "Ds": 3, "P": 4, "Rh": 5, "Rs": 6, "Rp": 7}
-STAND, HIT, DOUBLE = 0, 1, 2
 NEG = -1e9
 
 

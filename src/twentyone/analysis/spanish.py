@@ -49,6 +49,7 @@ from fractions import Fraction
 import numpy as np
 
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, IntArray
+from twentyone.analysis.standing import bust_kept
 from twentyone.engine.jit import njit
 
 #: Value indexes of the ranks 6, 7, 8 (ace 0, ten-value 9).
@@ -146,17 +147,6 @@ def apply_21_rules(
         if odds != 1.0:
             extra[i] = (odds - 1.0) * nb[i]
     return extra
-
-
-@njit(cache=True, inline="always")
-def bust_kept(comp: IntArray, nn: int, v: int, bj: int, peek: bool) -> float:  # pragma: no cover
-    """The share of a bust on card value ``v`` (drawn from ``comp``, ``nn`` cards) that counts:
-    after a peek, the chance that the dealer's hole card, one of the other ``nn - 1`` cards,
-    is not the blackjack card ``bj`` (the busted stake is lost only in a round that was not
-    over at the peek); 1 without a peek."""
-    if peek and bj >= 0:
-        return float(1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0))
-    return 1.0
 
 
 @njit(cache=True, inline="always")

@@ -1,15 +1,36 @@
 """The stand values' kernels: which hands a stand-value table holds (:func:`stand_rows`), their
 values from the dealer's outcome rows (:func:`gather_stand`), and the hands a split hand played
-by fixed decisions needs (:func:`stand_needed`). Split out of :mod:`twentyone.analysis.player`,
-which plays the hands from these values."""
+by fixed decisions needs (:func:`stand_needed`); the share of a bust's loss that counts after a
+peek (:func:`bust_kept`), and the decisions' codes (:data:`STAND`, :data:`HIT`,
+:data:`DOUBLE`, which :mod:`twentyone.analysis.player` re-exports). Split out of
+:mod:`twentyone.analysis.player`, which plays the hands from these values.
+
+>>> import numpy as np
+>>> comp = np.array([4, 4, 4, 4, 4, 4, 4, 4, 4, 16])  # one deck; a ten's blackjack card: ace
+>>> round(bust_kept.py_func(comp, 52, 9, 0, True), 6), bust_kept.py_func(comp, 52, 9, 0, False)
+(0.921569, 1.0)
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from twentyone.analysis.player import DOUBLE, STAND
 from twentyone.analysis.shoe_counts import BoolArray, FloatArray, IntArray
 from twentyone.engine.jit import njit
+
+#: A hand's decisions as the kernels code them.
+STAND, HIT, DOUBLE = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def bust_kept(comp: IntArray, nn: int, v: int, bj: int, peek: bool) -> float:  # pragma: no cover
+    """The share of a bust on card value ``v`` (drawn from ``comp``, ``nn`` cards) that counts:
+    after a peek, the chance that the dealer's hole card, one of the other ``nn - 1`` cards,
+    is not the blackjack card ``bj`` (the busted stake is lost only in a round that was not
+    over at the peek); 1 without a peek."""
+    if peek and bj >= 0:
+        return float(1.0 - (comp[bj] - (1 if v == bj else 0)) / (nn - 1.0))
+    return 1.0
 
 
 @njit(cache=True)

@@ -31,7 +31,6 @@ from twentyone.analysis.player import (
     StandValues,
     action_of,
     bonus_need,
-    bust_kept,
     cards_left,
 )
 from twentyone.analysis.shoe_counts import (
@@ -43,6 +42,7 @@ from twentyone.analysis.shoe_counts import (
     IntArray,
 )
 from twentyone.analysis.split import split_weights
+from twentyone.analysis.standing import bust_kept
 from twentyone.engine.jit import njit
 
 

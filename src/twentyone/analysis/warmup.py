@@ -3,8 +3,9 @@ install or an update), so that the command can say so before the wait.
 
 numba caches each compiled kernel beside its source (``__pycache__``, or under
 ``NUMBA_CACHE_DIR``) in a file named after the function and the line it starts on; a kernel
-without one is compiled on first use (a cache file numba finds stale also recompiles, unseen
-here: the notice is a guide, not a promise).
+without one is compiled on first use. Files made stale by an edit (to the kernel's module or
+to one it imports) are removed before they are counted
+(:func:`twentyone.engine.kernel_cache.forget_stale`).
 
 >>> isinstance(compile_pending(), bool), isinstance(compile_pending("simulate"), bool)
 (True, True)
@@ -12,7 +13,6 @@ here: the notice is a guide, not a promise).
 
 from __future__ import annotations
 
-import glob
 import inspect
 import os
 import sys
@@ -192,20 +192,23 @@ def compile_first_run(resplits: bool = True) -> bool:
 
 
 def kernel_cached(kernel: Any) -> bool:
-    """Whether numba's cache holds a compiled ``kernel`` (a ``@njit(cache=True)`` function)."""
+    """Whether numba's cache holds a compiled ``kernel`` (a ``@njit(cache=True)`` function),
+    in the directory numba would load it from, once the cache files an edit to a module it
+    depends on made stale are removed (:func:`twentyone.engine.kernel_cache.forget_stale`)."""
+    from twentyone.engine.kernel_cache import cache_dir, forget_stale
+
     func = kernel.py_func
     source = inspect.getsourcefile(func)
     if source is None:
         return False
-    module = func.__module__.rsplit(".", 1)[-1]
-    ver = f"py{sys.version_info.major}{sys.version_info.minor}"
+    forget_stale(func.__code__.co_filename, func.__module__)
+    folder = cache_dir(func.__code__.co_filename)
+    if folder is None:
+        return False
+    module = os.path.splitext(os.path.basename(func.__code__.co_filename))[0]
+    ver = f"py{sys.version_info.major}{sys.version_info.minor}{getattr(sys, 'abiflags', '')}"
     name = f"{module}.{func.__qualname__}-{func.__code__.co_firstlineno}.{ver}.nbi"
-    where = os.environ.get("NUMBA_CACHE_DIR")
-    if where:
-        found = glob.glob(os.path.join(where, "**", name), recursive=True)
-    else:
-        found = [os.path.join(os.path.dirname(source), "__pycache__", name)]
-    return any(os.path.exists(f) for f in found)
+    return os.path.exists(os.path.join(folder, name))
 
 
 def compile_pending(

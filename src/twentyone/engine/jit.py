@@ -10,7 +10,12 @@ stand-in for numba's dispatcher, made (and numba imported) on first need by
 When numba is materialized every stand-in is replaced by its dispatcher in the modules that
 hold it (numba compiles a kernel calling another only when that name is a dispatcher), and
 later :func:`njit` calls return dispatchers directly. Code that compiles its own kernels with
-numba (the simulator: :func:`twentyone.sim.rng.fast`) calls :func:`materialize` first.
+numba (the simulator: :func:`twentyone.sim.rng.fast`) calls :func:`materialize` first and
+declares them with this :func:`njit` too.
+
+Before numba makes the dispatchers of a module's cached kernels, the module's cache files that
+an edit to another module made stale are removed
+(:func:`twentyone.engine.kernel_cache.forget_stale`: numba checks only the kernel's own file).
 
 >>> @njit(cache=False)
 ... def twice(x):
@@ -83,6 +88,10 @@ def njit(func: Any = None, /, **options: Any) -> Any:
         if _MATERIALIZED[0]:
             import numba
 
+            from twentyone.engine.kernel_cache import forget_stale
+
+            if options.get("cache"):
+                forget_stale(f.__code__.co_filename, f.__module__)
             return numba.njit(**options)(f)
         kernel = Kernel(f, options)
         _KERNELS.append(kernel)
@@ -106,6 +115,14 @@ def materialize() -> None:
             return
         import numba
 
+        from twentyone.engine.kernel_cache import forget_stale
+
+        for source, name in {
+            (k.py_func.__code__.co_filename, k.py_func.__module__)
+            for k in _KERNELS
+            if k.options.get("cache")
+        }:
+            forget_stale(source, name)
         for kernel in _KERNELS:
             kernel._dispatcher = numba.njit(**kernel.options)(kernel.py_func)
         _MATERIALIZED[0] = True

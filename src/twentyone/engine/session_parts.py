@@ -32,9 +32,18 @@ class SessionError(TwentyOneError):
     placeholders ``params`` fill, for a front end to translate. The English text is
     ``detail`` when given (an engine error says more), else the message filled in.
 
+    A counted message is its singular and plural (marked with ``Nn_``) and ``counted`` names
+    the whole-number parameter that picks the form, as gettext's ``ngettext`` picks it:
+    ``message`` is then the singular (the catalog's msgid) and ``plural`` the plural (else
+    ``None``).
+
     ``engine`` is the engine's error when the engine refused (a bet outside the limits, a
     decision it does not allow): ``code`` is then its code, else ``None`` (a refusal of the
     table's own: a seat, a turn). :func:`twentyone.i18n.describe` tells either.
+
+    >>> e = SessionError(("{n} seat left", "{n} seats left"), counted="n", n=2)
+    >>> str(e), e.message, e.plural, e.template.plural
+    ('2 seats left', '{n} seat left', '{n} seats left', '{n} seats left')
     """
 
     #: the session's money parameters (minor units), as the web page formats them
@@ -42,16 +51,23 @@ class SessionError(TwentyOneError):
 
     def __init__(
         self,
-        message: str,
+        message: str | tuple[str, str],
         field: str | None = None,
         value: Any = None,
         *,
         detail: str | None = None,
         engine: TwentyOneError | None = None,
+        counted: str | None = None,
         **params: Any,
     ) -> None:
-        ValueError.__init__(self, detail if detail is not None else message.format(**params))
-        self.message = message
+        singular, plural = (message, None) if isinstance(message, str) else message
+        if plural is not None and not isinstance(params.get(counted or ""), int):
+            raise ValueError(f"counted={counted!r}: expected the name of a whole-number parameter")
+        english = plural if plural is not None and params[counted or ""] != 1 else singular
+        ValueError.__init__(self, detail if detail is not None else english.format(**params))
+        self.message = singular
+        self.plural = plural
+        self.counted = counted if plural is not None else None
         self.params = params
         self.field = field
         self.value = value
@@ -77,7 +93,8 @@ class SessionError(TwentyOneError):
     @property
     def template(self) -> Template:
         """The catalog message and its money parameters (for :func:`~twentyone.i18n.describe`)."""
-        return Template(self.message, tuple(n for n in self.MONEY if n in self.params))
+        money = tuple(n for n in self.MONEY if n in self.params)
+        return Template(self.message, money, plural=self.plural, count=self.counted or "n")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_session_error, (self.message, self.field, self.value, self.__dict__))

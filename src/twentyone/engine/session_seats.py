@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from twentyone.engine.errors import N_
+from twentyone.engine.errors import N_, Nn_
 from twentyone.engine.session_parts import Seat, SessionError
 from twentyone.engine.session_state import TableState
 
@@ -75,7 +75,10 @@ class Seating:
             )
         if len(state.seats) >= state.rules.table_boxes:
             raise SessionError(
-                N_("table {table} is full ({seats} seats)"),
+                Nn_(
+                    "table {table} is full ({seats} seat)", "table {table} is full ({seats} seats)"
+                ),
+                counted="seats",
                 table=state.id,
                 seats=state.rules.table_boxes,
             )

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import Strategy
 from twentyone.sim.runner import SimResult, check_arguments, warm_up
-from twentyone.sim.tasks import Task, make_tasks
+from twentyone.sim.tasks import Task, make_tasks, play_chunk
 
 
 @dataclass(frozen=True)
@@ -82,19 +82,10 @@ def _chunk_moneys(task: Task) -> tuple[npt.NDArray[np.float64], float, float]:
     """One chunk's rounds' money, and the kernel's sums of it and of its squares."""
     from twentyone.sim.kernel import record_rounds_kernel
 
-    rng = np.array(task.state, dtype=np.uint64)
     cards = np.zeros((task.rounds, 1), dtype=np.uint8)
     ncards = np.zeros(task.rounds, dtype=np.int64)
     money = np.zeros(task.rounds, dtype=np.float64)
-    total, squares = record_rounds_kernel(
-        task.rounds,
-        task.boxes,
-        (task.params, task.floats),
-        (task.hard, task.soft, task.pairs, task.restab),
-        rng,
-        (cards, ncards, money),
-        task.switch,
-    )
+    total, squares = play_chunk(task, record_rounds_kernel, (cards, ncards, money))
     return money, total, squares
 
 

@@ -24,10 +24,9 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from twentyone.engine.jit import materialize
+from twentyone.engine.jit import materialize, njit
 
 materialize()  # the kernels here call the predicates' and the analysis's as numba's own
-from numba import njit  # noqa: E402
 
 Arr = npt.NDArray[Any]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -41,10 +40,10 @@ def fast(**options: Any) -> Callable[[F], F]:
     call that passes arrays does atomic increments and decrements, which cost the kernel more
     than half its speed.
 
-    Numba's on-disk cache checks only each function's own file (its content, not its time:
-    touching a file does nothing): after editing this module, :mod:`twentyone.sim.hands` or
-    :mod:`twentyone.sim.count_play`, delete the numba files (``*.nbi``, ``*.nbc``) in
-    ``sim/__pycache__`` so the kernel, which links them in, is compiled again."""
+    Numba's on-disk cache checks only each function's own file; the cache files of a module
+    whose imports changed (the kernel links in :mod:`twentyone.sim.hands`' functions, reads
+    :mod:`twentyone.engine.compiled`'s constants) are removed before numba loads them
+    (:func:`twentyone.engine.kernel_cache.forget_stale`)."""
     jit_options: dict[str, Any] = {"cache": True, "_nrt": False, **options}
     decorate: Callable[[F], F] = njit(**jit_options)
     return decorate

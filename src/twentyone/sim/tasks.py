@@ -42,19 +42,27 @@ class Task:
     switch: Any = None  # a switch table's returns (twentyone.sim.switch.switch_table)
 
 
-def run_task(task: Task) -> tuple[int, float, float]:
-    """Play one chunk: ``(index, sum of money, sum of squares)``."""
-    from twentyone.sim.kernel import play_rounds_kernel
-
+def play_chunk(task: Task, kernel: Callable[..., Any], *record: Any) -> Any:
+    """Play one chunk's rounds through ``kernel``, an entry point of :mod:`twentyone.sim.kernel`
+    (``play_rounds_kernel``; ``record_rounds_kernel`` with its record arrays ``record``), from
+    the chunk's random stream: the kernel's ``(sum of money, sum of squares)``."""
     rng = np.array(task.state, dtype=np.uint64)
-    total, squares = play_rounds_kernel(
+    return kernel(
         task.rounds,
         task.boxes,
         (task.params, task.floats),
         (task.hard, task.soft, task.pairs, task.restab),
         rng,
+        *record,
         task.switch,
     )
+
+
+def run_task(task: Task) -> tuple[int, float, float]:
+    """Play one chunk: ``(index, sum of money, sum of squares)``."""
+    from twentyone.sim.kernel import play_rounds_kernel
+
+    total, squares = play_chunk(task, play_rounds_kernel)
     return task.index, float(total), float(squares)
 
 

@@ -38,6 +38,7 @@ from twentyone.terminal.input import EndOfInput, Prompter
 from twentyone.terminal.text import (
     RESULT_WORDS,
     _,
+    _n,
     check_options,
     default_boxes,
     hand_paid,
@@ -56,9 +57,12 @@ _MONEY_PARAMS = ("amount", "bet", "held", "max", "min", "total", "balance")
 _BOX_PARAMS = ("box", "last", "turn")
 
 
-def table_text(message: str, params: Mapping[str, Any]) -> str:
+def table_text(
+    message: str, params: Mapping[str, Any], plural: str | None = None, counted: str | None = None
+) -> str:
     """A message of the table (a refusal, a notice) in the game's language: money
-    formatted, boxes counted from 1.
+    formatted, boxes counted from 1; a counted message (``plural``: its plural) in the form
+    its parameter ``counted`` asks for.
 
     >>> use_language("ru")
     'ru'
@@ -75,12 +79,14 @@ def table_text(message: str, params: Mapping[str, Any]) -> str:
                 shown[key] = money(value)
             elif key in _BOX_PARAMS:
                 shown[key] = value + 1
+    if plural is not None and counted is not None:
+        return _n(message, plural, int(params[counted]), **shown)
     return _(message, **shown)
 
 
 def refusal_text(exc: SessionError) -> str:
     """A table's refusal in the game's language (see :func:`table_text`)."""
-    return table_text(exc.message, exc.params)
+    return table_text(exc.message, exc.params, exc.plural, exc.counted)
 
 
 def check_players(rules: Rules, names: list[str], boxes: int) -> None:

@@ -85,8 +85,15 @@ def _refused(exc: SessionError) -> TableError:
         return TableError(
             yours, exc.field, exc.value, engine=exc.engine, total=total, balance=balance
         )
+    message = exc.message if exc.plural is None else (exc.message, exc.plural)
     return TableError(
-        exc.message, exc.field, exc.value, detail=exc.detail, engine=exc.engine, **exc.params
+        message,
+        exc.field,
+        exc.value,
+        detail=exc.detail,
+        engine=exc.engine,
+        counted=exc.counted,
+        **exc.params,
     )
 
 
