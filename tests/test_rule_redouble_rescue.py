@@ -275,18 +275,20 @@ def test_the_fast_paths_refuse_each_field_by_name(field: str, value: Any) -> Non
         refuse_spanish_doubles(rules, "the counting simulator")
 
 
-def test_the_vector_env_refuses_and_the_engine_env_plays_both() -> None:
+def test_both_gym_envs_play_redoubles_and_the_rescue_with_one_action_space() -> None:
+    # the vectorized environment's agreement with the engine: tests/test_gym_vector.py
     from twentyone.gym.core import RESCUE
     from twentyone.gym.env import BlackjackEnv
     from twentyone.gym.vector import BlackjackVectorEnv
 
-    with pytest.raises(RulesError, match="redoubles=1"):
-        BlackjackVectorEnv(2, Rules(decks=6, redoubles=1))
-    with pytest.raises(RulesError, match="rescue=True"):
-        BlackjackVectorEnv(2, Rules(decks=6, rescue=True))
     BlackjackEnv(Rules(decks=6, redoubles=2, double_after_hit=True))  # the double action
-    env = BlackjackEnv(Rules(decks=6, rescue=True), ev_loss=False)  # the rescue action
-    assert env.action_space.contains(RESCUE) and "doubles" in env.observation_space.sample()
+    rules = Rules(decks=6, redoubles=1, rescue=True)
+    env = BlackjackEnv(rules, ev_loss=False)  # the rescue action
+    vec = BlackjackVectorEnv(2, rules)
+    assert env.action_space.contains(RESCUE) and vec.single_action_space == env.action_space
+    assert vec.single_observation_space == env.observation_space
+    obs, _ = vec.reset(seed=0)
+    assert "doubles" in obs and vec.observation_space.contains(obs)
 
 
 def test_the_rule_card_says_each_rule_in_plain_words() -> None:
@@ -313,20 +315,13 @@ def test_the_rule_card_says_each_rule_in_plain_words() -> None:
 @pytest.mark.parametrize(
     ("field", "value"), [("double_after_hit", True), ("redoubles", 1), ("rescue", True)]
 )
-def test_the_counting_simulator_and_the_vector_env_refuse_the_doubles_by_name(
-    field: str, value: Any
-) -> None:
-    """The flat simulator plays them; the counting simulator (its indexes double two cards)
-    and the vectorized environment (no redouble nor rescue action) refuse them by name."""
+def test_the_counting_simulator_refuses_the_doubles_by_name(field: str, value: Any) -> None:
+    """The flat simulator and the vectorized environment play them; the counting simulator
+    (its indexes double two cards) refuses them by name."""
     from twentyone.counting.sim_runner import kernel_inputs
-    from twentyone.gym.vector import BlackjackVectorEnv
     from twentyone.sim.textbook import textbook_6d_s17_das
 
     rules = Rules(decks=6, **{field: value})
-    for make in (
-        lambda: kernel_inputs(rules, textbook_6d_s17_das(), None),  # type: ignore[arg-type]
-        lambda: BlackjackVectorEnv(1, rules),
-    ):
-        with pytest.raises(RulesError, match=rf"{field}={value}: .* does not play this yet") as err:
-            make()
-        assert err.value.code == "fast-path-refuses"
+    with pytest.raises(RulesError, match=rf"{field}={value}: .* does not play this yet") as err:
+        kernel_inputs(rules, textbook_6d_s17_das(), None)  # type: ignore[arg-type]
+    assert err.value.code == "fast-path-refuses"

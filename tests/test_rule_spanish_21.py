@@ -211,8 +211,8 @@ def test_match_the_dealer_knows_its_lines() -> None:
 
 # ------------------------------------------------------------ the 21s: bonuses and wins
 S21 = load_rules("spanish-21")
-#: The table without doubling after hits, redoubling and the rescue (the vectorized environment
-#: and the counting simulator refuse them by name: sim.encode.refuse_spanish_doubles).
+#: The table without doubling after hits, redoubling and the rescue (the counting simulator
+#: refuses them by name: sim.encode.refuse_spanish_doubles).
 S21_KERNELS = S21.replace(double_after_hit=False, redoubles=0, rescue=False)
 
 

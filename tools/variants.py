@@ -367,9 +367,9 @@ def render() -> str:
         "and sd simulated |",
         "| `spanish-21` | yes | six languages | exact (`analysis/spanish.py`: the 21 rules, "
         "doubles on any number of cards, redoubles, the rescue) | `simulate` (against its exact "
-        "return); the gym's vectorized environment and `simulate --count`: refused by name "
-        "(`double_after_hit`, `redoubles`, `rescue`); the single and table environments play "
-        "them (a rescue action) | `par`: the return exact, the distribution and sd simulated |",
+        "return); the gym's single, table and vectorized environments (a rescue action); "
+        "`simulate --count`: refused by name (`double_after_hit`, `redoubles`, `rescue`) "
+        "| `par`: the return exact, the distribution and sd simulated |",
         "| `double-exposure` | yes | six languages | `edge` exact (by the dealer's two cards); "
         "`strategy` a chart by the dealer's two-card total (text, JSON), its exact return "
         "| `simulate` with the chart by the dealer's two-card total, against its exact return "
@@ -538,9 +538,10 @@ def render() -> str:
         "The simulator plays the same rules (tests/test_sim_agreement.py checks it against the "
         "engine round by round; tests/test_rule_spanish_21.py checks `simulate spanish-21` "
         "against the exact return); the counting simulator refuses a Spanish shoe, its true "
-        "count being per 52-card deck, and the gym's vectorized environment refuses the "
-        "doubles after hits, the redoubles and the rescue by name (its single and table "
-        "environments play them, with a rescue action). Without the 21 rules "
+        "count being per 52-card deck, and the doubles after hits, the redoubles and the "
+        "rescue by name; the gym's single, table and vectorized environments play them, with "
+        "a rescue action (tests/test_gym_vector.py checks the vectorized one against the "
+        "engine round by round). Without the 21 rules "
         "and those doubles (the Spanish shoe and the table's other rules, a 21 paid as any "
         f"win) the exact analysis gives {_pct(plain_basic)} with basic strategy, "
         f"{_pct(plain_optimal)} with the composition-dependent optimum: what the 21 rules and "

@@ -30,7 +30,7 @@ from gymnasium.vector.utils import batch_space
 from twentyone.engine.cards import Card
 from twentyone.engine.errors import RulesError
 from twentyone.engine.rules import Rules
-from twentyone.gym.core import BET
+from twentyone.gym.core import BET, asks_doubled
 from twentyone.gym.env import observation_space, parse_rules
 from twentyone.gym.vector_kernel import vec_reset, vec_step
 from twentyone.gym.vector_state import (
@@ -52,7 +52,6 @@ from twentyone.sim.encode import (
     encode_rules,
     index_card,
     max_cards,
-    refuse_spanish_doubles,
     refuse_switch,
     shoe_indices,
 )
@@ -115,8 +114,6 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self.single_observation_space = observation_space(self.rules, 1, None)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         refuse_switch(self.rules, "the gym's vectorized environment")  # one box, no pair
-        # its actions have no redouble nor rescue: Spanish 21's doubles, refused by name
-        refuse_spanish_doubles(self.rules, "the gym's vectorized environment")
         self._p, self._f = encode_rules(self.rules)
         self._q = encode_questions(self.rules)
         self._hm = MAX_HANDS if self.rules.hand_limit is None else self.rules.hand_limit
@@ -138,6 +135,7 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self._term = np.zeros(n, dtype=np.bool_)
         self._illegal = np.zeros(n, dtype=np.bool_)
         self._seeded = False
+        self._asks_doubled = asks_doubled(self.rules)  # the observation's ``doubles``
 
     def _state(self) -> tuple[Tables, EnvArrays, StepOut]:
         """The kernel's arguments: the same arrays every call (numba named tuples)."""
@@ -183,6 +181,8 @@ class BlackjackVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         out: dict[str, Any] = {name: o[:, k] for name, k in _FIELDS}
         out["cards"] = o[:, 4:14]
         out.update({name: o[:, k] for name, k in _TAIL})
+        if self._asks_doubled:
+            out["doubles"] = o[:, 18]
         return out
 
     def last_round_cards(self, i: int) -> list[Card]:

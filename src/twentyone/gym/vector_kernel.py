@@ -8,11 +8,13 @@ round it records in the engine, action by action, and compares the masks, the ob
 and the money. It reuses the simulator's table of hands and its rules' tests
 (:mod:`twentyone.sim.hands`) and deals from one lazily shuffled shoe per environment
 (:mod:`twentyone.gym.vector_state`, which also lays out the state); nothing is sliced or
-allocated per step. Spanish 21's doubles (``double_after_hit``, ``redoubles``, ``rescue``),
-which the shared hand tests play for the simulator, are refused by name before it runs
-(:class:`~twentyone.gym.vector.BlackjackVectorEnv`, through
-:func:`twentyone.sim.encode.refuse_spanish_doubles`): its actions have no redouble after a
-double nor a rescue.
+allocated per step. Spanish 21's doubles are played as the engine plays them: a double on
+any number of cards (``double_after_hit``, the shared hand tests'), a doubled hand asked again
+after its card where it may redouble (``redoubles``, each double staking the hand's whole
+stake again) or be rescued (``rescue``: the question's bit :data:`A_RESCUE
+<twentyone.gym.vector_state.A_RESCUE>`, beyond the simulator's; the hand marked
+``FL_RESCUED`` loses its original bet, settled at once unless a dealer blackjack may still
+take it as any other hand).
 
 State per environment ``i``: ``shoe[i]`` (52-card indices), ``rng[i]`` (4 ``uint64``),
 ``d[i]`` (the ``D_*`` integers below), ``money[i]`` (this round's money so far, in initial
@@ -39,12 +41,14 @@ from twentyone.gym.core import (
     P_INSURANCE,
     P_PLAY,
     P_SETTLED,
+    RESCUE,
     SPLIT,
     STAND,
     SURRENDER,
 )
 from twentyone.gym.core import P_SURRENDER as PH_SURRENDER
 from twentyone.gym.vector_state import (
+    A_RESCUE,
     D_ACE,
     D_ACTS,
     D_BJ,
@@ -82,6 +86,8 @@ from twentyone.sim.encode import (
     P_H17,
     P_HOLE,
     P_PEEK,
+    P_REDOUBLES,
+    P_RESCUE,
     P_SPLIT_RANK,
     P_SURR_BEFORE,
     P_SURR_VS_ACE,
@@ -91,6 +97,7 @@ from twentyone.sim.hands import (
     FL_ACTED,
     FL_DONE,
     FL_DOUBLED,
+    FL_RESCUED,
     FL_SETTLED,
     FL_SPLIT,
     FL_SURRENDERED,
@@ -106,6 +113,7 @@ from twentyone.sim.hands import (
     after_card,
     best_total,
     double_stake,
+    doubles_made,
     is_natural,
     play_acts,
     split_hand,
@@ -202,6 +210,11 @@ def _advance_play(t: Tables, s: EnvArrays, i: Int, hm: Int) -> None:
             money[i] += after_card(p, f, hands, h, nh[i], 1) * level
         if not hands[h, H_FLAGS] & FL_DONE:
             acts = play_acts(p, hands, h, nh[i], 1, surrender_in_play(p, upv))
+            if hands[h, H_FLAGS] & FL_DOUBLED:  # its card came: stand, redouble or rescue
+                if p[P_RESCUE]:
+                    acts |= A_RESCUE
+                if acts == A_STAND:
+                    acts = 0  # nothing to ask but a stand
             if acts != 0:
                 d[i, D_CUR] = j
                 d[i, D_ACTS] = acts
@@ -340,6 +353,11 @@ def _apply_play(t: Tables, s: EnvArrays, i: Int, hm: Int, a: Int) -> None:
         if p[P_SURRENDER] == 2 or d[i, D_BJ] == 0:
             hands[h, H_FLAGS] |= FL_SETTLED
             money[i] -= 0.5 * level
+    elif a == RESCUE:  # Round._rescue: the original bet lost, the doubles' stakes back
+        hands[h, H_FLAGS] = fl | FL_DONE | FL_RESCUED
+        if d[i, D_BJ] == 0:
+            hands[h, H_FLAGS] |= FL_SETTLED
+            money[i] -= level
     else:  # split
         n = nh[i]
         split_hand(p, hands, base, j, n)
@@ -376,6 +394,8 @@ def _mask_row(d: Arr, q: Arr, mask: Arr, i: Int) -> None:
             mask[i, SPLIT] = 1
         if acts & A_SURRENDER:
             mask[i, SURRENDER] = 1
+        if acts & A_RESCUE:
+            mask[i, RESCUE] = 1
     elif ph == P_INSURANCE:
         mask[i, INSURE] = 1
         mask[i, DECLINE] = 1
@@ -421,6 +441,8 @@ def _obs_row(p: Arr, d: Arr, hands: Arr, hc: Arr, obs: Arr, i: Int, hm: Int) -> 
     obs[i, 15] = 1 if hands[h, H_FLAGS] & FL_SPLIT else 0
     obs[i, 16] = 0
     obs[i, 17] = 1 if d[i, D_INS] != 0 else 0
+    # how many times the hand doubled: observed where a doubled hand is asked again
+    obs[i, 18] = doubles_made(hands, h) if (p[P_RESCUE] or p[P_REDOUBLES]) else 0
 
 
 @fast(inline="always")
@@ -443,6 +465,8 @@ def _legal(d: Arr, q: Arr, i: Int, a: Int, n_levels: Int) -> bool:
             bit = A_SPLIT
         elif a == SURRENDER:
             bit = A_SURRENDER
+        elif a == RESCUE:
+            bit = A_RESCUE
         return bool((acts & bit) != 0)
     if ph == P_INSURANCE:
         return a in (INSURE, DECLINE)

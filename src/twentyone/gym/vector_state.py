@@ -87,7 +87,11 @@ D_NREC = 10  # cards dealt this round
 D_DONE_N = 11  # cards of the last finished round
 D_SIZE = 12
 
-OBS = 18  # phase, total, soft, pair, counts (10), up, split, box, insured
+OBS = 19  # phase, total, soft, pair, counts (10), up, split, box, insured, doubles
+
+#: the play question's rescue (``Rules.rescue``), a bit beyond the simulator's ``A_*``
+#: (:mod:`twentyone.sim.encode`: a chart never rescues)
+A_RESCUE = 32
 
 
 @fast(inline="always")

@@ -177,9 +177,10 @@ SIM_REFUSES: dict[str, tuple[object, str]] = {}
 
 #: Spanish 21's doubles (``double_after_hit``, ``redoubles``, ``rescue``): the flat
 #: simulator plays them (a chart doubles by its codes on any number of cards and again after
-#: a double, and never rescues, as :func:`twentyone.engine.strategy.decide` answers); the
-#: counting simulation and the vectorized environment refuse them by name
-#: (:func:`refuse_spanish_doubles`), and every kernel refuses them with free stakes.
+#: a double, and never rescues, as :func:`twentyone.engine.strategy.decide` answers), so does
+#: the vectorized environment (its agent redoubles and rescues); the counting simulation
+#: refuses them by name (:func:`refuse_spanish_doubles`), and every kernel refuses them with
+#: free stakes.
 SPANISH_DOUBLES = ("double_after_hit", "redoubles", "rescue")
 SPANISH_DOUBLES_LACKS = "Spanish 21's doubles: its kernel doubles a hand's first two cards only"
 

@@ -82,6 +82,8 @@ FL_SURRENDERED = 64
 FL_SETTLED = 128  # settled before the dealer plays: even money (the simulator's counter, the RL
 # environment), and in the RL environment a blackjack paid at once or a settled surrender
 FL_SWITCHED = 256  # its second card came from its switch partner: a two-card 21 is no blackjack
+FL_RESCUED = 512  # a doubled hand surrendered (Rules.rescue; the RL environment's: a chart never
+# rescues): the original bet lost, unless a dealer blackjack takes it as any other hand
 
 
 @fast()

@@ -45,6 +45,7 @@ from twentyone.sim.encode import (
 from twentyone.sim.hands import (
     FL_BUST,
     FL_DOUBLED,
+    FL_RESCUED,
     FL_SETTLED,
     FL_SURRENDERED,
     H_ACE,
@@ -67,15 +68,16 @@ def dealer_needed(hands: Arr, base: Int, nh: Int, early: bool) -> tuple[bool, bo
     """For a box's ``nh`` hands from row ``base``: ``(live, waiting)``: a hand needs the
     dealer's final total (not bust, not surrendered, not a blackjack), a bet waits for the
     dealer's blackjack (any open hand, a late surrender's too; ``early``: surrender is early,
-    its half bet lost whatever the dealer holds). Hands settled before are left out."""
+    its half bet lost whatever the dealer holds; a rescued hand waits, ``FL_RESCUED``). Hands
+    settled before are left out."""
     live = False
     waiting = False
     for j in range(nh):
         fl = hands[base + j, H_FLAGS]
         if fl & (FL_BUST | FL_SETTLED):
             continue
-        if fl & FL_SURRENDERED:
-            if not early:
+        if fl & (FL_SURRENDERED | FL_RESCUED):
+            if not early or fl & FL_RESCUED:
                 waiting = True
             continue
         waiting = True
@@ -111,7 +113,8 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
     """What a box's ``nh`` hands from row ``base`` win (in its initial bets) against a dealer
     with blackjack (``dbj`` 1) or the total ``dealer``: a bust loses, a blackjack pays
     ``F_BJ`` unless the dealer has one, a surrender loses half (all of a late one to a dealer
-    blackjack), a dealer blackjack takes every stake or, ``P_OBO``, only the original bet;
+    blackjack), a rescued hand its original bet (``FL_RESCUED``: a dealer blackjack takes it as
+    any other hand), a dealer blackjack takes every stake or, ``P_OBO``, only the original bet;
     a dealer's 22 pushes, ``P_DEALER_22``; else the totals compare, a win paying the house's
     free stake too (``H_FREE``), a tie pushing or, ``P_TIES``, lost; a blackjack against the
     dealer's pushes, wins or loses by ``P_BJ_TIES``; a player's 21 wins whatever the dealer
@@ -139,6 +142,8 @@ def box_money(p: Arr, f: Arr, hands: Arr, base: Int, nh: Int, dbj: Int, dealer: 
                 money -= 1.0
         elif fl & FL_SURRENDERED:
             money -= 1.0 if (dbj == 1 and not early) else 0.5
+        elif fl & FL_RESCUED and dbj != 1:
+            money -= 1.0  # the doubles' stakes come back
         elif dbj == 1:
             if p[P_OBO]:
                 if not original_lost:
