@@ -41,6 +41,17 @@ credited). Exit status 0 when every check passed.
     .venv/bin/python benchmarks/bench_soak.py --smoke   # 20 players, 24 s, a kill every 10 s
 
 The PostgreSQL role needs CREATEDB (``TWENTYONE_TEST_POSTGRES_URL`` is the default URL).
+
+``--pg-synchronous-commit on|off`` is the server's option of that name (whether a round's
+commits wait for PostgreSQL's WAL flush; docs/operations.md); ``both`` soaks PostgreSQL once
+with each. ``--repeat N`` runs the whole comparison N times; the PostgreSQL runs of a
+repetition alternate their order (on, off; then off, on; ...), each repetition has its own
+SQLite run, and the summary gives each run's steady p99 and PostgreSQL's over SQLite's of the
+same repetition. With more than one run the ``--json`` file is ``{"summary", "runs"}``, else
+the list of reports::
+
+    nice .venv/bin/python benchmarks/bench_soak.py --database both --minutes 2 \\
+        --pg-synchronous-commit both --repeat 3 --json soak.json
 """
 
 from __future__ import annotations
@@ -89,6 +100,8 @@ class Server:
         cmd += ["--starting-balance", str(self.args.starting_balance)]
         cmd += ["--register-limits", "100000 per hour"]  # every account registers from loopback
         cmd += ["--idle-seconds", str(self.args.idle_seconds)]
+        if self.url.startswith("postgres"):
+            cmd += ["--pg-synchronous-commit", self.args.synchronous]
         # the socket limits stay the defaults (20 messages a second, bursts of 40, frames up
         # to 16 KiB, 4 sockets per account and table): the paced players stay far below them
         for table_id, rules in self.specs:
@@ -169,6 +182,7 @@ async def soak(args: argparse.Namespace, url: str, workdir: Path) -> dict[str, A
     server = Server(url, port, [*specs, IDLE_TABLE], args, workdir)
     report: dict[str, Any] = {
         "database": "sqlite" if url.startswith("sqlite") else "postgresql",
+        "pg_synchronous_commit": None if url.startswith("sqlite") else args.synchronous,
         "players": args.players,
         "tables": args.tables,
         "rules": rules,
@@ -409,8 +423,10 @@ def _span(values: list[int]) -> dict[str, float] | None:
 def print_report(r: dict[str, Any]) -> None:
     """The figures, readably."""
     lat = r["latency_ms"]
+    sync = r.get("pg_synchronous_commit")
     print(
-        f"== {r['database']}: {r['players']} players at {r['tables']} tables "
+        f"== {r['database']}{f' (synchronous_commit {sync})' if sync else ''}: "
+        f"{r['players']} players at {r['tables']} tables "
         f"({', '.join(r['rules'])}) + 3 abusers, {r['played_s']} s, kill -9 every "
         f"{r['kill_every_s']} s"
     )
@@ -495,11 +511,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--smoke", action="store_true", help="20 players, 4 tables, 24 s, kills every 10 s"
     )
+    p.add_argument(
+        "--pg-synchronous-commit",
+        choices=("on", "off", "both"),
+        default="on",
+        help="the server's option on PostgreSQL; both: a PostgreSQL run with each (default on)",
+    )
+    p.add_argument("--repeat", type=int, default=1, help="run the comparison this many times")
     p.add_argument("--json", help="also write the reports as JSON to this file")
     args = p.parse_args(argv)
     if args.smoke:
         args.players, args.tables, args.minutes, args.kill_every = 20, 4, 0.4, 10.0
         args.idle_seconds, args.wait_analysis = 5.0, 0.0
+    if args.repeat < 1:
+        p.error("--repeat: 1 or more")
     if not 1 <= args.tables <= args.players:
         p.error("--tables: between 1 and --players")
     if args.database != "sqlite":
@@ -511,12 +536,69 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def planned_runs(args: argparse.Namespace) -> list[tuple[int, str, str]]:
+    """(repetition, database, synchronous_commit) of each run, in order: per repetition
+    SQLite first, then PostgreSQL with each setting asked for, in turns.
+
+    >>> a = argparse.Namespace(database="both", pg_synchronous_commit="both", repeat=2)
+    >>> planned_runs(a)  # doctest: +NORMALIZE_WHITESPACE
+    [(1, 'sqlite', 'on'), (1, 'postgres', 'on'), (1, 'postgres', 'off'),
+     (2, 'sqlite', 'on'), (2, 'postgres', 'off'), (2, 'postgres', 'on')]
+    """
+    kinds = ["sqlite", "postgres"] if args.database == "both" else [args.database]
+    asked = ["on", "off"] if args.pg_synchronous_commit == "both" else [args.pg_synchronous_commit]
+    runs = []
+    for rep in range(1, args.repeat + 1):
+        settings = asked if rep % 2 else asked[::-1]
+        for kind in kinds:
+            for setting in settings if kind == "postgres" else ["on"]:
+                runs.append((rep, kind, setting))
+    return runs
+
+
+def summary(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each run's steady p99 (ms) by repetition, PostgreSQL's over SQLite's of the same
+    repetition, and the medians over the repetitions.
+
+    >>> runs = [{"repetition": 1, "database": "sqlite", "pg_synchronous_commit": None,
+    ...          "steady_latency_ms": {"p99": 4.0}},
+    ...         {"repetition": 1, "database": "postgresql", "pg_synchronous_commit": "off",
+    ...          "steady_latency_ms": {"p99": 6.0}}]
+    >>> summary(runs)["by_repetition"]
+    [{'repetition': 1, 'sqlite_p99_ms': 4.0, 'postgresql_off_p99_ms': 6.0, 'ratio_off': 1.5}]
+    """
+    reps: dict[int, dict[str, Any]] = {}
+    for r in reports:
+        row = reps.setdefault(r["repetition"], {"repetition": r["repetition"]})
+        p99 = r["steady_latency_ms"]["p99"]
+        if r["database"] == "sqlite":
+            row["sqlite_p99_ms"] = p99
+        else:
+            row[f"postgresql_{r['pg_synchronous_commit']}_p99_ms"] = p99
+    for row in reps.values():
+        base = row.get("sqlite_p99_ms")
+        for key in [k for k in row if k.startswith("postgresql_")]:
+            if base:
+                row["ratio_" + key.split("_")[1]] = round(row[key] / base, 2)
+    rows = [reps[k] for k in sorted(reps)]
+    keys = sorted({k for row in rows for k in row if k != "repetition"})
+    medians = {k: round(statistics.median(row[k] for row in rows if k in row), 2) for k in keys}
+    return {"by_repetition": rows, "median": medians}
+
+
+def print_summary(found: dict[str, Any]) -> None:
+    """The summary's lines: steady p99 per run and the ratios."""
+    print("== steady p99 (ms) by repetition; ratio: PostgreSQL over SQLite of the repetition")
+    for row in [*found["by_repetition"], {"repetition": "median", **found["median"]}]:
+        print("  " + ", ".join(f"{k} {v}" for k, v in row.items()))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the soak on each database asked for; 0 when every check passed."""
     args = parse_args(argv)
     reports = []
-    kinds = ["sqlite", "postgres"] if args.database == "both" else [args.database]
-    for kind in kinds:
+    for repetition, kind, synchronous in planned_runs(args):
+        args.synchronous = synchronous
         with tempfile.TemporaryDirectory(prefix="twentyone-soak-") as tmp:
             workdir = Path(tmp)
             if kind == "sqlite":
@@ -526,10 +608,15 @@ def main(argv: list[str] | None = None) -> int:
                 with fresh_postgres_database(args.postgres_url, name) as url:
                     report = asyncio.run(soak(args, url, workdir))
         report["python"] = platform.python_version()
+        report["repetition"] = repetition
         print_report(report)
         reports.append(report)
+    found = summary(reports)
+    if len(reports) > 1:
+        print_summary(found)
     if args.json:
-        Path(args.json).write_text(json.dumps(reports, indent=2) + "\n")
+        out: Any = {"summary": found, "runs": reports} if len(reports) > 1 else reports
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
     ok = all(
         r["money_ok"] and not r["errors"] and not r["server_log_tracebacks"] and not r["unanswered"]
         for r in reports
