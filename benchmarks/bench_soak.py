@@ -41,6 +41,17 @@ credited). Exit status 0 when every check passed.
     .venv/bin/python benchmarks/bench_soak.py --smoke   # 20 players, 24 s, a kill every 10 s
 
 The PostgreSQL role needs CREATEDB (``TWENTYONE_TEST_POSTGRES_URL`` is the default URL).
+
+``--pg-synchronous-commit on|off`` is the server's option of that name (whether a round's
+commits wait for PostgreSQL's WAL flush; docs/operations.md); ``both`` soaks PostgreSQL once
+with each. ``--repeat N`` runs the whole comparison N times; the PostgreSQL runs of a
+repetition alternate their order (on, off; then off, on; ...), each repetition has its own
+SQLite run, and the summary gives each run's steady p99 and PostgreSQL's over SQLite's of the
+same repetition. With more than one run the ``--json`` file is ``{"summary", "runs"}``, else
+the list of reports::
+
+    nice .venv/bin/python benchmarks/bench_soak.py --database both --minutes 2 \\
+        --pg-synchronous-commit both --repeat 3 --json soak.json
 """
 
 from __future__ import annotations
@@ -65,6 +76,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web_load import HOST, free_port, percentile, register_all, table_specs, wait_ready
 from soak_clients import Abuser, Flooder, IdleHolder, OversizedSender, SoakState, make_players
 from soak_money import books_now, open_rounds
+from soak_plan import planned_runs, print_summary, summary
 from web_load_money import baseline_of, money_check
 from web_load_players import Stats
 
@@ -89,6 +101,8 @@ class Server:
         cmd += ["--starting-balance", str(self.args.starting_balance)]
         cmd += ["--register-limits", "100000 per hour"]  # every account registers from loopback
         cmd += ["--idle-seconds", str(self.args.idle_seconds)]
+        if self.url.startswith("postgres"):
+            cmd += ["--pg-synchronous-commit", self.args.synchronous]
         # the socket limits stay the defaults (20 messages a second, bursts of 40, frames up
         # to 16 KiB, 4 sockets per account and table): the paced players stay far below them
         for table_id, rules in self.specs:
@@ -169,6 +183,7 @@ async def soak(args: argparse.Namespace, url: str, workdir: Path) -> dict[str, A
     server = Server(url, port, [*specs, IDLE_TABLE], args, workdir)
     report: dict[str, Any] = {
         "database": "sqlite" if url.startswith("sqlite") else "postgresql",
+        "pg_synchronous_commit": None if url.startswith("sqlite") else args.synchronous,
         "players": args.players,
         "tables": args.tables,
         "rules": rules,
@@ -409,8 +424,10 @@ def _span(values: list[int]) -> dict[str, float] | None:
 def print_report(r: dict[str, Any]) -> None:
     """The figures, readably."""
     lat = r["latency_ms"]
+    sync = r.get("pg_synchronous_commit")
     print(
-        f"== {r['database']}: {r['players']} players at {r['tables']} tables "
+        f"== {r['database']}{f' (synchronous_commit {sync})' if sync else ''}: "
+        f"{r['players']} players at {r['tables']} tables "
         f"({', '.join(r['rules'])}) + 3 abusers, {r['played_s']} s, kill -9 every "
         f"{r['kill_every_s']} s"
     )
@@ -495,11 +512,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--smoke", action="store_true", help="20 players, 4 tables, 24 s, kills every 10 s"
     )
+    p.add_argument(
+        "--pg-synchronous-commit",
+        choices=("on", "off", "both"),
+        default="on",
+        help="the server's option on PostgreSQL; both: a PostgreSQL run with each (default on)",
+    )
+    p.add_argument("--repeat", type=int, default=1, help="run the comparison this many times")
     p.add_argument("--json", help="also write the reports as JSON to this file")
     args = p.parse_args(argv)
     if args.smoke:
         args.players, args.tables, args.minutes, args.kill_every = 20, 4, 0.4, 10.0
         args.idle_seconds, args.wait_analysis = 5.0, 0.0
+    if args.repeat < 1:
+        p.error("--repeat: 1 or more")
     if not 1 <= args.tables <= args.players:
         p.error("--tables: between 1 and --players")
     if args.database != "sqlite":
@@ -515,8 +541,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the soak on each database asked for; 0 when every check passed."""
     args = parse_args(argv)
     reports = []
-    kinds = ["sqlite", "postgres"] if args.database == "both" else [args.database]
-    for kind in kinds:
+    for repetition, kind, synchronous in planned_runs(args):
+        args.synchronous = synchronous
         with tempfile.TemporaryDirectory(prefix="twentyone-soak-") as tmp:
             workdir = Path(tmp)
             if kind == "sqlite":
@@ -526,10 +552,15 @@ def main(argv: list[str] | None = None) -> int:
                 with fresh_postgres_database(args.postgres_url, name) as url:
                     report = asyncio.run(soak(args, url, workdir))
         report["python"] = platform.python_version()
+        report["repetition"] = repetition
         print_report(report)
         reports.append(report)
+    found = summary(reports)
+    if len(reports) > 1:
+        print_summary(found)
     if args.json:
-        Path(args.json).write_text(json.dumps(reports, indent=2) + "\n")
+        out: Any = {"summary": found, "runs": reports} if len(reports) > 1 else reports
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
     ok = all(
         r["money_ok"] and not r["errors"] and not r["server_log_tracebacks"] and not r["unanswered"]
         for r in reports

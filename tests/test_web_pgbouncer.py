@@ -16,12 +16,14 @@ from urllib.parse import urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from cluster_support import free_port, fresh_database
 from web_support import POSTGRES_ENV, get, make_app, players_at, register
 
 pytestmark = pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} unset")
 
+SHOW = text("SHOW synchronous_commit")
 PGBOUNCER = shutil.which("pgbouncer") or (
     "/usr/sbin/pgbouncer" if os.path.exists("/usr/sbin/pgbouncer") else None
 )
@@ -97,9 +99,17 @@ def _round(player: Any) -> dict[str, Any]:
     return view
 
 
-def test_two_nodes_play_through_pgbouncer_in_transaction_mode(bouncer: str) -> None:
+@pytest.mark.parametrize("synchronous", [True, False], ids=["sync-on", "sync-off"])
+def test_two_nodes_play_through_pgbouncer_in_transaction_mode(
+    bouncer: str, synchronous: bool
+) -> None:
+    # serve --pg-synchronous-commit off: the round transactions' SET LOCAL goes through the
+    # bouncer (a startup `options` would not: this one ignores it), and stays in its transaction
     shoes = {t: "TS 9D 7H 8C " * 12 for t in ("pl-online", "ru-online")}  # 17 against 17
-    with TestClient(make_app(bouncer, shoes)) as a, TestClient(make_app(bouncer, shoes)) as b:
+    with (
+        TestClient(make_app(bouncer, shoes, pg_synchronous_commit=synchronous)) as a,
+        TestClient(make_app(bouncer, shoes, pg_synchronous_commit=synchronous)) as b,
+    ):
         ann, bob = register(a, "ann"), register(b, "bob")
         with (
             players_at(a, "pl-online", {"ann": ann}) as (pa,),
@@ -112,5 +122,11 @@ def test_two_nodes_play_through_pgbouncer_in_transaction_mode(bouncer: str) -> N
                 _round(pb)
         ledger = a.app.state.ledger  # type: ignore[attr-defined]
         assert ledger.audit() == [] and ledger.total() == 0
+        with ledger._round_transaction("pl-online") as conn:
+            seen = ledger._sql.run(conn, SHOW, {}, fetch=True).scalar_one()
+        assert seen == ("on" if synchronous else "off")
+        for _ in range(4):  # the two server connections the bouncer shares keep the default
+            with ledger.engine.connect() as conn:
+                assert conn.execute(SHOW).scalar_one() == "on"
         assert len(get(a, "/api/rounds?limit=100", ann)) == 12
         assert len(get(b, "/api/rounds?limit=100", bob)) == 12

@@ -68,6 +68,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return 2
     if args.workers is not None:
         return run_workers(args, sys.argv[1:])
+    if args.pg_synchronous_commit == "off" and not args.database_url.startswith("postgres"):
+        print(
+            "twentyone: error: --pg-synchronous-commit off needs a PostgreSQL --database-url "
+            f"(got {args.database_url!r}): SQLite's commits do not wait for the disk already "
+            "(synchronous=NORMAL)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         node = node_config(args)
     except ValueError as exc:
@@ -185,6 +193,7 @@ def _app_on_database(
             db_pool_size=args.db_pool_size,
             table_threads=args.table_threads,
             db_max_overflow=args.db_max_overflow,
+            pg_synchronous_commit=args.pg_synchronous_commit == "on",
         )
     except (SQLAlchemyError, ImportError, OSError) as exc:
         why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
@@ -314,6 +323,14 @@ def _add_guard_options(w: argparse.ArgumentParser) -> None:
         default=None,
         help="worker threads the tables' work and commits run in, off the event loop (0: on "
         "the loop; default: --db-pool-size plus --db-max-overflow on PostgreSQL, 0 on SQLite)",
+    )
+    w.add_argument(
+        "--pg-synchronous-commit",
+        choices=("on", "off"),
+        default="on",
+        help="PostgreSQL: off: a round's commits do not wait for the WAL's flush to disk "
+        "(faster; a PostgreSQL crash or power loss may lose the last rounds' commits, up to "
+        "about 3 x wal_writer_delay; docs/operations.md) (default: on)",
     )
     w.add_argument(
         "--drain-seconds",

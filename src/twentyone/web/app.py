@@ -57,6 +57,7 @@ from twentyone.web.storage.db import (
     POOL_SIZE,
     make_engine,
     migrate,
+    normalize_url,
 )
 from twentyone.web.storage.provable import ProvableStore, revealed_shoes
 from twentyone.web.storage.seats import SeatClaims
@@ -112,6 +113,7 @@ def create_app(
     db_pool_size: int = POOL_SIZE,
     db_max_overflow: int = MAX_OVERFLOW,
     table_threads: int | None = None,
+    pg_synchronous_commit: bool = True,
 ) -> FastAPI:
     """Build the app on a database (migrated on the spot; rounds a previous run left open
     are refunded, see docs/web.md).
@@ -141,9 +143,16 @@ def create_app(
     (:mod:`twentyone.web.table_workers`); 0 runs it on the event loop; None (the default)
     chooses: ``db_pool_size + db_max_overflow`` threads on PostgreSQL (its commits wait on the
     network and a flush to disk), 0 on SQLite (its commits take less than the hop to a thread).
+    ``pg_synchronous_commit=False`` (PostgreSQL only): the round transactions' commits do not
+    wait for the WAL's flush to disk (docs/operations.md, "Durability of the round commits").
     """
     if table_threads is not None and table_threads < 0:
         raise ValueError(f"table_threads {table_threads!r}: expected 0 or more")
+    if not pg_synchronous_commit and not normalize_url(database_url).startswith("postgresql"):
+        raise ValueError(
+            "pg_synchronous_commit off needs a PostgreSQL database (SQLite's commits do not "
+            "wait for the disk already: synchronous=NORMAL)"
+        )
     engine = make_engine(
         database_url,
         background_checkpoints=True,
@@ -152,7 +161,7 @@ def create_app(
     )
     checkpoints = BackgroundCheckpoints(engine)
     migrate(engine)
-    ledger = Ledger(engine, shared=node is not None)
+    ledger = Ledger(engine, shared=node is not None, synchronous_commit=pg_synchronous_commit)
     leases = Leases(engine, node) if node is not None else None
     # a cluster node refunds a table's open rounds when it takes the table, not all at start
     refunded = ledger.refund_open_rounds() if leases is None else []

@@ -56,14 +56,21 @@ class Ledger(RoundMoney, Refunds):
     The books are :class:`~twentyone.web.ledger_books.Books`', the round money
     :class:`~twentyone.web.ledger_rounds.RoundMoney`'s, the refunds
     :class:`~twentyone.web.ledger_refunds.Refunds`'; this class keeps the round methods'
-    connection."""
+    connection.
 
-    def __init__(self, engine: Engine, *, shared: bool = False) -> None:
+    ``synchronous_commit=False``: on PostgreSQL the round transactions (a round's start, its
+    payments, its settlement) do not wait for the WAL's flush to disk when they commit
+    (``serve --pg-synchronous-commit off``; :mod:`twentyone.web.ledger_sql`); the other
+    transactions (accounts, refunds, sessions) still do."""
+
+    def __init__(
+        self, engine: Engine, *, shared: bool = False, synchronous_commit: bool = True
+    ) -> None:
         self.metrics: Metrics | None = None  # counted when the server's metrics are on
         self._round_conn: Connection | None = None
         self._round_used = 0.0  # time.monotonic() of the kept connection's last transaction
         self._round_lock = threading.Lock()
-        super().__init__(engine, shared=shared)
+        super().__init__(engine, shared=shared, synchronous_commit=synchronous_commit)
 
     # ----------------------------------------------------------------- round connection
     @contextlib.contextmanager

@@ -41,10 +41,12 @@ class RoundMoney(Books, ABC):
     """A round's money in the books: :meth:`start_round`, :meth:`record_moves`,
     :meth:`settle_round` (the :class:`twentyone.engine.ledger.Ledger` protocol's round methods)."""
 
-    def __init__(self, engine: Engine, *, shared: bool = False) -> None:
+    def __init__(
+        self, engine: Engine, *, shared: bool = False, synchronous_commit: bool = True
+    ) -> None:
         # a cluster node's lease check, run first in every round transaction
         self.fence: Callable[[Connection, str | None, int | None], None] | None = None
-        self._sql = StatementRunner(engine.dialect)
+        self._sql = StatementRunner(engine.dialect, synchronous_commit=synchronous_commit)
         self._stats_row = stats_row(engine.dialect.name)
         self._numbers: dict[int, int] = {}  # a started round's number, until asked for
         super().__init__(engine, shared=shared)

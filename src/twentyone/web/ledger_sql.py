@@ -19,6 +19,13 @@ the code reads (the rows of a ``RETURNING`` or a ``SELECT``, a row count) waits,
 everything sent before it. ``BEGIN`` and ``COMMIT`` are sent as statements in the same pipeline
 (the connection is in autocommit mode, so the driver sends no ``BEGIN`` of its own with a sync
 after it), so a settlement is two round trips: its look-ups, then the writes with the commit.
+
+Where :attr:`StatementRunner.synchronous_commit` is off (``serve --pg-synchronous-commit
+off``, docs/operations.md), each round transaction on PostgreSQL begins with ``SET LOCAL
+synchronous_commit = off``: its ``COMMIT`` does not wait for the WAL's flush to disk. The
+setting is the transaction's own (it ends with it, so behind PgBouncer in transaction mode it
+never reaches another client's transaction on the same server connection) and it goes in the
+pipeline with ``BEGIN``, at no round trip.
 """
 
 from __future__ import annotations
@@ -34,6 +41,9 @@ from sqlalchemy.sql.expression import Executable
 # the SQL, and for each placeholder in order: its parameter, bind processor and the value
 # the statement itself gives it (a literal such as ``status = 'open'``)
 _Compiled = tuple[str, list[tuple[str, Callable[[Any], Any] | None, Any]]]
+
+#: the statement a round transaction begins with when its commit need not wait for the disk
+ASYNC_COMMIT = "SET LOCAL synchronous_commit = off"
 
 #: where a connection's open pipeline is noted (``Connection.info``) while a round
 #: transaction runs in it
@@ -130,8 +140,11 @@ class StatementRunner:
     pyproject bounds SQLAlchemy's version.
     """
 
-    def __init__(self, dialect: Dialect) -> None:
+    def __init__(self, dialect: Dialect, *, synchronous_commit: bool = True) -> None:
         self.dialect = dialect
+        #: False: on PostgreSQL each :meth:`transaction` sets ``synchronous_commit = off``
+        #: for itself (:data:`ASYNC_COMMIT`); no effect on other databases
+        self.synchronous_commit = synchronous_commit
         self.raw = dialect.name == "sqlite" and dialect.paramstyle == "qmark"
         #: round transactions in psycopg's pipeline mode (:meth:`transaction`)
         self.pipelined = dialect.name == "postgresql" and dialect.driver == "psycopg"
@@ -155,8 +168,14 @@ class StatementRunner:
         (sent with the statements not yet answered), ``ROLLBACK`` when it raises. The
         statements :meth:`run` and :meth:`values_in` are given meanwhile join the pipeline.
         ``first`` runs in the transaction before the pipeline opens (it may use ``conn`` as
-        usual). Elsewhere it only calls ``first`` (the transaction is the caller's)."""
+        usual). Elsewhere it only calls ``first`` (the transaction is the caller's). Where
+        :attr:`synchronous_commit` is off on PostgreSQL, :data:`ASYNC_COMMIT` is the
+        transaction's first statement after ``BEGIN`` (in the pipeline: no round trip of
+        its own)."""
+        async_commit = not self.synchronous_commit and self.dialect.name == "postgresql"
         if not self.pipelined:
+            if async_commit:  # a driver without pipelines: one statement more
+                conn.exec_driver_sql(ASYNC_COMMIT)
             if first is not None:
                 first()
             yield
@@ -173,6 +192,8 @@ class StatementRunner:
                 try:
                     if first is None:
                         dbapi.cursor().execute("BEGIN")
+                    if async_commit:  # read at COMMIT: anywhere in the transaction will do
+                        dbapi.cursor().execute(ASYNC_COMMIT)
                     yield
                     dbapi.cursor().execute("COMMIT")
                 finally:
