@@ -24,11 +24,13 @@ import json
 import platform
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -166,15 +168,31 @@ def clean_stops(base_url: str, stops: int, lease: float) -> dict[str, Any]:
     }
 
 
+def _local_cluster(url: str) -> Any:
+    """The Debian PostgreSQL cluster on this machine that listens on ``url``'s port (it is
+    the one stopped: the benchmark's own server), as tests/test_web_pg_restart.py drives
+    one."""
+    from tests.test_web_pg_restart import Cluster
+
+    port = urlsplit(url).port or 5432
+    try:
+        listed = subprocess.run(
+            ["pg_lsclusters", "-h"], capture_output=True, text=True, check=True, timeout=60
+        ).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise SystemExit(f"--db-stop: pg_lsclusters failed ({exc}): Debian clusters only") from exc
+    for line in listed.splitlines():
+        version, name, listens = line.split()[:3]
+        if int(listens) == port:
+            return Cluster(version, name, port)
+    raise SystemExit(f"--db-stop: no local Debian cluster listens on port {port} (pg_lsclusters)")
+
+
 def db_outage(base_url: str, seconds: float, lease: float) -> dict[str, Any]:
     """Three nodes behind nginx, a player in a round at each of six tables; PostgreSQL is
     stopped (fast shutdown) for ``seconds`` and started again; every player then plays the
     round out. The rounds' statuses (voided: refunded) and the money check."""
-    from tests.test_web_pg_restart import _find_cluster
-
-    server = _find_cluster()
-    if isinstance(server, str):
-        raise SystemExit(f"--db-stop: {server}")
+    server = _local_cluster(base_url)
     with fresh_database(base_url) as url:
         tables = [f"o{i}=pl-online" for i in range(1, 7)]
         cluster = Cluster(url, ["n1", "n2", "n3"], tables, lease_seconds=lease)
