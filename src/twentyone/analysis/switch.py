@@ -169,9 +169,18 @@ def switches(hands: HandReturns, first: tuple[int, int], second: tuple[int, int]
     >>> switches(seven, (9, 9), (9, 8))  # T-T and T-9: kept
     False
     """
+    keep, switch = pair_returns(hands, first, second)
+    return switch > keep
+
+
+def pair_returns(
+    hands: HandReturns, first: tuple[int, int], second: tuple[int, int]
+) -> tuple[float, float]:
+    """A pair's returns ``(keep, switch)``: its two hands' returns summed as dealt and as a
+    switch makes them (``first`` and ``second``: value indexes, in the order dealt)."""
     (a, b), (c, d) = first, second
     keep = hands.dealt[hand_key(a, b)] + hands.dealt[hand_key(c, d)]
-    return hands.switched[hand_key(a, d)] + hands.switched[hand_key(c, b)] > keep
+    return keep, hands.switched[hand_key(a, d)] + hands.switched[hand_key(c, b)]
 
 
 def switch_report(rules: Rules, boxes: int = 1, shoe: Sequence[int] | None = None) -> EdgeReport:

@@ -28,7 +28,12 @@ from dataclasses import dataclass, replace
 
 from twentyone.analysis.caches import memo
 from twentyone.analysis.context import UPS, up_key
-from twentyone.analysis.switch import HandReturns, hand_key, hand_returns, switch_context
+from twentyone.analysis.switch import (
+    HandReturns,
+    hand_returns,
+    pair_returns,
+    switch_context,
+)
 from twentyone.engine.rules import Rules
 from twentyone.engine.strategy import UPCARDS, Strategy
 from twentyone.i18n import Words
@@ -63,14 +68,11 @@ def with_switch(strategy: Strategy, rules: Rules, boxes: int = 1) -> Strategy:
     return replace(strategy, switch_returns=switch_returns(rules, boxes))
 
 
-def _label(value: int) -> str:
-    return "A" if value == 1 else "T" if value == 10 else str(value)
-
-
 def _hand(a: int, b: int) -> str:
     """A hand's row label, the higher card first (an ace first): ``T,6``, ``A,7``, ``8,8``."""
-    lo, hi = min(a, b), max(a, b)
-    return f"{_label(lo)},{_label(hi)}" if lo == 1 else f"{_label(hi)},{_label(lo)}"
+    lo, hi = min(a, b), max(a, b)  # a card value less one is its value index (ace 0)
+    first, second = (lo, hi) if lo == 1 else (hi, lo)
+    return f"{up_key(first - 1)},{up_key(second - 1)}"
 
 
 #: The rows: hard hands by total (19 down to 5, the higher card first), soft hands, pairs.
@@ -209,5 +211,4 @@ def pair_choice(
     """
     r = _optimal_returns(rules, boxes, up - 1)  # the analysis's value index: ace 0, ten 9
     (a, b), (c, d) = ((x - 1, y - 1) for x, y in (first, second))
-    keep = r.dealt[hand_key(a, b)] + r.dealt[hand_key(c, d)]
-    return keep, r.switched[hand_key(a, d)] + r.switched[hand_key(c, b)]
+    return pair_returns(r, (a, b), (c, d))
